@@ -1,0 +1,47 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode, warnings are errors.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "Isobar",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "isobar", targets: ["isobar"]),
+        .library(name: "IsobarCore", targets: ["IsobarCore"]),
+        .library(name: "IsobarTestKit", targets: ["IsobarTestKit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]),
+
+        .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: strict),
+        .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: strict),
+
+        .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: strict),
+        .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: strict),
+        .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: strict),
+
+        .target(
+            name: "IsobarCLI",
+            dependencies: ["IsobarCore", "IsobarEngine", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            swiftSettings: strict),
+        .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
+        .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
+
+        .executableTarget(
+            name: "isobar-bench", dependencies: ["IsobarCore", "OpenMeteo", "FixtureReplay", "CJansson"],
+            path: "Benchmarks/isobar-bench", swiftSettings: strict),
+
+        .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "ProviderTests",
+            dependencies: ["IsobarCore", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            swiftSettings: strict),
+        .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

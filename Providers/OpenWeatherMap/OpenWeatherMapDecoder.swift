@@ -1,0 +1,119 @@
+import FoundationEssentials
+import IsobarCore
+
+/// Turns OpenWeatherMap response bodies into the canonical model.
+public struct OpenWeatherMapDecoder: Sendable {
+    /// The `units` the request was sent with: temperatures and wind come back in them (visibility and precipitation do not).
+    public var units: OpenWeatherMapProvider.RequestUnits
+    /// Name used in error messages.
+    public var providerName: String
+
+    /// Creates a decoder for responses to requests made with `units`.
+    public init(units: OpenWeatherMapProvider.RequestUnits, providerName: String = "OpenWeatherMap") {
+        self.units = units
+        self.providerName = providerName
+    }
+
+    /// Decodes a `/data/2.5/weather` response.
+    public func current(_ response: HTTPResponse, now: Date) throws(ProviderError) -> (sample: WeatherSample, utcOffsetSeconds: Int?) {
+        let root = try checkedRoot(response, now: now)
+        do {
+            var sample = WeatherSample(time: Date(timeIntervalSince1970: try root.double("dt")), periodHours: 1)
+            try fillCommon(&sample, from: root)
+            let rain = try precipitation(root.nonNullMember("rain"))
+            let snow = try precipitation(root.nonNullMember("snow"))
+            // Absent `rain` and `snow` objects mean none fell (OpenWeatherMap's documented convention).
+            sample.precipitationMM = (rain?.mm ?? 0) + (snow?.mm ?? 0)
+            sample.periodHours = rain?.hours ?? snow?.hours ?? 1
+            return (sample, try root.optionalInt("timezone"))
+        } catch {
+            throw ProviderError.badResponse(error, provider: providerName)
+        }
+    }
+
+    /// Decodes a `/data/2.5/forecast` response into 3-hour steps.
+    public func forecast(_ response: HTTPResponse, now: Date) throws(ProviderError) -> (steps: [WeatherSample], utcOffsetSeconds: Int?) {
+        let root = try checkedRoot(response, now: now)
+        do {
+            var steps: [WeatherSample] = []
+            for item in try root.member("list").elements() {
+                var sample = WeatherSample(time: Date(timeIntervalSince1970: try item.double("dt")), periodHours: 3)
+                try fillCommon(&sample, from: item)
+                sample.precipitationMM = (try item.nonNullMember("rain")?.optionalDouble("3h") ?? 0)
+                    + (try item.nonNullMember("snow")?.optionalDouble("3h") ?? 0)
+                sample.precipitationProbabilityPercent = try item.optionalDouble("pop").map { $0 * 100 }
+                if let pod = try item.nonNullMember("sys")?.optionalString("pod") { sample.isDay = pod == "d" }
+                steps.append(sample)
+            }
+            steps.sort { $0.time < $1.time }
+            return (steps, try root.nonNullMember("city")?.optionalInt("timezone"))
+        } catch {
+            throw ProviderError.badResponse(error, provider: providerName)
+        }
+    }
+
+    /// Fields shared by current weather and forecast items.
+    private func fillCommon(_ sample: inout WeatherSample, from item: JSONValue) throws(JSONError) {
+        let main = try item.member("main")
+        sample.temperatureC = temperature(try main.double("temp"))
+        sample.apparentTemperatureC = try main.optionalDouble("feels_like").map(temperature)
+        sample.humidityPercent = try main.optionalDouble("humidity")
+        sample.pressureHPa = try main.optionalDouble("pressure")
+        if let wind = try item.nonNullMember("wind") {
+            sample.windSpeedMS = try wind.optionalDouble("speed").map(speed)
+            sample.windGustMS = try wind.optionalDouble("gust").map(speed)
+            sample.windDirectionDeg = try wind.optionalDouble("deg")
+        }
+        sample.cloudCoverPercent = try item.nonNullMember("clouds")?.optionalDouble("all")
+        sample.visibilityM = try item.optionalDouble("visibility")
+        let conditions = try item.member("weather").elements()
+        if let primary = conditions.first {
+            sample.condition = Condition(openWeatherMapID: try primary.int("id"))
+            if let icon = try primary.optionalString("icon"), let last = icon.last { sample.isDay = last == "d" }
+        }
+    }
+
+    private func precipitation(_ object: JSONValue?) throws(JSONError) -> (mm: Double, hours: Double)? {
+        guard let object else { return nil }
+        if let hourly = try object.optionalDouble("1h") { return (hourly, 1) }
+        if let threeHourly = try object.optionalDouble("3h") { return (threeHourly, 3) }
+        return nil
+    }
+
+    private func temperature(_ value: Double) -> Double {
+        switch units {
+        case .metric: value
+        case .imperial: UnitConversion.celsius(fromFahrenheit: value)
+        case .standard: UnitConversion.celsius(fromKelvin: value)
+        }
+    }
+
+    private func speed(_ value: Double) -> Double {
+        units == .imperial ? UnitConversion.metresPerSecond(fromMilesPerHour: value) : value
+    }
+
+    /// Parses the body after mapping a failure status, or a success status whose `cod` says otherwise, to its error.
+    private func checkedRoot(_ response: HTTPResponse, now: Date) throws(ProviderError) -> JSONValue {
+        let parsed = Result { () throws(JSONError) in try JSONDocument(parsing: response.body).rootValue }
+        let root = try? parsed.get()
+        let serverMessage = root.flatMap { try? $0.optionalString("message") }
+        if let failure = ProviderError.forStatus(response, provider: providerName, serverMessage: serverMessage, now: now) {
+            throw failure
+        }
+        do {
+            let root = try parsed.get()
+            guard let cod = try root.nonNullMember("cod") else { return root }
+            let code = try cod.intOrNumericString()
+            guard code != 200 else { return root }
+            let failed = HTTPResponse(status: code, headers: response.headers, body: [])
+            throw ProviderError.forStatus(failed, provider: providerName, serverMessage: serverMessage, now: now)
+                ?? ProviderError(.badResponse(path: "$.cod"), "\(providerName) answered with code \(code)")
+        } catch let error as JSONError {
+            throw ProviderError.badResponse(error, provider: providerName)
+        } catch let error as ProviderError {
+            throw error
+        } catch {
+            throw ProviderError(.badResponse(path: "$"), "\(providerName) sent an unreadable response")
+        }
+    }
+}

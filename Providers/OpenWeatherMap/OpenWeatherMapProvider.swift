@@ -1,0 +1,101 @@
+import FoundationEssentials
+import IsobarCore
+
+/// OpenWeatherMap's free API: current weather and the 5-day / 3-hour forecast by coordinates.
+public struct OpenWeatherMapProvider: WeatherProvider {
+    /// How to reach OpenWeatherMap.
+    public struct Configuration: Sendable {
+        /// Provider id shown in output.
+        public var id: String
+        /// Base URL, `https://api.openweathermap.org` unless pointed elsewhere.
+        public var baseURL: RequestURL
+        /// The API key, when one is configured.
+        public var apiKey: String?
+        /// Where the key is expected to come from, for the "not configured" message.
+        public var apiKeySource: String
+        /// The `units` parameter sent; the decoder converts whatever it is.
+        public var requestUnits: RequestUnits
+
+        /// Creates a configuration.
+        public init(id: String = "openweathermap", baseURL: RequestURL = RequestURL(string: "https://api.openweathermap.org")!,
+                    apiKey: String?, apiKeySource: String = "OPENWEATHERMAP_API_KEY", requestUnits: RequestUnits = .metric) {
+            self.id = id
+            self.baseURL = baseURL
+            self.apiKey = apiKey
+            self.apiKeySource = apiKeySource
+            self.requestUnits = requestUnits
+        }
+    }
+
+    /// OpenWeatherMap's `units` parameter values.
+    public enum RequestUnits: String, Sendable, CaseIterable {
+        case standard, metric, imperial
+    }
+
+    /// The configuration in use.
+    public let configuration: Configuration
+    /// Stable identifier.
+    public var id: String { configuration.id }
+    /// Name for people.
+    public var displayName: String { "OpenWeatherMap" }
+    /// Current conditions and 3-hourly steps for 5 days; needs a key.
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(
+            kinds: [.current, .hourly], horizonDays: 5, stepHours: 3,
+            quantities: Set(Quantity.allCases), requiresAPIKey: true, geocoding: false)
+    }
+
+    /// Creates the provider.
+    public init(configuration: Configuration) { self.configuration = configuration }
+
+    /// The requests a fetch sends: current weather first, then the forecast when steps are wanted.
+    public func requests(for request: WeatherRequest) -> [HTTPRequest] {
+        let coordinate = request.place.coordinate.rounded
+        let query = [
+            QueryItem("lat", JSONOutput.format(coordinate.latitude)),
+            QueryItem("lon", JSONOutput.format(coordinate.longitude)),
+            QueryItem("units", configuration.requestUnits.rawValue),
+            QueryItem("appid", configuration.apiKey ?? ""),
+        ]
+        var paths = ["/data/2.5/weather"]
+        if !request.kinds.isDisjoint(with: [.hourly, .daily]) { paths.append("/data/2.5/forecast") }
+        return paths.map {
+            HTTPRequest(url: configuration.baseURL.appending(path: $0, query: query), secretQueryNames: ["appid"])
+        }
+    }
+
+    /// Fetches current weather and, when wanted, the forecast, concurrently.
+    public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+        guard let key = configuration.apiKey, !key.isEmpty else {
+            throw ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)")
+        }
+        let decoder = OpenWeatherMapDecoder(units: configuration.requestUnits, providerName: displayName)
+        let planned = requests(for: request)
+        let responses: [HTTPResponse]
+        do {
+            responses = try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
+                for (index, httpRequest) in planned.enumerated() {
+                    group.addTask { (index, try await transport.send(httpRequest)) }
+                }
+                var collected = [HTTPResponse?](repeating: nil, count: planned.count)
+                for try await (index, response) in group { collected[index] = response }
+                return collected.compactMap { $0 }
+            }
+        } catch let error as ProviderError {
+            throw error
+        } catch {
+            throw ProviderError(.unavailable, "\(displayName) could not be reached: \(error)")
+        }
+        let now = Date()
+        let current = try decoder.current(responses[0], now: now)
+        var report = WeatherReport(
+            providerID: id, place: request.place, fetchedAt: now,
+            utcOffsetSeconds: current.utcOffsetSeconds, current: current.sample)
+        if responses.count > 1 {
+            let forecast = try decoder.forecast(responses[1], now: now)
+            report.hourly = forecast.steps
+            report.utcOffsetSeconds = report.utcOffsetSeconds ?? forecast.utcOffsetSeconds
+        }
+        return report
+    }
+}

@@ -1,0 +1,161 @@
+/// One query parameter, stored decoded; encoding happens only when the URL is written out.
+public struct QueryItem: Sendable, Hashable {
+    /// Parameter name.
+    public var name: String
+    /// Parameter value.
+    public var value: String
+
+    /// Creates a parameter.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An absolute http(s) URL split into parts, so that query strings are built by encoding, never by gluing text.
+public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
+    /// `https` or `http`, lower case.
+    public var scheme: String
+    /// Host name or address, lower case, without brackets.
+    public var host: String
+    /// Explicit port, when given.
+    public var port: Int?
+    /// Decoded path starting with `/` (may be just `/`).
+    public var path: String
+    /// Query parameters in order.
+    public var query: [QueryItem]
+
+    /// Parses an absolute `http` or `https` URL; nil when it is not one.
+    public init?(string: String) {
+        guard let colon = string.firstIndex(of: ":"), string[colon...].hasPrefix("://") else { return nil }
+        let scheme = string[..<colon].lowercased()
+        guard scheme == "https" || scheme == "http" else { return nil }
+        var rest = string[string.index(colon, offsetBy: 3)...]
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        var queryText: Substring = ""
+        if let question = rest.firstIndex(of: "?") {
+            queryText = rest[rest.index(after: question)...]
+            rest = rest[..<question]
+        }
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        let authority = rest[..<slash]
+        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        var host = authority
+        var port: Int?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") {
+                guard let number = Int(after.dropFirst()) else { return nil }
+                port = number
+            } else if !after.isEmpty { return nil }
+        } else if let colon = authority.lastIndex(of: ":") {
+            guard let number = Int(authority[authority.index(after: colon)...]) else { return nil }
+            host = authority[..<colon]
+            port = number
+        }
+        if let port, !(1...65_535).contains(port) { return nil }
+        guard !host.isEmpty, let path = PercentEncoding.decode(rest[slash...]) else { return nil }
+        var items: [QueryItem] = []
+        for pair in queryText.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = PercentEncoding.decode(parts[0], plusIsSpace: true),
+                  let value = PercentEncoding.decode(parts.count > 1 ? parts[1] : "", plusIsSpace: true) else { return nil }
+            items.append(QueryItem(name, value))
+        }
+        self.scheme = scheme
+        self.host = host.lowercased()
+        self.port = port
+        self.path = path.isEmpty ? "/" : path
+        self.query = items
+    }
+
+    /// This URL with `suffix` appended to its path (one `/` between them) and the given query.
+    public func appending(path suffix: String, query: [QueryItem]) -> RequestURL {
+        var copy = self
+        let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+        copy.path = base + (suffix.hasPrefix("/") ? suffix : "/" + suffix)
+        copy.query = query
+        return copy
+    }
+
+    /// This URL without the named query parameters.
+    public func removing(queryNames names: Set<String>) -> RequestURL {
+        guard !names.isEmpty else { return self }
+        var copy = self
+        copy.query.removeAll { names.contains($0.name) }
+        return copy
+    }
+
+    /// `host` or `host:port`, with brackets for IPv6.
+    public var authority: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return port.map { "\(shownHost):\($0)" } ?? shownHost
+    }
+
+    /// The encoded URL text.
+    public var string: String {
+        var text = "\(scheme)://\(authority)\(PercentEncoding.encode(path, keeping: PercentEncoding.pathSafe))"
+        if !query.isEmpty {
+            text += "?" + query.map {
+                PercentEncoding.encode($0.name, keeping: PercentEncoding.querySafe) + "=" + PercentEncoding.encode($0.value, keeping: PercentEncoding.querySafe)
+            }.joined(separator: "&")
+        }
+        return text
+    }
+
+    /// The encoded URL text.
+    public var description: String { string }
+}
+
+/// RFC 3986 percent-encoding over UTF-8.
+public enum PercentEncoding {
+    /// Bytes left as they are in a path: unreserved characters and `/`.
+    public static let pathSafe: Set<UInt8> = unreserved.union([UInt8(ascii: "/")])
+    /// Bytes left as they are in a query name or value: unreserved characters and `,` (which list-valued parameters use).
+    public static let querySafe: Set<UInt8> = unreserved.union([UInt8(ascii: ",")])
+    private static let unreserved: Set<UInt8> = Set(Array(UInt8(ascii: "A")...UInt8(ascii: "Z")) + Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
+        + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~")])
+
+    /// Encodes every byte outside `safe` as `%XX`.
+    public static func encode(_ text: String, keeping safe: Set<UInt8>) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if safe.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` escapes (and `+` as a space when asked); nil for a broken escape or invalid UTF-8.
+    public static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            } else if plusIsSpace && byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

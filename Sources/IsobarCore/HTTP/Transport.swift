@@ -1,0 +1,65 @@
+/// One HTTP header field.
+public struct HTTPHeader: Sendable, Equatable {
+    /// Field name as sent.
+    public var name: String
+    /// Field value.
+    public var value: String
+
+    /// Creates a header field.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An HTTP request a provider wants sent.
+public struct HTTPRequest: Sendable, Equatable {
+    /// `GET` unless said otherwise.
+    public var method: String
+    /// Where to send it.
+    public var url: RequestURL
+    /// Extra header fields.
+    public var headers: [HTTPHeader]
+    /// Names of query parameters that hold secrets and must never be shown or stored.
+    public var secretQueryNames: Set<String>
+
+    /// Creates a request.
+    public init(method: String = "GET", url: RequestURL, headers: [HTTPHeader] = [], secretQueryNames: Set<String> = []) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.secretQueryNames = secretQueryNames
+    }
+
+    /// The URL with secret parameters removed, safe to show and store.
+    public var redactedURL: String { url.removing(queryNames: secretQueryNames).string }
+}
+
+/// An HTTP response.
+public struct HTTPResponse: Sendable, Equatable {
+    /// Status code, e.g. 200.
+    public var status: Int
+    /// Header fields in the order received.
+    public var headers: [HTTPHeader]
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header field, matched case-insensitively.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+}
+
+/// Sends HTTP requests; providers receive one and never create their own. Errors are `ProviderError`.
+public protocol Transport: Sendable {
+    /// Sends a request and returns the whole response.
+    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse
+}

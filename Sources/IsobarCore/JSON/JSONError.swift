@@ -1,0 +1,73 @@
+/// Where a value sits in a JSON document, rendered like `$.list[3].main.temp`.
+public final class JSONPath: Sendable, CustomStringConvertible {
+    private enum Component: Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    private let parent: JSONPath?
+    private let component: Component?
+
+    private init(parent: JSONPath?, component: Component?) {
+        self.parent = parent
+        self.component = component
+    }
+
+    /// The document itself.
+    public static let root = JSONPath(parent: nil, component: nil)
+
+    /// The path of a member of the object at this path.
+    public func appending(key: String) -> JSONPath { JSONPath(parent: self, component: .key(key)) }
+
+    /// The path of an element of the array at this path.
+    public func appending(index: Int) -> JSONPath { JSONPath(parent: self, component: .index(index)) }
+
+    /// The path as text, starting with `$`.
+    public var description: String {
+        var parts: [String] = []
+        var node: JSONPath? = self
+        while let current = node, let component = current.component {
+            switch component {
+            case .key(let key):
+                let plain = !key.isEmpty && key.utf8.allSatisfy { $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+                parts.append(plain ? ".\(key)" : "[\"\(key)\"]")
+            case .index(let index): parts.append("[\(index)]")
+            }
+            node = current.parent
+        }
+        return "$" + parts.reversed().joined()
+    }
+}
+
+/// A JSON text that could not be parsed, or a value that is missing or of the wrong type.
+public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Code: Sendable, Equatable {
+        /// The text is not valid JSON.
+        case syntax(String)
+        /// A required member is absent.
+        case missing
+        /// The value has another JSON type than the one expected.
+        case typeMismatch(expected: String, found: String)
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The JSON path of the problem, e.g. `$.main.temp`.
+    public let path: String
+
+    /// Creates an error at a path.
+    public init(_ code: Code, path: JSONPath) {
+        self.code = code
+        self.path = path.description
+    }
+
+    /// A one-line explanation naming the path.
+    public var description: String {
+        switch code {
+        case .syntax(let detail): "invalid JSON: \(detail)"
+        case .missing: "missing value at \(path)"
+        case .typeMismatch(let expected, let found): "expected \(expected) at \(path), found \(found)"
+        }
+    }
+}

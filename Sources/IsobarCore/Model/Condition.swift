@@ -1,0 +1,83 @@
+/// The normalised weather condition vocabulary; cases are declared in increasing order of severity.
+public enum Condition: Int, Sendable, CaseIterable, Comparable, Hashable {
+    case clear
+    case mainlyClear
+    case partlyCloudy
+    case cloudy
+    case haze
+    case fog
+    case drizzle
+    case freezingDrizzle
+    case rainShowers
+    case rain
+    case freezingRain
+    case rainAndSnow
+    case snowGrains
+    case snowShowers
+    case snow
+    case squall
+    case thunderstorm
+    case thunderstormWithHail
+    case tornado
+
+    /// The stable identifier used in JSON output, e.g. `partly_cloudy`.
+    public var id: String {
+        switch self {
+        case .clear: "clear"
+        case .mainlyClear: "mainly_clear"
+        case .partlyCloudy: "partly_cloudy"
+        case .cloudy: "cloudy"
+        case .haze: "haze"
+        case .fog: "fog"
+        case .drizzle: "drizzle"
+        case .freezingDrizzle: "freezing_drizzle"
+        case .rainShowers: "rain_showers"
+        case .rain: "rain"
+        case .freezingRain: "freezing_rain"
+        case .rainAndSnow: "rain_and_snow"
+        case .snowGrains: "snow_grains"
+        case .snowShowers: "snow_showers"
+        case .snow: "snow"
+        case .squall: "squall"
+        case .thunderstorm: "thunderstorm"
+        case .thunderstormWithHail: "thunderstorm_with_hail"
+        case .tornado: "tornado"
+        }
+    }
+
+    /// Words for people, e.g. `partly cloudy`.
+    public var label: String { id.replacingUnderscores() }
+
+    /// True when the condition means something falls from the sky.
+    public var isPrecipitation: Bool { self >= .drizzle && self != .squall && self != .tornado }
+
+    /// The condition of a WMO 4677 weather code as used by Open-Meteo, or nil for a code outside that table.
+    public init?(wmoCode code: Int) {
+        switch code {
+        case 0: self = .clear
+        case 1: self = .mainlyClear
+        case 2: self = .partlyCloudy
+        case 3: self = .cloudy
+        case 45, 48: self = .fog
+        case 51, 53, 55: self = .drizzle
+        case 56, 57: self = .freezingDrizzle
+        case 61, 63, 65: self = .rain
+        case 66, 67: self = .freezingRain
+        case 71, 73, 75: self = .snow
+        case 77: self = .snowGrains
+        case 80, 81, 82: self = .rainShowers
+        case 85, 86: self = .snowShowers
+        case 95: self = .thunderstorm
+        case 96, 99: self = .thunderstormWithHail
+        default: return nil
+        }
+    }
+
+    public static func < (lhs: Condition, rhs: Condition) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension String {
+    fileprivate func replacingUnderscores() -> String {
+        String(map { $0 == "_" ? " " : $0 })
+    }
+}

@@ -1,0 +1,46 @@
+import FoundationEssentials
+
+/// Where a report's data came from: the network now, or a recording.
+public enum DataSource: Sendable, Equatable {
+    /// Fetched from the provider during this run.
+    case live
+    /// Replayed from a cassette recorded at the given instant.
+    case replay(recordedAt: Date)
+}
+
+/// One provider's normalised answer for one place.
+public struct WeatherReport: Sendable, Equatable {
+    /// The provider that answered.
+    public var providerID: String
+    /// The place asked about.
+    public var place: Place
+    /// Where the data came from.
+    public var source: DataSource
+    /// When the answer was fetched (or, for a replay, recorded).
+    public var fetchedAt: Date
+    /// The provider's UTC offset for the place, when it says.
+    public var utcOffsetSeconds: Int?
+    /// The provider's IANA zone for the place, when it says.
+    public var timeZoneIdentifier: String?
+    /// Current conditions.
+    public var current: WeatherSample?
+    /// Forecast steps in time order.
+    public var hourly: [WeatherSample]
+    /// Days in the place's local calendar.
+    public var daily: [DailyPoint]
+
+    /// Creates a report.
+    public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,
+                utcOffsetSeconds: Int? = nil, timeZoneIdentifier: String? = nil,
+                current: WeatherSample? = nil, hourly: [WeatherSample] = [], daily: [DailyPoint] = []) {
+        self.providerID = providerID
+        self.place = place
+        self.source = source
+        self.fetchedAt = fetchedAt
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.current = current
+        self.hourly = hourly
+        self.daily = daily
+    }
+}

@@ -1,0 +1,111 @@
+import FoundationEssentials
+
+/// The weather at one instant (current conditions or one forecast step) in fixed units; nil means "not given".
+public struct WeatherSample: Sendable, Equatable {
+    /// The instant the values describe (UTC); for a forecast step, the end of its period.
+    public var time: Date
+    /// Hours the accumulated precipitation covers, ending at `time` (0.25, 1, 3).
+    public var periodHours: Double
+    /// Air temperature at 2 m, °C.
+    public var temperatureC: Double?
+    /// Apparent ("feels like") temperature, °C.
+    public var apparentTemperatureC: Double?
+    /// Relative humidity, 0–100 %.
+    public var humidityPercent: Double?
+    /// Pressure reduced to mean sea level, hPa.
+    public var pressureHPa: Double?
+    /// Mean wind speed at 10 m, m/s.
+    public var windSpeedMS: Double?
+    /// Wind gusts at 10 m, m/s.
+    public var windGustMS: Double?
+    /// Direction the wind blows from, 0–360 degrees.
+    public var windDirectionDeg: Double?
+    /// Cloud cover, 0–100 %.
+    public var cloudCoverPercent: Double?
+    /// Visibility, metres.
+    public var visibilityM: Double?
+    /// Liquid-equivalent precipitation over `periodHours`, mm.
+    public var precipitationMM: Double?
+    /// Chance of precipitation in the period, 0–100 %.
+    public var precipitationProbabilityPercent: Double?
+    /// Normalised condition.
+    public var condition: Condition?
+    /// Daylight at `time`, when the provider says.
+    public var isDay: Bool?
+
+    /// A sample with every value absent.
+    public init(time: Date, periodHours: Double) {
+        self.time = time
+        self.periodHours = periodHours
+    }
+
+    /// Precipitation as a rate, mm/h.
+    public var precipitationRateMMPerHour: Double? {
+        guard let precipitationMM, periodHours > 0 else { return nil }
+        return precipitationMM / periodHours
+    }
+
+    /// The value of one quantity in its internal unit.
+    public subscript(quantity: Quantity) -> Double? {
+        switch quantity {
+        case .temperature: temperatureC
+        case .apparentTemperature: apparentTemperatureC
+        case .humidity: humidityPercent
+        case .pressure: pressureHPa
+        case .windSpeed: windSpeedMS
+        case .windGust: windGustMS
+        case .windDirection: windDirectionDeg
+        case .cloudCover: cloudCoverPercent
+        case .visibility: visibilityM
+        case .precipitationRate: precipitationRateMMPerHour
+        case .precipitationProbability: precipitationProbabilityPercent
+        }
+    }
+}
+
+/// One local calendar day of forecast in fixed units; nil means "not given".
+public struct DailyPoint: Sendable, Equatable {
+    /// The day in the place's local calendar.
+    public var date: LocalDate
+    /// Highest temperature, °C.
+    public var temperatureMaxC: Double?
+    /// Lowest temperature, °C.
+    public var temperatureMinC: Double?
+    /// Total precipitation, mm.
+    public var precipitationMM: Double?
+    /// Highest chance of precipitation, 0–100 %.
+    public var precipitationProbabilityMaxPercent: Double?
+    /// Highest mean wind, m/s.
+    public var windSpeedMaxMS: Double?
+    /// Highest gust, m/s.
+    public var windGustMaxMS: Double?
+    /// Dominant wind direction, degrees.
+    public var windDirectionDominantDeg: Double?
+    /// The day's condition (the most severe one for providers that say so).
+    public var condition: Condition?
+    /// Sunrise, when there is one.
+    public var sunrise: Date?
+    /// Sunset, when there is one.
+    public var sunset: Date?
+    /// True when computed from hourly steps rather than given by the provider.
+    public var isDerived: Bool
+
+    /// A day with every value absent.
+    public init(date: LocalDate, isDerived: Bool = false) {
+        self.date = date
+        self.isDerived = isDerived
+    }
+
+    /// The value of one daily quantity in its internal unit.
+    public subscript(quantity: DailyQuantity) -> Double? {
+        switch quantity {
+        case .temperatureMax: temperatureMaxC
+        case .temperatureMin: temperatureMinC
+        case .precipitationSum: precipitationMM
+        case .precipitationProbabilityMax: precipitationProbabilityMaxPercent
+        case .windSpeedMax: windSpeedMaxMS
+        case .windGustMax: windGustMaxMS
+        case .windDirectionDominant: windDirectionDominantDeg
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import FoundationEssentials
+
+extension ProviderError {
+    /// The error an HTTP failure status stands for, or nil for a 2xx status.
+    ///
+    /// `serverMessage` is the provider's own explanation from the error body, if any; `now` dates a `Retry-After` given as an HTTP date.
+    public static func forStatus(_ response: HTTPResponse, provider: String, serverMessage: String?, now: Date) -> ProviderError? {
+        let status = response.status
+        guard !(200...299).contains(status) else { return nil }
+        let detail = serverMessage.map { ": \($0)" } ?? ""
+        switch status {
+        case 401, 403:
+            return ProviderError(.unauthorized, "\(provider) refused the API key (HTTP \(status))\(detail)")
+        case 404:
+            return ProviderError(.notFound, "\(provider) found nothing there (HTTP 404)\(detail)")
+        case 429:
+            let retryAfter = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: now) }
+            let wait = retryAfter.map { "; retry in \(Int($0.rounded(.up))) s" } ?? ""
+            return ProviderError(.rateLimited(retryAfterSeconds: retryAfter), "\(provider) is rate limiting requests (HTTP 429)\(wait)\(detail)")
+        case 408, 504:
+            return ProviderError(.timeout, "\(provider) timed out (HTTP \(status))\(detail)")
+        case 500...599:
+            return ProviderError(.unavailable, "\(provider) is unavailable (HTTP \(status))\(detail)")
+        case 400...499:
+            return ProviderError(.badRequest, "\(provider) rejected the request (HTTP \(status))\(detail)")
+        default:
+            return ProviderError(.badResponse(path: "$"), "\(provider) answered with unexpected HTTP status \(status)\(detail)")
+        }
+    }
+}
+
+/// Reads the `Retry-After` header: delay seconds or an HTTP date.
+public enum RetryAfter {
+    /// Seconds to wait from `now`, never negative; nil when the text is neither form.
+    public static func seconds(_ text: String, now: Date) -> Double? {
+        let trimmed = text.trimmingSpaces()
+        if let delay = Int(trimmed) { return delay >= 0 ? Double(delay) : nil }
+        guard let date = httpDate(trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// Parses an IMF-fixdate such as `Sun, 06 Nov 1994 08:49:37 GMT`.
+    public static func httpDate(_ text: String) -> Date? {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]),
+              let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]),
+              let date = LocalDate(year: year, month: month + 1, day: day) else { return nil }
+        return CivilTime.instant(localISO: "\(date)T\(parts[4])", utcOffsetSeconds: 0)
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,59 @@
+import FoundationEssentials
+
+/// A kind of data a provider can give.
+public enum DataKind: String, Sendable, CaseIterable, Hashable {
+    case current, hourly, daily
+}
+
+/// What a provider can answer and how it should be used.
+public struct ProviderCapabilities: Sendable {
+    /// Kinds of data it gives.
+    public var kinds: Set<DataKind>
+    /// How far ahead it forecasts, in days.
+    public var horizonDays: Int
+    /// Hours between forecast steps.
+    public var stepHours: Int
+    /// Quantities it fills.
+    public var quantities: Set<Quantity>
+    /// Whether it needs an API key.
+    public var requiresAPIKey: Bool
+    /// Whether it can find places by name.
+    public var geocoding: Bool
+
+    /// Creates a capability declaration.
+    public init(kinds: Set<DataKind>, horizonDays: Int, stepHours: Int, quantities: Set<Quantity>,
+                requiresAPIKey: Bool, geocoding: Bool) {
+        self.kinds = kinds
+        self.horizonDays = horizonDays
+        self.stepHours = stepHours
+        self.quantities = quantities
+        self.requiresAPIKey = requiresAPIKey
+        self.geocoding = geocoding
+    }
+}
+
+/// What is wanted from a provider.
+public struct WeatherRequest: Sendable, Equatable {
+    /// The place.
+    public var place: Place
+    /// The kinds of data wanted.
+    public var kinds: Set<DataKind>
+
+    /// Creates a request.
+    public init(place: Place, kinds: Set<DataKind> = Set(DataKind.allCases)) {
+        self.place = place
+        self.kinds = kinds
+    }
+}
+
+/// A weather source: an identity, a capability declaration and one fetch that normalises its answer.
+public protocol WeatherProvider: Sendable {
+    /// Stable identifier, e.g. `open-meteo`.
+    var id: String { get }
+    /// Name for people, e.g. `Open-Meteo`.
+    var displayName: String { get }
+    /// What it can answer.
+    var capabilities: ProviderCapabilities { get }
+    /// Asks the provider through `transport`; throws `ProviderError`.
+    func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport
+}

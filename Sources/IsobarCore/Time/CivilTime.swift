@@ -1,0 +1,166 @@
+import FoundationEssentials
+
+/// A calendar day in the proleptic Gregorian calendar, with no time zone attached.
+public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Days since 1970-01-01.
+    public let daysSinceEpoch: Int
+
+    /// The day `daysSinceEpoch` days after 1970-01-01.
+    public init(daysSinceEpoch: Int) { self.daysSinceEpoch = daysSinceEpoch }
+
+    /// The day with the given year, month (1–12) and day (1–31), or nil when it does not exist.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), (1...CivilTime.daysIn(month: month, year: year)).contains(day) else { return nil }
+        daysSinceEpoch = CivilTime.days(year: year, month: month, day: day)
+    }
+
+    /// Parses `yyyy-MM-dd`.
+    public init?(iso text: Substring) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The local day of an instant at a fixed UTC offset.
+    public init(_ instant: Date, utcOffsetSeconds: Int) {
+        let seconds = Int((instant.timeIntervalSince1970).rounded(.down)) + utcOffsetSeconds
+        daysSinceEpoch = seconds.floorDivided(by: 86_400)
+    }
+
+    /// Year, month and day.
+    public var components: (year: Int, month: Int, day: Int) { CivilTime.civil(fromDays: daysSinceEpoch) }
+
+    /// Monday = 1 … Sunday = 7.
+    public var isoWeekday: Int { (daysSinceEpoch + 3).floorModulo(7) + 1 }
+
+    /// Three-letter English weekday name.
+    public var weekdayName: String { ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][isoWeekday - 1] }
+
+    /// `yyyy-MM-dd`.
+    public var description: String {
+        let (year, month, day) = components
+        return "\(CivilTime.pad(year, 4))-\(CivilTime.pad(month, 2))-\(CivilTime.pad(day, 2))"
+    }
+
+    /// The instant this day starts at a fixed UTC offset.
+    public func start(utcOffsetSeconds: Int) -> Date {
+        Date(timeIntervalSince1970: Double(daysSinceEpoch * 86_400 - utcOffsetSeconds))
+    }
+
+    public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
+}
+
+/// Calendar arithmetic and ISO-8601 text without ICU.
+public enum CivilTime {
+    /// Days since 1970-01-01 of a Gregorian date (H. Hinnant's algorithm).
+    public static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The Gregorian date of a day count since 1970-01-01.
+    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Days in a month of a year.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Parses a zone-less local time `yyyy-MM-ddTHH:mm[:ss]` at a fixed UTC offset into an instant.
+    public static func instant(localISO text: String, utcOffsetSeconds: Int) -> Date? {
+        let utf8 = text.utf8
+        guard utf8.count == 16 || utf8.count == 19 else { return nil }
+        let separator = text.index(text.startIndex, offsetBy: 10)
+        guard text[separator] == "T" || text[separator] == " ",
+              let date = LocalDate(iso: text[..<separator]) else { return nil }
+        let clock = text[text.index(after: separator)...].split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 2 || clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
+              let hour = Int(clock[0]), let minute = Int(clock[1]), (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        let second = clock.count == 3 ? Int(clock[2]) : 0
+        guard let second, (0...59).contains(second) else { return nil }
+        let local = date.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: Double(local - utcOffsetSeconds))
+    }
+
+    /// Parses an ISO-8601 instant with `Z` or a `±HH:MM` offset, e.g. `2026-11-28T09:00:00Z`.
+    public static func instant(iso text: String) -> Date? {
+        var body = Substring(text)
+        var offset = 0
+        if body.hasSuffix("Z") {
+            body = body.dropLast()
+        } else if body.count > 6 {
+            let suffix = body.suffix(6)
+            let sign = suffix.first
+            let parts = suffix.dropFirst().split(separator: ":")
+            guard sign == "+" || sign == "-", parts.count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]) else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
+            body = body.dropLast(6)
+        } else {
+            return nil
+        }
+        return instant(localISO: String(body), utcOffsetSeconds: offset)
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss±HH:MM` for an instant shown at a fixed UTC offset (`Z` never used, so the offset is explicit).
+    public static func iso(_ instant: Date, utcOffsetSeconds: Int) -> String {
+        let (date, secondOfDay) = split(instant, utcOffsetSeconds: utcOffsetSeconds)
+        let clock = "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay % 3600 / 60, 2)):\(pad(secondOfDay % 60, 2))"
+        return "\(date)T\(clock)\(offsetText(utcOffsetSeconds))"
+    }
+
+    /// `HH:mm` of an instant at a fixed UTC offset.
+    public static func clock(_ instant: Date, utcOffsetSeconds: Int) -> String {
+        let (_, secondOfDay) = split(instant, utcOffsetSeconds: utcOffsetSeconds)
+        return "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay % 3600 / 60, 2))"
+    }
+
+    /// `+03:00`, `-05:00`, `+00:00`.
+    public static func offsetText(_ seconds: Int) -> String {
+        let magnitude = abs(seconds)
+        return (seconds < 0 ? "-" : "+") + "\(pad(magnitude / 3600, 2)):\(pad(magnitude % 3600 / 60, 2))"
+    }
+
+    private static func split(_ instant: Date, utcOffsetSeconds: Int) -> (LocalDate, Int) {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + utcOffsetSeconds
+        return (LocalDate(daysSinceEpoch: seconds.floorDivided(by: 86_400)), seconds.floorModulo(86_400))
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(abs(value))
+        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}
+
+extension Int {
+    /// Division rounding toward negative infinity.
+    func floorDivided(by divisor: Int) -> Int {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+
+    /// Remainder with the sign of the divisor.
+    func floorModulo(_ divisor: Int) -> Int {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
+    }
+}
