@@ -1,0 +1,54 @@
+import FoundationEssentials
+import IsobarCore
+import Synchronization
+
+/// A transport that answers from a cassette library instead of the network, remembering when what it served was recorded.
+public final class ReplayTransport: Transport {
+    /// The recordings it answers from.
+    public let library: CassetteLibrary
+    private let served = Mutex<Date?>(nil)
+
+    /// A transport over `library`.
+    public init(library: CassetteLibrary) { self.library = library }
+
+    /// The recorded response matching the request.
+    public func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        let interaction = try library.match(request)
+        served.withLock { latest in latest = max(latest ?? interaction.recordedAt, interaction.recordedAt) }
+        return interaction.response
+    }
+
+    /// The newest recording time among the responses served so far.
+    public var latestRecordedAt: Date? { served.withLock { $0 } }
+}
+
+/// Any provider driven by recorded exchanges: the real adapter decodes, and the report says it is a replay and when it was recorded.
+public struct FixtureReplayProvider: WeatherProvider {
+    /// The adapter whose requests are answered from the library.
+    public let base: any WeatherProvider
+    /// The recordings.
+    public let library: CassetteLibrary
+
+    /// Replays `library` through `base`.
+    public init(base: any WeatherProvider, library: CassetteLibrary) {
+        self.base = base
+        self.library = library
+    }
+
+    /// The adapter's id.
+    public var id: String { base.id }
+    /// The adapter's name.
+    public var displayName: String { base.displayName }
+    /// The adapter's capabilities.
+    public var capabilities: ProviderCapabilities { base.capabilities }
+
+    /// Runs the adapter against the recordings; the given transport is not used.
+    public func fetch(_ request: WeatherRequest, transport _: any Transport) async throws(ProviderError) -> WeatherReport {
+        let replay = ReplayTransport(library: library)
+        var report = try await base.fetch(request, transport: replay)
+        let recordedAt = replay.latestRecordedAt ?? report.fetchedAt
+        report.source = .replay(recordedAt: recordedAt)
+        report.fetchedAt = recordedAt
+        return report
+    }
+}

@@ -1,0 +1,85 @@
+import FoundationEssentials
+import IsobarCore
+
+/// Open-Meteo's forecast API: current, hourly and daily values in one request, no key needed.
+public struct OpenMeteoProvider: WeatherProvider {
+    /// How to reach Open-Meteo.
+    public struct Configuration: Sendable {
+        /// Provider id shown in output.
+        public var id: String
+        /// Base URL, `https://api.open-meteo.com` unless pointed elsewhere.
+        public var baseURL: RequestURL
+        /// Days of forecast asked for, 1–16. One fixed value keeps requests identical between commands.
+        public var forecastDays: Int
+        /// Key for the commercial service, when one is configured (sent as `apikey`).
+        public var apiKey: String?
+
+        /// Creates a configuration.
+        public init(id: String = "open-meteo", baseURL: RequestURL = RequestURL(string: "https://api.open-meteo.com")!,
+                    forecastDays: Int = 16, apiKey: String? = nil) {
+            self.id = id
+            self.baseURL = baseURL
+            self.forecastDays = min(16, max(1, forecastDays))
+            self.apiKey = apiKey
+        }
+    }
+
+    /// Variables asked for in `current`.
+    public static let currentVariables = [
+        "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation", "weather_code",
+        "cloud_cover", "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility",
+    ]
+    /// Variables asked for in `hourly`.
+    public static let hourlyVariables = [
+        "temperature_2m", "relative_humidity_2m", "apparent_temperature", "precipitation_probability", "precipitation",
+        "weather_code", "cloud_cover", "pressure_msl", "visibility", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m",
+    ]
+    /// Variables asked for in `daily`.
+    public static let dailyVariables = [
+        "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum", "precipitation_probability_max",
+        "wind_speed_10m_max", "wind_gusts_10m_max", "wind_direction_10m_dominant", "sunrise", "sunset",
+    ]
+
+    /// The configuration in use.
+    public let configuration: Configuration
+    /// Stable identifier.
+    public var id: String { configuration.id }
+    /// Name for people.
+    public var displayName: String { "Open-Meteo" }
+    /// Current, hourly and daily for up to 16 days; no key.
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(
+            kinds: Set(DataKind.allCases), horizonDays: configuration.forecastDays, stepHours: 1,
+            quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: false)
+    }
+
+    /// Creates the provider.
+    public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
+
+    /// The single request a fetch sends: every kind at once, with `timezone=auto` so days are local days.
+    public func request(for request: WeatherRequest) -> HTTPRequest {
+        let coordinate = request.place.coordinate.rounded
+        var query = [
+            QueryItem("latitude", JSONOutput.format(coordinate.latitude)),
+            QueryItem("longitude", JSONOutput.format(coordinate.longitude)),
+            QueryItem("current", Self.currentVariables.joined(separator: ",")),
+            QueryItem("hourly", Self.hourlyVariables.joined(separator: ",")),
+            QueryItem("daily", Self.dailyVariables.joined(separator: ",")),
+            QueryItem("timezone", "auto"),
+            QueryItem("forecast_days", String(configuration.forecastDays)),
+        ]
+        if let key = configuration.apiKey, !key.isEmpty { query.append(QueryItem("apikey", key)) }
+        return HTTPRequest(url: configuration.baseURL.appending(path: "/v1/forecast", query: query), secretQueryNames: ["apikey"])
+    }
+
+    /// Fetches and decodes one forecast response.
+    public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+        let response = try await transport.send(self.request(for: request))
+        let now = Date()
+        let decoded = try OpenMeteoDecoder(providerName: displayName).decode(response, now: now)
+        return WeatherReport(
+            providerID: id, place: request.place, fetchedAt: now,
+            utcOffsetSeconds: decoded.utcOffsetSeconds, timeZoneIdentifier: decoded.timeZoneIdentifier,
+            current: decoded.current, hourly: decoded.hourly, daily: decoded.daily)
+    }
+}
