@@ -1,0 +1,34 @@
+import IsobarCore
+
+/// The commands and their options, described once for parsing, validation and help.
+enum Commands {
+    /// Options every weather command takes.
+    static let common: [OptionSpec] = [
+        .value("units", "SYSTEM", "metric (°C, m/s, hPa, mm, km), imperial (°F, mph, inHg, in, mi) or standard (K, m/s, hPa, mm, m)",
+               choices: UnitSystem.allCases.map(\.rawValue)),
+        .value("format", "FORMAT", "table (for people, the default) or jsonl (one JSON object per line)", choices: ["table", "jsonl"]),
+        .value("providers", "IDS", "ask only these providers, comma-separated ids"),
+        .value("config", "FILE", "read this configuration file"),
+        .flag("demo", "replay the bundled recordings: no network, no API key"),
+        .flag("help", "show this help"),
+    ]
+
+    static let compare = CommandSpec(
+        name: "compare", summary: "Current conditions from every provider side by side, with the consensus and spread",
+        arguments: ["PLACE"], options: common,
+        discussion: "PLACE is a known place name (Minsk, \"New York\", \"London, GB\") or coordinates such as 53.9,27.57.")
+
+    static let now = CommandSpec(
+        name: "now", summary: "Current conditions: the consensus first, then each provider's temperature",
+        arguments: ["PLACE"], options: common,
+        discussion: "PLACE is a known place name or coordinates such as 53.9,27.57.")
+
+    static let forecast = CommandSpec(
+        name: "forecast", summary: "The consensus forecast by day (and by hour with --hourly), with the providers' range",
+        arguments: ["PLACE"],
+        options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")] + common,
+        discussion: "Days are the place's local calendar days. Providers without days of their own (OpenWeatherMap) contribute days computed from their steps, complete days only.")
+
+    /// Every command, in help order.
+    static let all = [compare, now, forecast]
+}

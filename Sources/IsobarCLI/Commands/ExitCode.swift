@@ -1,0 +1,17 @@
+/// Process exit codes; the README documents each.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    /// Every provider answered.
+    case success = 0
+    /// A bug: something failed that should not have.
+    case internalError = 1
+    /// Some providers answered and some failed; output holds both.
+    case partial = 2
+    /// No provider answered.
+    case noneAnswered = 3
+    /// The command line is wrong (unknown command or option, bad option value).
+    case usage = 64
+    /// The place is unknown or its coordinates are invalid.
+    case badPlace = 65
+    /// The configuration (file, provider entries, cassettes) cannot be used.
+    case configuration = 78
+}

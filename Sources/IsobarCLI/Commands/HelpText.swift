@@ -1,0 +1,45 @@
+/// Help screens, generated from the command descriptions and the configured providers.
+enum HelpText {
+    static func overview(registry: ProviderRegistry, configuration: Configuration?) -> String {
+        var text = """
+        isobar \(IsobarCommandLine.version) — asks several weather providers at once and shows where they agree.
+
+        Usage: isobar <command> <place> [options]
+
+        Commands:
+
+        """
+        let width = Commands.all.map(\.name.count).max() ?? 0
+        for command in Commands.all {
+            text += "  \(command.name)\(String(repeating: " ", count: width - command.name.count))  \(command.summary)\n"
+        }
+        text += "\nProvider types in this build:\n"
+        for factory in registry.factories { text += "  \(factory.type)  \(factory.summary)\n" }
+        text += providers(configuration)
+        text += "\nTry: isobar compare Minsk --demo\nMore: isobar <command> --help, isobar --version\n"
+        return text
+    }
+
+    static func command(_ command: CommandSpec, configuration: Configuration?) -> String {
+        var text = "\(command.summary).\n\nUsage: isobar \(command.name) \(command.arguments.joined(separator: " ")) [options]\n"
+        if !command.discussion.isEmpty { text += "\n\(command.discussion)\n" }
+        text += "\nOptions:\n"
+        let labels = command.options.map { option in "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "") }
+        let width = labels.map(\.count).max() ?? 0
+        for (label, option) in zip(labels, command.options) {
+            text += "  \(label)\(String(repeating: " ", count: width - label.count))  \(option.help)\n"
+        }
+        text += providers(configuration)
+        return text
+    }
+
+    private static func providers(_ configuration: Configuration?) -> String {
+        guard let configuration else { return "\nConfigured providers: (the configuration could not be read)\n" }
+        var text = "\nConfigured providers (\(configuration.file ?? "built-in defaults")):\n"
+        for entry in configuration.providers {
+            let mode = entry.replay.map { "replays \($0)" } ?? "live"
+            text += "  \(entry.id)  type \(entry.type), \(mode)\(entry.enabled ? "" : ", disabled")\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,107 @@
+import FoundationEssentials
+import IsobarCore
+
+/// A configuration that cannot be used; exits with the configuration code.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One line saying what is wrong and where.
+    public let message: String
+    /// Creates the error.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
+
+/// One provider as configured.
+public struct ProviderEntry: Sendable, Equatable {
+    /// Id shown in output and used with `--providers`.
+    public var id: String
+    /// Adapter type, e.g. `openweathermap`.
+    public var type: String
+    /// Environment variable holding the API key.
+    public var apiKeyEnv: String?
+    /// API key written in the configuration file.
+    public var apiKey: String?
+    /// Base URL replacing the provider's default.
+    public var baseURL: RequestURL?
+    /// Cassette directory (absolute) to replay instead of going live.
+    public var replay: String?
+    /// Days of forecast to ask for, where the provider lets you choose.
+    public var forecastDays: Int?
+    /// False to keep the entry but not ask it.
+    public var enabled: Bool
+}
+
+/// The whole configuration: units and providers.
+public struct Configuration: Sendable, Equatable {
+    /// Units shown unless `--units` says otherwise.
+    public var units: UnitSystem
+    /// Providers in display order.
+    public var providers: [ProviderEntry]
+    /// The file it was read from, if any.
+    public var file: String?
+
+    /// The keys a provider entry may have.
+    static let providerKeys = ["id", "type", "api_key_env", "api_key", "base_url", "replay", "forecast_days", "enabled"]
+
+    /// Parses configuration text; relative `replay` paths are taken from `directory`.
+    public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
+        do {
+            let root = try JSONDocument(parsing: bytes).rootValue
+            for (key, _) in try root.members() where !["units", "providers"].contains(key) {
+                throw unknownKey(key, among: ["units", "providers"], at: "$", file: file)
+            }
+            var configuration = Configuration(units: .metric, providers: [], file: file)
+            if let units = try root.optionalString("units") {
+                guard let system = UnitSystem(rawValue: units) else {
+                    throw ConfigurationError("\(file): units must be metric, imperial or standard, not '\(units)'")
+                }
+                configuration.units = system
+            }
+            for entry in try root.member("providers").elements() {
+                for (key, _) in try entry.members() where !providerKeys.contains(key) {
+                    throw unknownKey(key, among: providerKeys, at: entry.path.description, file: file)
+                }
+                let type = try entry.string("type")
+                var provider = ProviderEntry(
+                    id: try entry.optionalString("id") ?? type, type: type,
+                    apiKeyEnv: try entry.optionalString("api_key_env"), apiKey: try entry.optionalString("api_key"),
+                    baseURL: nil, replay: nil, forecastDays: try entry.optionalInt("forecast_days"),
+                    enabled: try entry.nonNullMember("enabled")?.bool() ?? true)
+                if let text = try entry.optionalString("base_url") {
+                    guard let url = RequestURL(string: text) else {
+                        throw ConfigurationError("\(file): \(entry.path).base_url is not an http(s) URL")
+                    }
+                    provider.baseURL = url
+                }
+                if let replay = try entry.optionalString("replay") {
+                    provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
+                }
+                guard !configuration.providers.contains(where: { $0.id == provider.id }) else {
+                    throw ConfigurationError("\(file): two providers have the id '\(provider.id)'")
+                }
+                configuration.providers.append(provider)
+            }
+            return configuration
+        } catch let error as JSONError {
+            throw ConfigurationError("\(file): \(error)")
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("\(file): unreadable configuration")
+        }
+    }
+
+    /// Reads and parses a configuration file.
+    public static func load(path: String) throws(ConfigurationError) -> Configuration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("cannot read the configuration file \(path)")
+        }
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        return try parse(Array(data), file: path, directory: directory.isEmpty ? "/" : directory)
+    }
+
+    private static func unknownKey(_ key: String, among known: [String], at path: String, file: String) -> ConfigurationError {
+        let suggestion = Spelling.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
+        return ConfigurationError("\(file): unknown key '\(key)' at \(path)\(suggestion)")
+    }
+}

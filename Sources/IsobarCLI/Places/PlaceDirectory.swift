@@ -1,0 +1,95 @@
+import FoundationEssentials
+import IsobarCore
+
+/// A place name or coordinates that cannot be resolved; exits with the data-error code.
+public struct PlaceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One line saying what is wrong.
+    public let message: String
+    /// Creates the error.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
+
+/// The bundled list of known places, and `lat,lon` parsing.
+public struct PlaceDirectory: Sendable {
+    private struct Entry: Sendable {
+        let place: Place
+        let keys: [String]
+    }
+
+    private let entries: [Entry]
+
+    /// An empty directory (coordinates still resolve).
+    public init() { entries = [] }
+
+    /// Reads `places.json`: an array of `{name, ascii_name, alternate_names, admin_area, country_code, latitude, longitude, timezone, utc_offset_seconds}`.
+    public init(bytes: [UInt8], file: String) throws(PlaceError) {
+        do {
+            entries = try JSONDocument(parsing: bytes).rootValue.elements().map { item in
+                guard let coordinate = Coordinate(latitude: try item.double("latitude"), longitude: try item.double("longitude")) else {
+                    throw PlaceError("\(file): \(item.path) has coordinates out of range")
+                }
+                let place = Place(
+                    name: try item.string("name"), adminArea: try item.optionalString("admin_area"),
+                    countryCode: try item.optionalString("country_code"), coordinate: coordinate,
+                    utcOffsetSeconds: try item.optionalInt("utc_offset_seconds"), timeZoneIdentifier: try item.optionalString("timezone"))
+                var keys = [place.name]
+                if let ascii = try item.optionalString("ascii_name") { keys.append(ascii) }
+                if let alternates = try item.nonNullMember("alternate_names") {
+                    keys += try alternates.stringsOrNulls().compactMap { $0 }
+                }
+                return Entry(place: place, keys: keys.map(Self.fold))
+            }
+        } catch let error as PlaceError {
+            throw error
+        } catch {
+            throw PlaceError("\(file): not a valid place list (\(error))")
+        }
+    }
+
+    /// Resolves `lat,lon`, `Name` or `Name, CC` (country code).
+    public func resolve(_ text: String) throws(PlaceError) -> Place {
+        let trimmed = text.trimmingSpaces()
+        guard !trimmed.isEmpty else { throw PlaceError("a place is needed: a name such as Minsk, or coordinates such as 53.9,27.57") }
+        guard trimmed.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+            throw PlaceError("the place contains control characters")
+        }
+        guard trimmed.count <= 200 else { throw PlaceError("the place is too long (\(trimmed.count) characters; at most 200)") }
+        if let coordinate = try Self.coordinate(trimmed) {
+            return Place(name: "\(JSONOutput.format(coordinate.latitude)),\(JSONOutput.format(coordinate.longitude))", coordinate: coordinate)
+        }
+        let parts = trimmed.split(separator: ",", maxSplits: 1).map { String($0).trimmingSpaces() }
+        let name = Self.fold(parts[0])
+        let country = parts.count > 1 ? parts[1].uppercased() : nil
+        let matches = entries.filter { $0.keys.contains(name) && (country == nil || $0.place.countryCode == country) }
+        if let first = matches.first { return first.place }
+        let known = entries.map(\.place.name)
+        let suggestion = Spelling.closest(to: parts[0], in: known).map { "; did you mean \($0)?" } ?? ""
+        throw PlaceError("unknown place '\(trimmed)'\(suggestion) (known: \(known.joined(separator: ", ")); or give coordinates such as 53.9,27.57)")
+    }
+
+    /// Parses `lat,lon`; nil when the text is not numeric, an error when it is but out of range.
+    static func coordinate(_ text: String) throws(PlaceError) -> Coordinate? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        let numeric: (String) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isNumber || "+-.eE".contains($0) } && $0.contains(where: \.isNumber) }
+        guard parts.count == 2, numeric(parts[0]) || numeric(parts[1]) else { return nil }
+        guard let latitude = Double(parts[0]), let longitude = Double(parts[1]), latitude.isFinite, longitude.isFinite else {
+            throw PlaceError("'\(text)' is not a coordinate pair: expected two decimal numbers such as 53.9,27.57")
+        }
+        guard (-90...90).contains(latitude) else { throw PlaceError("latitude \(parts[0]) is out of range (−90 to 90)") }
+        guard (-180...180).contains(longitude) else { throw PlaceError("longitude \(parts[1]) is out of range (−180 to 180)") }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// Lower case without the diacritics of Latin letters, for matching names.
+    static func fold(_ text: String) -> String {
+        let table: [Character: Character] = [
+            "á": "a", "à": "a", "â": "a", "ã": "a", "ä": "a", "å": "a", "ç": "c", "é": "e", "è": "e", "ê": "e", "ë": "e",
+            "í": "i", "ì": "i", "î": "i", "ï": "i", "ñ": "n", "ó": "o", "ò": "o", "ô": "o", "õ": "o", "ö": "o", "ø": "o",
+            "ú": "u", "ù": "u", "û": "u", "ü": "u", "ý": "y", "ÿ": "y", "ß": "s", "ł": "l", "ś": "s", "ź": "z", "ż": "z",
+            "č": "c", "ř": "r", "š": "s", "ž": "z", "ő": "o", "ű": "u", "ă": "a", "ș": "s", "ț": "t",
+        ]
+        return String(text.lowercased().map { table[$0] ?? $0 })
+    }
+}

@@ -1,0 +1,179 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+
+/// Writes one complete JSON object per line, flushed as each event happens (schema version 1, see the README).
+public struct JSONLinesRenderer: Renderer {
+    /// The schema version every line carries.
+    public static let schemaVersion = 1
+
+    private let context: RenderContext
+    private let output: any OutputSink
+    private var reports: [WeatherReport] = []
+    private var failed: [String] = []
+
+    /// A renderer writing to `output`.
+    public init(context: RenderContext, output: any OutputSink) {
+        self.context = context
+        self.output = output
+    }
+
+    /// Writes the event's line and flushes.
+    public mutating func handle(_ event: EngineEvent) {
+        switch event {
+        case .result(let report):
+            reports.append(report)
+            emit("provider_result", provider: report.providerID, resultMembers(report))
+        case .failure(let providerID, let error):
+            failed.append(providerID)
+            emit("provider_error", provider: providerID, [("error", errorJSON(error))])
+        case .consensus(let consensus):
+            emit("consensus", provider: nil, consensusMembers(consensus))
+        }
+    }
+
+    /// Nothing is buffered.
+    public mutating func finish() { output.flush() }
+
+    private func emit(_ type: String, provider: String?, _ members: [(String, JSONOutput)]) {
+        var line: [(String, JSONOutput)] = [("schema", .integer(Self.schemaVersion)), ("type", .string(type)), ("place", placeJSON)]
+        if let provider {
+            line.append(("provider", .string(provider)))
+            line.append(("provider_name", .string(context.name(of: provider))))
+        }
+        output.write(JSONOutput.object(line + members).serialized() + "\n")
+        output.flush()
+    }
+
+    private var placeJSON: JSONOutput {
+        let place = context.place
+        return .object([
+            ("name", .string(place.name)), ("admin_area", .string(place.adminArea)), ("country_code", .string(place.countryCode)),
+            ("latitude", .number(place.coordinate.latitude)), ("longitude", .number(place.coordinate.longitude)),
+            ("timezone", .string(place.timeZoneIdentifier)),
+            ("utc_offset_seconds", place.utcOffsetSeconds.map(JSONOutput.integer) ?? .null),
+        ])
+    }
+
+    private func sourceJSON(_ source: DataSource) -> JSONOutput {
+        switch source {
+        case .live: .object([("kind", .string("live"))])
+        case .replay(let recordedAt): .object([("kind", .string("replay")), ("recorded_at", .string(CivilTime.iso(recordedAt, utcOffsetSeconds: 0)))])
+        }
+    }
+
+    private var unitsJSON: JSONOutput {
+        var members = Quantity.allCases.map { ($0.rawValue, JSONOutput.string(context.units.symbol($0.dimension))) }
+        members += DailyQuantity.allCases.map { ($0.rawValue, JSONOutput.string(context.units.symbol($0.dimension))) }
+        members.append(("precipitation", .string(context.units.symbol(.precipitationAmount))))
+        return .object(members)
+    }
+
+    private func number(_ value: Double?, _ dimension: Dimension) -> JSONOutput {
+        .number(value.map { OutputNumber.converted($0, dimension, context.units) })
+    }
+
+    private func resultMembers(_ report: WeatherReport) -> [(String, JSONOutput)] {
+        let offset = report.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0
+        var members: [(String, JSONOutput)] = [
+            ("source", sourceJSON(report.source)),
+            ("fetched_at", .string(CivilTime.iso(report.fetchedAt, utcOffsetSeconds: 0))),
+            ("utc_offset_seconds", report.utcOffsetSeconds.map(JSONOutput.integer) ?? .null),
+            ("timezone", .string(report.timeZoneIdentifier)),
+            ("units", unitsJSON),
+        ]
+        switch context.view {
+        case .compare, .now:
+            members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null))
+        case .forecast(let days, let hourly):
+            let window = ForecastWindow(source: report.source, now: context.now, days: days)
+            let ownDays = report.daily.isEmpty ? DailyAggregation.days(from: report.hourly, utcOffsetSeconds: offset) : report.daily
+            members.append(("daily", .array(window.dates(ownDays, utcOffsetSeconds: offset, date: \.date).map(dayJSON))))
+            if hourly {
+                members.append(("hourly", .array(window.hours(report.hourly, time: \.time).map { sampleJSON($0, offset: offset) })))
+            }
+        }
+        return members
+    }
+
+    private func sampleJSON(_ sample: WeatherSample, offset: Int) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [
+            ("time", .string(CivilTime.iso(sample.time, utcOffsetSeconds: offset))),
+            ("period_hours", .number(sample.periodHours)),
+            ("condition", .string(sample.condition?.id)),
+        ]
+        members += Quantity.allCases.map { ($0.rawValue, number(sample[$0], $0.dimension)) }
+        members.append(("precipitation", number(sample.precipitationMM, .precipitationAmount)))
+        members.append(("is_day", sample.isDay.map(JSONOutput.bool) ?? .null))
+        return .object(members)
+    }
+
+    private func dayJSON(_ day: DailyPoint) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [("date", .string(day.date.description)), ("condition", .string(day.condition?.id))]
+        members += DailyQuantity.allCases.map { ($0.rawValue, number(day[$0], $0.dimension)) }
+        members.append(("derived", .bool(day.isDerived)))
+        return .object(members)
+    }
+
+    private func errorJSON(_ error: ProviderError) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [("code", .string(error.codeName)), ("message", .string(error.message))]
+        switch error.code {
+        case .rateLimited(let retryAfter): members.append(("retry_after_s", .number(retryAfter)))
+        case .badResponse(let path): members.append(("path", .string(path)))
+        default: break
+        }
+        return .object(members)
+    }
+
+    private func mergedJSON(_ merged: MergedValue?, _ dimension: Dimension) -> JSONOutput {
+        guard let merged else { return .null }
+        let spread = OutputNumber.round3(context.units.convertDifference(merged.spread, dimension))
+        return .object([
+            ("value", number(merged.value, dimension)), ("min", number(merged.min, dimension)), ("max", number(merged.max, dimension)),
+            ("spread", .number(spread)), ("providers", .array(merged.providers.map(JSONOutput.string))),
+        ])
+    }
+
+    private func conditionJSON(_ merged: MergedCondition?) -> JSONOutput {
+        guard let merged else { return .null }
+        return .object([
+            ("value", .string(merged.condition.id)),
+            ("votes", .object(merged.votes.map { ($0.provider, JSONOutput.string($0.condition.id)) })),
+        ])
+    }
+
+    private func consensusSampleJSON(_ sample: ConsensusSample, offset: Int) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [
+            ("time", .string(CivilTime.iso(sample.time, utcOffsetSeconds: offset))), ("condition", conditionJSON(sample.condition)),
+        ]
+        members += Quantity.allCases.map { ($0.rawValue, mergedJSON(sample.values[$0], $0.dimension)) }
+        return .object(members)
+    }
+
+    private func consensusMembers(_ consensus: Consensus) -> [(String, JSONOutput)] {
+        let offset = consensus.utcOffsetSeconds
+        var members: [(String, JSONOutput)] = [
+            ("providers", .array(consensus.providers.map(JSONOutput.string))),
+            ("failed", .array(failed.map(JSONOutput.string))),
+            ("sources", .object(reports.map { ($0.providerID, sourceJSON($0.source)) })),
+            ("utc_offset_seconds", .integer(offset)),
+            ("timezone", .string(consensus.timeZoneIdentifier)),
+            ("units", unitsJSON),
+        ]
+        switch context.view {
+        case .compare, .now:
+            members.append(("current", consensus.current.map { consensusSampleJSON($0, offset: offset) } ?? .null))
+        case .forecast(let days, let hourly):
+            let window = ForecastWindow(reports: reports, now: context.now, days: days)
+            members.append(("daily", .array(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map { day in
+                var dayMembers: [(String, JSONOutput)] = [("date", .string(day.date.description)), ("condition", conditionJSON(day.condition))]
+                dayMembers += DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day.values[$0], $0.dimension)) }
+                return JSONOutput.object(dayMembers)
+            })))
+            if hourly {
+                members.append(("hourly", .array(window.hours(consensus.hourly, time: \.time).map { consensusSampleJSON($0, offset: offset) })))
+            }
+        }
+        return members
+    }
+}

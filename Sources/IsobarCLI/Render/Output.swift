@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Where a command writes text.
+public protocol OutputSink: Sendable {
+    /// Writes text as it is.
+    func write(_ text: String)
+    /// Pushes buffered text out now.
+    func flush()
+    /// True when a person is looking at it (a terminal).
+    var isTerminal: Bool { get }
+}
+
+/// Standard output or standard error.
+public struct StandardStream: OutputSink {
+    private let descriptor: Int32
+
+    /// Standard output.
+    public static let output = StandardStream(descriptor: 1)
+    /// Standard error.
+    public static let error = StandardStream(descriptor: 2)
+
+    /// Writes all of the text with `write(2)`, unbuffered, retrying short writes and interrupts.
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Nothing to do: writes are unbuffered.
+    public func flush() {}
+    /// `isatty` on the descriptor.
+    public var isTerminal: Bool { isatty(descriptor) == 1 }
+}
+
+/// Collects text in memory (for tests and for buffering).
+public final class BufferedSink: OutputSink {
+    private let storage = Mutex<(text: String, flushes: Int)>(("", 0))
+
+    /// Creates an empty buffer.
+    public init() {}
+
+    /// Appends text.
+    public func write(_ text: String) { storage.withLock { $0.text += text } }
+    /// Counts the flush.
+    public func flush() { storage.withLock { $0.flushes += 1 } }
+    /// Never a terminal.
+    public var isTerminal: Bool { false }
+    /// Everything written so far.
+    public var text: String { storage.withLock { $0.text } }
+    /// How many times it was flushed.
+    public var flushCount: Int { storage.withLock { $0.flushes } }
+}

@@ -1,0 +1,94 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+
+/// What a command shows.
+public enum View: Sendable, Equatable {
+    /// Current conditions side by side.
+    case compare
+    /// Current conditions, consensus first.
+    case now
+    /// Days (and hours when asked).
+    case forecast(days: Int, hourly: Bool)
+
+    /// The data kinds the view needs from providers.
+    public var kinds: Set<DataKind> {
+        switch self {
+        case .compare, .now: [.current]
+        case .forecast(_, let hourly): hourly ? [.hourly, .daily] : [.daily, .hourly]
+        }
+    }
+}
+
+/// Everything a renderer needs besides the events.
+public struct RenderContext: Sendable {
+    /// The command's view.
+    public var view: View
+    /// The place asked about.
+    public var place: Place
+    /// Units to show.
+    public var units: UnitSystem
+    /// Provider ids to display names, in display order.
+    public var providers: [(id: String, name: String)]
+    /// Colour allowed (a terminal, and `NO_COLOR` unset).
+    public var color: Bool
+    /// The moment the command started; forecast hours start here (for replays, at the recording time).
+    public var now: Date
+
+    /// The display name of a provider id.
+    public func name(of id: String) -> String { providers.first { $0.id == id }?.name ?? id }
+}
+
+/// Turns engine events into output.
+public protocol Renderer {
+    /// Handles one event as it happens.
+    mutating func handle(_ event: EngineEvent)
+    /// Ends the output.
+    mutating func finish()
+}
+
+/// Numbers rounded for output: three decimals at most, then the shortest form.
+enum OutputNumber {
+    /// The value in `units`, rounded to 3 decimals.
+    static func converted(_ value: Double, _ dimension: Dimension, _ units: UnitSystem) -> Double {
+        round3(units.convert(value, dimension))
+    }
+
+    /// Rounds to 3 decimals.
+    static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}
+
+/// Which part of a forecast a view shows, from a reference instant.
+struct ForecastWindow {
+    /// The hour steps start from.
+    let start: Date
+    /// Days shown.
+    let days: Int
+
+    /// The window for a report: replays start at their recording time, live data at `now`.
+    init(source: DataSource, now: Date, days: Int) {
+        let reference: Date
+        if case .replay(let recordedAt) = source { reference = recordedAt } else { reference = now }
+        start = Date(timeIntervalSince1970: (reference.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        self.days = days
+    }
+
+    /// The window for merged data: from the earliest reference of its inputs.
+    init(reports: [WeatherReport], now: Date, days: Int) {
+        let windows = reports.map { ForecastWindow(source: $0.source, now: now, days: days) }
+        start = windows.map(\.start).min() ?? ForecastWindow(source: .live, now: now, days: days).start
+        self.days = days
+    }
+
+    /// Steps from the start, for `days` × 24 hours.
+    func hours<T>(_ items: [T], time: (T) -> Date) -> [T] {
+        let end = start.addingTimeInterval(Double(days) * 86_400)
+        return items.filter { time($0) >= start && time($0) < end }
+    }
+
+    /// Local days from the start's local day, `days` of them.
+    func dates<T>(_ items: [T], utcOffsetSeconds: Int, date: (T) -> LocalDate) -> [T] {
+        let first = LocalDate(start, utcOffsetSeconds: utcOffsetSeconds)
+        return items.filter { date($0) >= first && date($0).daysSinceEpoch < first.daysSinceEpoch + days }
+    }
+}

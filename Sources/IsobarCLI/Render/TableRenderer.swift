@@ -1,0 +1,209 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+
+/// Buffers every event and draws tables for people at the end, times in the place's local time.
+public struct TableRenderer: Renderer {
+    private let context: RenderContext
+    private let output: any OutputSink
+    private var reports: [WeatherReport] = []
+    private var failures: [(id: String, error: ProviderError)] = []
+    private var consensus: Consensus?
+    private let style: Style
+
+    /// A renderer writing to `output`.
+    public init(context: RenderContext, output: any OutputSink) {
+        self.context = context
+        self.output = output
+        style = Style(enabled: context.color)
+    }
+
+    /// Keeps the event for the final drawing.
+    public mutating func handle(_ event: EngineEvent) {
+        switch event {
+        case .result(let report): reports.append(report)
+        case .failure(let id, let error): failures.append((id, error))
+        case .consensus(let merged): consensus = merged
+        }
+    }
+
+    /// Draws the view, then failures and the replay notice.
+    public mutating func finish() {
+        let ordered = context.providers.compactMap { provider in reports.first { $0.providerID == provider.id } }
+        var text = heading() + "\n"
+        if let consensus, !ordered.isEmpty {
+            switch context.view {
+            case .compare: text += compareTable(ordered, consensus)
+            case .now: text += nowSummary(ordered, consensus)
+            case .forecast(let days, let hourly): text += forecastTables(ordered, consensus, days: days, hourly: hourly)
+            }
+        }
+        for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
+            text += style.red("\(context.name(of: failure.id)): \(failure.error.codeName.replacingUnderscores) — \(failure.error.message)") + "\n"
+        }
+        text += replayNotice(ordered)
+        output.write(text)
+        output.flush()
+    }
+
+    // MARK: Pieces
+
+    private var offset: Int { consensus?.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0 }
+
+    private func heading() -> String {
+        let place = context.place
+        let coordinate = "\(JSONOutput.format(place.coordinate.latitude)), \(JSONOutput.format(place.coordinate.longitude))"
+        let zone = consensus?.timeZoneIdentifier ?? place.timeZoneIdentifier
+        let zoneText = [zone, "UTC\(CivilTime.offsetText(offset))"].compactMap { $0 }.joined(separator: " ")
+        let name = [place.name, place.adminArea, place.countryCode].compactMap { $0 }.joined(separator: ", ")
+        return style.bold(name) + "  \(coordinate)  \(zoneText)\n"
+    }
+
+    private func unit(_ dimension: Dimension) -> String { context.units.symbol(dimension) }
+
+    private func format(_ value: Double?, _ dimension: Dimension) -> String {
+        guard let value else { return "–" }
+        return Self.fixed(context.units.convert(value, dimension), decimals: context.units.decimals(dimension))
+    }
+
+    private func formatSpread(_ merged: MergedValue?, _ dimension: Dimension) -> String {
+        guard let merged, merged.providers.count > 1 else { return "" }
+        return Self.fixed(context.units.convertDifference(merged.spread, dimension), decimals: context.units.decimals(dimension))
+    }
+
+    /// The consensus value with its range when several providers contributed: `1.2 (0.9…1.5)`.
+    private func formatMerged(_ merged: MergedValue?, _ dimension: Dimension) -> String {
+        guard let merged else { return "–" }
+        let value = format(merged.value, dimension)
+        guard merged.providers.count > 1, merged.spread > 0 else { return value }
+        return "\(value) (\(format(merged.min, dimension))…\(format(merged.max, dimension)))"
+    }
+
+    private func compareTable(_ reports: [WeatherReport], _ consensus: Consensus) -> String {
+        var table = TextTable(header: ["Now"] + reports.map { context.name(of: $0.providerID) } + ["Consensus", "Spread"])
+        table.leftAligned = [0]
+        table.rows.append(["Observed at"] + reports.map { report in
+            report.current.map { CivilTime.clock($0.time, utcOffsetSeconds: offset) } ?? "–"
+        } + [consensus.current.map { CivilTime.clock($0.time, utcOffsetSeconds: offset) } ?? "–", ""])
+        table.rows.append(["Condition"] + reports.map { $0.current?.condition?.label ?? "–" }
+            + [consensus.current?.condition?.condition.label ?? "–", disagreement(consensus.current?.condition)])
+        for quantity in Quantity.allCases where quantity != .precipitationProbability {
+            let merged = consensus.current?.values[quantity]
+            table.rows.append(["\(quantity.label) (\(unit(quantity.dimension)))"]
+                + reports.map { format($0.current?[quantity], quantity.dimension) }
+                + [merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension)])
+        }
+        return table.render(bold: style.bold)
+    }
+
+    private func disagreement(_ condition: MergedCondition?) -> String {
+        guard let condition, Set(condition.votes.map(\.condition)).count > 1 else { return "" }
+        return "differs"
+    }
+
+    private func nowSummary(_ reports: [WeatherReport], _ consensus: Consensus) -> String {
+        guard let current = consensus.current else { return "No current conditions.\n" }
+        let values = current.values
+        func part(_ label: String, _ quantity: Quantity) -> String? {
+            values[quantity].map { "\(label) \(format($0.value, quantity.dimension)) \(unit(quantity.dimension))" }
+        }
+        let time = CivilTime.clock(current.time, utcOffsetSeconds: offset)
+        var lines = [style.bold("Now (\(time))") + "  " + [
+            current.condition.map { $0.condition.label.capitalizedFirst },
+            values[.temperature].map { "\(format($0.value, .temperature)) \(unit(.temperature))" },
+            part("feels like", .apparentTemperature),
+        ].compactMap { $0 }.joined(separator: ", ")]
+        let wind = values[.windSpeed].map { speed in
+            var text = "Wind \(format(speed.value, .speed)) \(unit(.speed))"
+            if let direction = values[.windDirection] { text += " from \(format(direction.value, .direction))°" }
+            if let gust = values[.windGust] { text += ", gusts \(format(gust.value, .speed)) \(unit(.speed))" }
+            return text
+        }
+        lines.append([part("Humidity", .humidity), wind, part("Pressure", .pressure), part("Cloud cover", .cloudCover),
+                      part("Visibility", .visibility), part("Precipitation", .precipitationRate)].compactMap { $0 }.joined(separator: " · "))
+        let perProvider = reports.map { report in
+            let temperature = report.current?.temperatureC.map { "\(format($0, .temperature)) \(unit(.temperature))" } ?? "–"
+            return "\(context.name(of: report.providerID)) \(temperature) \(report.current?.condition?.label ?? "")".trimmingTrailingSpaces()
+        }
+        var sources = "From \(reports.count) provider\(reports.count == 1 ? "" : "s"): " + perProvider.joined(separator: " · ")
+        if let spread = values[.temperature], spread.providers.count > 1 {
+            sources += " (spread \(formatSpread(spread, .temperature)) \(unit(.temperature)))"
+        }
+        lines.append(sources)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func forecastTables(_ reports: [WeatherReport], _ consensus: Consensus, days: Int, hourly: Bool) -> String {
+        let window = ForecastWindow(reports: reports, now: context.now, days: days)
+        var daily = TextTable(header: ["Day", "Condition", "Max \(unit(.temperature))", "Min \(unit(.temperature))",
+                                       "Precip. \(unit(.precipitationAmount))", "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources"])
+        daily.leftAligned = [0, 1]
+        for day in window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date) {
+            let (_, month, dayOfMonth) = day.date.components
+            let sources = Set(day.values.values.flatMap(\.providers)).count
+            daily.rows.append([
+                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)", day.condition?.condition.label ?? "–",
+                formatMerged(day.values[.temperatureMax], .temperature), formatMerged(day.values[.temperatureMin], .temperature),
+                formatMerged(day.values[.precipitationSum], .precipitationAmount), formatMerged(day.values[.precipitationProbabilityMax], .percent),
+                formatMerged(day.values[.windSpeedMax], .speed), formatMerged(day.values[.windGustMax], .speed), String(sources),
+            ])
+        }
+        var text = style.bold("Daily consensus") + " (value, with the providers' range in brackets)\n" + daily.render(bold: style.bold)
+        guard hourly else { return text }
+        var hours = TextTable(header: ["Time", "Condition", "Temp \(unit(.temperature))", "Precip. \(unit(.precipitationRate))",
+                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources"])
+        hours.leftAligned = [0, 1]
+        for sample in window.hours(consensus.hourly, time: \.time) {
+            let date = LocalDate(sample.time, utcOffsetSeconds: offset)
+            hours.rows.append([
+                "\(date.weekdayName) \(CivilTime.clock(sample.time, utcOffsetSeconds: offset))", sample.condition?.condition.label ?? "–",
+                formatMerged(sample.values[.temperature], .temperature), formatMerged(sample.values[.precipitationRate], .precipitationRate),
+                formatMerged(sample.values[.precipitationProbability], .percent), formatMerged(sample.values[.windSpeed], .speed),
+                formatMerged(sample.values[.windGust], .speed), String(Set(sample.values.values.flatMap(\.providers)).count),
+            ])
+        }
+        text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(bold: style.bold)
+        return text
+    }
+
+    private func replayNotice(_ reports: [WeatherReport]) -> String {
+        let replays = reports.compactMap { report -> String? in
+            guard case .replay(let recordedAt) = report.source else { return nil }
+            return "\(context.name(of: report.providerID)) recorded \(Self.utcText(recordedAt))"
+        }
+        guard !replays.isEmpty else { return "" }
+        return style.yellow("Replayed data, not live: " + replays.joined(separator: "; ")) + "\n"
+    }
+
+    // MARK: Text helpers
+
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        let negative = rounded < 0
+        let magnitude = abs(rounded)
+        let whole = Int(magnitude)
+        var text = String(whole)
+        if decimals > 0 {
+            let fraction = Int(((magnitude - Double(whole)) * scale).rounded())
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: max(0, decimals - digits.count)) + digits
+        }
+        return negative && rounded != 0 ? "-" + text : text
+    }
+
+    static func monthName(_ month: Int) -> String {
+        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month - 1]
+    }
+
+    static func utcText(_ instant: Date) -> String {
+        let day = LocalDate(instant, utcOffsetSeconds: 0)
+        return "\(day) \(CivilTime.clock(instant, utcOffsetSeconds: 0)) UTC"
+    }
+}
+
+extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+}
