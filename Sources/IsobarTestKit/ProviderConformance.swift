@@ -1,0 +1,96 @@
+import FoundationEssentials
+import IsobarCore
+
+/// Checks every adapter must pass, for our adapters and third-party ones alike.
+///
+/// Run `check` with a transport that serves a recorded answer for `place`; it returns the problems found (empty when conformant).
+public enum ProviderConformance {
+    /// One broken rule.
+    public struct Violation: Sendable, Equatable, CustomStringConvertible {
+        /// The rule, e.g. `humidity in 0…100`.
+        public let rule: String
+        /// Where it broke.
+        public let detail: String
+        /// `rule: detail`.
+        public var description: String { "\(rule): \(detail)" }
+    }
+
+    /// Fetches through `transport` and checks the report, and that `failingTransport` (which answers HTTP 500) gives a `ProviderError` without `secret`.
+    public static func check(_ provider: any WeatherProvider, place: Place, transport: any Transport,
+                             secret: String? = nil) async -> [Violation] {
+        var problems: [Violation] = []
+        func fail(_ rule: String, _ detail: String) { problems.append(Violation(rule: rule, detail: detail)) }
+        if provider.id.isEmpty || provider.id.contains(where: { $0 == " " || $0.isUppercase }) {
+            fail("id is lower-case without spaces", "'\(provider.id)'")
+        }
+        if provider.displayName.isEmpty { fail("display name is set", "empty") }
+        let capabilities = provider.capabilities
+        if capabilities.kinds.isEmpty { fail("declares at least one kind of data", "none") }
+        if !(1...16).contains(capabilities.stepHours) { fail("step hours in 1…16", "\(capabilities.stepHours)") }
+
+        let report: WeatherReport
+        do {
+            report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: transport)
+        } catch {
+            fail("fetch succeeds on a recorded answer", error.message)
+            return problems
+        }
+        if report.providerID != provider.id { fail("report names its provider", "'\(report.providerID)' ≠ '\(provider.id)'") }
+        if report.place != place { fail("report echoes the place asked for", report.place.label) }
+        if capabilities.kinds.contains(.current) && report.current == nil { fail("declared current conditions are given", "none") }
+        if capabilities.kinds.contains(.hourly) && report.hourly.isEmpty { fail("declared steps are given", "none") }
+        if capabilities.kinds.contains(.daily) && report.daily.isEmpty { fail("declared days are given", "none") }
+        if let offset = report.utcOffsetSeconds, !(-14 * 3600...14 * 3600).contains(offset) {
+            fail("UTC offset within ±14 h", "\(offset)")
+        }
+        let samples = (report.current.map { [$0] } ?? []) + report.hourly
+        for (index, sample) in samples.enumerated() {
+            let label = index == 0 && report.current != nil ? "current" : "step at \(CivilTime.iso(sample.time, utcOffsetSeconds: 0))"
+            checkRange(sample.temperatureC, -95...65, "temperature in −95…65 °C", label, &problems)
+            checkRange(sample.apparentTemperatureC, -110...80, "apparent temperature in −110…80 °C", label, &problems)
+            checkRange(sample.humidityPercent, 0...100, "humidity in 0…100 %", label, &problems)
+            checkRange(sample.pressureHPa, 850...1090, "pressure in 850…1090 hPa", label, &problems)
+            checkRange(sample.windSpeedMS, 0...120, "wind in 0…120 m/s", label, &problems)
+            checkRange(sample.windGustMS, 0...150, "gusts in 0…150 m/s", label, &problems)
+            checkRange(sample.windDirectionDeg, 0...360, "direction in 0…360°", label, &problems)
+            checkRange(sample.cloudCoverPercent, 0...100, "cloud cover in 0…100 %", label, &problems)
+            checkRange(sample.visibilityM, 0...100_000, "visibility in 0…100 km", label, &problems)
+            checkRange(sample.precipitationMM, 0...500, "precipitation in 0…500 mm", label, &problems)
+            checkRange(sample.precipitationProbabilityPercent, 0...100, "precipitation chance in 0…100 %", label, &problems)
+            if sample.periodHours <= 0 { fail("period hours positive", label) }
+        }
+        if zip(report.hourly, report.hourly.dropFirst()).contains(where: { $0.time >= $1.time }) {
+            fail("steps in strictly increasing time order", "out of order")
+        }
+        if zip(report.daily, report.daily.dropFirst()).contains(where: { $0.date >= $1.date }) {
+            fail("days in strictly increasing order", "out of order")
+        }
+        for day in report.daily {
+            if let high = day.temperatureMaxC, let low = day.temperatureMinC, low > high {
+                fail("daily minimum ≤ maximum", "\(day.date): \(low) > \(high)")
+            }
+        }
+        let failing = FailingTransport()
+        do {
+            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: failing)
+            fail("an HTTP 500 is an error", "fetch succeeded")
+        } catch {
+            if case .unavailable = error.code {} else { fail("an HTTP 500 is `unavailable`", error.codeName) }
+            if let secret, !secret.isEmpty, error.message.contains(secret) { fail("errors never carry the key", error.message) }
+        }
+        return problems
+    }
+
+    private static func checkRange(_ value: Double?, _ range: ClosedRange<Double>, _ rule: String, _ label: String,
+                                   _ problems: inout [Violation]) {
+        guard let value else { return }
+        if !value.isFinite || !range.contains(value) { problems.append(Violation(rule: rule, detail: "\(label): \(value)")) }
+    }
+}
+
+/// Answers every request with HTTP 500 and a non-JSON body.
+private struct FailingTransport: Transport {
+    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        HTTPResponse(status: 500, headers: [HTTPHeader("Content-Type", "text/html")], body: Array("<h1>Internal Server Error</h1>".utf8))
+    }
+}
