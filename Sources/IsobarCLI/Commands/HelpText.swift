@@ -14,7 +14,10 @@ enum HelpText {
             text += "  \(command.name)\(String(repeating: " ", count: width - command.name.count))  \(command.summary)\n"
         }
         text += "\nProvider types in this build:\n"
-        for factory in registry.factories { text += "  \(factory.type)  \(factory.summary)\n" }
+        let typeWidth = registry.factories.map(\.type.count).max() ?? 0
+        for factory in registry.factories {
+            text += "  \(factory.type)\(String(repeating: " ", count: typeWidth - factory.type.count))  \(factory.summary)\n"
+        }
         text += providers(configuration)
         text += "\nTry: isobar compare Minsk --demo\nMore: isobar <command> --help, isobar --version\n"
         return text
@@ -36,9 +39,11 @@ enum HelpText {
     private static func providers(_ configuration: Configuration?) -> String {
         guard let configuration else { return "\nConfigured providers: (the configuration could not be read)\n" }
         var text = "\nConfigured providers (\(configuration.file ?? "built-in defaults")):\n"
+        let idWidth = configuration.providers.map(\.id.count).max() ?? 0
         for entry in configuration.providers {
+            let padding = String(repeating: " ", count: idWidth - entry.id.count)
             let mode = entry.replay.map { "replays \($0)" } ?? "live"
-            text += "  \(entry.id)  type \(entry.type), \(mode)\(entry.enabled ? "" : ", disabled")\n"
+            text += "  \(entry.id)\(padding)  type \(entry.type), \(mode)\(entry.enabled ? "" : ", disabled")\n"
         }
         return text
     }

@@ -1,0 +1,51 @@
+import Foundation
+import IsobarCore
+import Testing
+
+/// The six bundled places: command-line name and cassette file name.
+let bundledPlaces: [(name: String, slug: String)] = [
+    ("Minsk", "minsk"), ("Moscow", "moscow"), ("London", "london"),
+    ("New York", "new-york"), ("Tokyo", "tokyo"), ("São Paulo", "sao-paulo"),
+]
+
+@Suite struct CompareCommandTests {
+    @Test func demoTableShowsBothProvidersConsensusAndReplayNotice() async throws {
+        let run = await runCLI(["compare", "Minsk", "--demo"])
+        #expect(run.code == 0)
+        #expect(run.stderr.isEmpty)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("Now") })
+        for column in ["OpenWeatherMap", "Open-Meteo", "Consensus", "Spread"] { #expect(header.contains(column)) }
+        // OWM main.temp 0.04 → 0.0; Open-Meteo −0.9; median −0.43 → −0.4; spread 0.94 → 0.9.
+        let temperature = try #require(lines.first { $0.hasPrefix("Temperature (°C)") })
+        #expect(temperature.split(separator: " ").suffix(4) == ["0.0", "-0.9", "-0.4", "0.9"])
+        #expect(run.stdout.contains("Replayed data, not live"))
+        #expect(run.stdout.contains("recorded 2026-11-28 09:00 UTC"))
+        #expect(run.stdout.contains("Europe/Minsk UTC+03:00"))
+    }
+
+    @Test(arguments: bundledPlaces.map(\.name))
+    func everyBundledPlaceComparesWithBothProviders(place: String) async throws {
+        let run = await runCLI(["compare", place, "--demo", "--format", "jsonl"])
+        #expect(run.code == 0, "\(run.stderr)")
+        let lines = try parseLines(run)
+        let types = try lines.map { try $0.string("type") }
+        #expect(types.sorted() == ["consensus", "provider_result", "provider_result"])
+        let consensus = try #require(lines.last)
+        #expect(try consensus.string("type") == "consensus")
+        #expect(try consensus.member("providers").stringsOrNulls().compactMap { $0 }.sorted() == ["open-meteo", "openweathermap"])
+    }
+
+    @Test func tableTimesAreLocalToThePlace() async throws {
+        // New York is UTC−5: Open-Meteo's current time 04:00 local is 09:00 UTC.
+        let run = await runCLI(["compare", "New York", "--demo"])
+        let observed = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("Observed at") })
+        #expect(observed.contains("04:00"))
+        #expect(run.stdout.contains("UTC-05:00"))
+    }
+
+    @Test func colourOnlyOnATerminal() async throws {
+        let run = await runCLI(["compare", "Minsk", "--demo"])
+        #expect(!run.stdout.contains("\u{1B}["))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import IsobarCLI
+import Testing
+
+/// Writes a configuration into a fresh temporary directory and returns its path.
+func temporaryConfiguration(_ text: String) throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let file = directory.appendingPathComponent("config.json")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    return file.path
+}
+
+@Suite struct ConfigurationTests {
+    let sentinel = "SENTINEL-KEY-7f3a"
+
+    @Test func missingKeyIsReportedAndOthersStillAnswer() async throws {
+        let config = try temporaryConfiguration("""
+        {"providers": [
+          {"id": "openweathermap", "type": "openweathermap", "api_key_env": "MY_OWM_KEY"},
+          {"id": "open-meteo", "type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"}
+        ]}
+        """)
+        let run = await runCLI(["compare", "Minsk", "--config", config])
+        #expect(run.code == ExitCode.partial.rawValue)
+        #expect(run.stdout.contains("OpenWeatherMap: not configured — OpenWeatherMap needs an API key: set MY_OWM_KEY"))
+        #expect(run.stdout.contains("Open-Meteo"))
+
+        let jsonl = try parseLines(await runCLI(["compare", "Minsk", "--config", config, "--format", "jsonl"]))
+        let error = try #require(jsonl.first { (try? $0.string("type")) == "provider_error" })
+        #expect(try error.member("error").string("code") == "not_configured")
+        #expect(try jsonl.last?.member("failed").stringsOrNulls() == ["openweathermap"])
+    }
+
+    @Test func noNetworkMeansNoneAnsweredAndTheKeyNeverShows() async throws {
+        let run = await runCLI(["compare", "Minsk", "--config", dataDirectory + "/isobar.json"],
+                               environment: ["OPENWEATHERMAP_API_KEY": sentinel])
+        #expect(run.code == ExitCode.noneAnswered.rawValue)
+        #expect(run.stdout.contains("api.openweathermap.org was not contacted"))
+        #expect(!run.stdout.contains(sentinel))
+        #expect(!run.stderr.contains(sentinel))
+        let jsonl = await runCLI(["compare", "Minsk", "--config", dataDirectory + "/isobar.json", "--format", "jsonl"],
+                                 environment: ["OPENWEATHERMAP_API_KEY": sentinel])
+        #expect(!jsonl.stdout.contains(sentinel))
+    }
+
+    @Test(arguments: [
+        ("{\"providers\": [{\"type\": \"open-meteoo\"}]}", "unknown provider type 'open-meteoo'; did you mean 'open-meteo'?"),
+        ("{\"providers\": [{\"type\": \"open-meteo\", \"bas_url\": \"x\"}]}", "unknown key 'bas_url'"),
+        ("{\"providers\": [{\"type\": \"open-meteo\", \"base_url\": \"ftp://x\"}]}", "base_url is not an http(s) URL"),
+        ("{\"units\": \"kelvin\", \"providers\": []}", "units must be metric, imperial or standard"),
+        ("{\"providers\": [{\"type\": \"open-meteo\"}, {\"type\": \"open-meteo\"}]}", "two providers have the id 'open-meteo'"),
+        ("{\"providers\": [{\"type\": \"open-meteo\", \"replay\": \"/nonexistent/cassettes\"}]}", "cannot read the cassette directory"),
+        ("{\"providers\": [", "invalid JSON"),
+        ("{\"providers\": [{\"type\": 7}]}", "expected string at $.providers[0].type"),
+        ("{\"providers\": []}", "no provider is enabled"),
+    ])
+    func badConfigurationIsAOneLineConfigurationError(text: String, message: String) async throws {
+        let config = try temporaryConfiguration(text)
+        expectOneLineError(await runCLI(["compare", "Minsk", "--config", config]), code: .configuration, containing: message)
+    }
+
+    @Test func missingConfigurationFile() async {
+        expectOneLineError(await runCLI(["compare", "Minsk", "--config", "/nonexistent/isobar.json"]), code: .configuration,
+                           containing: "cannot read the configuration file /nonexistent/isobar.json")
+    }
+
+    @Test func userConfigurationIsUsedWhenPresent() async throws {
+        let config = try temporaryConfiguration("""
+        {"units": "imperial", "providers": [{"type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"}]}
+        """)
+        let configHome = URL(fileURLWithPath: config).deletingLastPathComponent().appendingPathComponent("xdg")
+        try FileManager.default.createDirectory(at: configHome.appendingPathComponent("isobar"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: config, toPath: configHome.appendingPathComponent("isobar/config.json").path)
+        let run = await runCLI(["compare", "Minsk"], environment: ["XDG_CONFIG_HOME": configHome.path])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Temperature (°F)"))
+        #expect(!run.stdout.contains("OpenWeatherMap"))
+    }
+}

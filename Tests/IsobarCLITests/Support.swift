@@ -1,0 +1,88 @@
+import Foundation
+import IsobarCLI
+import IsobarCore
+
+/// The package root, found from this file's path.
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The bundled data directory.
+let dataDirectory = packageRoot + "/config"
+
+/// What one run of the command printed and returned.
+struct CLIRun {
+    let code: Int32
+    let stdout: String
+    let stderr: String
+
+    /// Stdout split into lines, without the final empty one.
+    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+}
+
+/// Runs the command in-process with captured output and a clean environment.
+func runCLI(_ arguments: [String], environment extra: [String: String] = [:]) async -> CLIRun {
+    let output = BufferedSink()
+    let errors = BufferedSink()
+    var environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config"]
+    environment.merge(extra) { $1 }
+    let code = await IsobarCommandLine(environment: environment, output: output, errors: errors).run(arguments)
+    return CLIRun(code: code, stdout: output.text, stderr: errors.text)
+}
+
+/// The built `isobar` executable beside the test bundle.
+func isobarExecutable() -> String? {
+    let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var directory = runner.deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent("isobar").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        directory.deleteLastPathComponent()
+    }
+    for configuration in ["debug", "release"] {
+        let candidate = packageRoot + "/.build/\(configuration)/isobar"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// Runs a program to completion with the given environment and optional shell pipeline.
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home"]
+    env.merge(environment) { $1 }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CLIRun(code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                  stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// The response body of the cassette interaction whose URL path ends with `pathSuffix`.
+func cassetteBody(provider: String, place: String, pathSuffix: String) throws -> JSONValue {
+    let text = try String(contentsOfFile: "\(dataDirectory)/cassettes/\(provider)/\(place).json", encoding: .utf8)
+    let cassette = try JSONDocument(parsing: text).rootValue
+    for interaction in try cassette.member("interactions").elements() {
+        let url = try interaction.member("request").string("url")
+        if url.contains(pathSuffix + "?") {
+            return try JSONDocument(parsing: try interaction.member("response").string("body")).rootValue
+        }
+    }
+    throw CocoaError(.fileReadNoSuchFile)
+}
+
+/// Parses every line as JSON, failing on the first that does not parse.
+func parseLines(_ run: CLIRun) throws -> [JSONValue] {
+    try run.lines.map { try JSONDocument(parsing: $0).rootValue }
+}
