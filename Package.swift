@@ -41,7 +41,8 @@ let package = Package(
             dependencies: ["IsobarCore", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
             swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
-        .testTarget(name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit"], exclude: ["Golden"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

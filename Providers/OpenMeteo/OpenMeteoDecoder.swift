@@ -84,10 +84,12 @@ public struct OpenMeteoDecoder: Sendable {
     private func decodeHourly(_ hourly: JSONValue, units: JSONValue, offset: Int) throws -> [WeatherSample] {
         let series = try Series(hourly)
         let convert = try UnitConverters(units)
-        var samples = try series.times.enumerated().map { index, text in
-            guard let text, let time = CivilTime.instant(localISO: text, utcOffsetSeconds: offset) else {
-                throw JSONError(.typeMismatch(expected: "local time yyyy-MM-ddTHH:mm", found: "other text"),
-                                path: series.timePath.appending(index: index))
+        let times = try series.time.mapStrings(expected: "local time yyyy-MM-ddTHH:mm") {
+            CivilTime.instant(localISOBytes: $0, utcOffsetSeconds: offset)
+        }
+        var samples = try times.enumerated().map { index, time in
+            guard let time else {
+                throw JSONError(.typeMismatch(expected: "local time yyyy-MM-ddTHH:mm", found: "null"), path: series.time.path.appending(index: index))
             }
             return WeatherSample(time: time, periodHours: 1)
         }
@@ -109,9 +111,10 @@ public struct OpenMeteoDecoder: Sendable {
     private func decodeDaily(_ daily: JSONValue, units: JSONValue, offset: Int) throws -> [DailyPoint] {
         let series = try Series(daily)
         let convert = try UnitConverters(units)
-        var days = try series.times.enumerated().map { index, text in
-            guard let text, let date = LocalDate(iso: Substring(text)) else {
-                throw JSONError(.typeMismatch(expected: "date yyyy-MM-dd", found: "other text"), path: series.timePath.appending(index: index))
+        let dates = try series.time.mapStrings(expected: "date yyyy-MM-dd") { CivilTime.localDate(isoBytes: $0) }
+        var days = try dates.enumerated().map { index, date in
+            guard let date else {
+                throw JSONError(.typeMismatch(expected: "date yyyy-MM-dd", found: "null"), path: series.time.path.appending(index: index))
             }
             return DailyPoint(date: date)
         }
@@ -137,14 +140,13 @@ public struct OpenMeteoDecoder: Sendable {
 /// Parallel arrays of one `hourly` or `daily` block, checked against the length of `time`.
 private struct Series {
     let block: JSONValue
-    let times: [String?]
-    let timePath: JSONPath
+    let time: JSONValue
+    let count: Int
 
     init(_ block: JSONValue) throws {
         self.block = block
-        let time = try block.member("time")
-        times = try time.stringsOrNulls()
-        timePath = time.path
+        time = try block.member("time")
+        count = try time.count()
     }
 
     /// Applies `set` for every non-null number of the named array, when the array is present.
@@ -162,14 +164,14 @@ private struct Series {
     /// Applies `set` for every local time of the named array, when the array is present.
     func fillTimes<Element>(_ name: String, offset: Int, into elements: inout [Element], _ set: (inout Element, Date) -> Void) throws {
         guard let array = try block.member(ifPresent: name) else { return }
-        let values = try array.stringsOrNulls()
+        let values = try array.mapStrings(expected: "local time yyyy-MM-ddTHH:mm") {
+            CivilTime.instant(localISOBytes: $0, utcOffsetSeconds: offset)
+        }
         guard values.count == elements.count else {
             throw JSONError(.typeMismatch(expected: "array of \(elements.count) values like time", found: "\(values.count) values"), path: array.path)
         }
         for index in values.indices {
-            if let text = values[index], let instant = CivilTime.instant(localISO: text, utcOffsetSeconds: offset) {
-                set(&elements[index], instant)
-            }
+            if let instant = values[index] { set(&elements[index], instant) }
         }
     }
 }

@@ -155,6 +155,33 @@ public struct JSONValue: @unchecked Sendable {
         return result
     }
 
+    /// Maps each element of an array of strings through `transform`, given the raw UTF-8 bytes without making a `String`;
+    /// `null` elements give nil, and a nil from `transform` is an error at that element's path.
+    public func mapStrings<T>(expected: String, _ transform: (UnsafeBufferPointer<UInt8>) -> T?) throws(JSONError) -> [T?] {
+        let size = try count()
+        var result: [T?] = []
+        result.reserveCapacity(size)
+        for index in 0..<size {
+            let element = json_array_get(node, index)!
+            let type = json_type(rawValue: UInt32(isobar_json_type(element)))
+            if type == JSON_NULL {
+                result.append(nil)
+                continue
+            }
+            guard type == JSON_STRING, let text = json_string_value(element) else {
+                throw JSONValue(document: document, node: element, path: path.appending(index: index)).mismatch(expected)
+            }
+            let mapped = text.withMemoryRebound(to: UInt8.self, capacity: json_string_length(element)) {
+                transform(UnsafeBufferPointer(start: $0, count: json_string_length(element)))
+            }
+            guard let mapped else {
+                throw JSONError(.typeMismatch(expected: expected, found: "\"\(String(cString: text))\""), path: path.appending(index: index))
+            }
+            result.append(mapped)
+        }
+        return result
+    }
+
     // MARK: Scalars
 
     /// The value as a number (integer or real).

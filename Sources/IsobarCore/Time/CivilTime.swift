@@ -16,10 +16,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Parses `yyyy-MM-dd`.
     public init?(iso text: Substring) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
-        self.init(year: year, month: month, day: day)
+        var copy = String(text)
+        guard let date = copy.withUTF8({ CivilTime.localDate(isoBytes: $0) }) else { return nil }
+        self = date
     }
 
     /// The local day of an instant at a fixed UTC offset.
@@ -87,19 +86,40 @@ public enum CivilTime {
 
     /// Parses a zone-less local time `yyyy-MM-ddTHH:mm[:ss]` at a fixed UTC offset into an instant.
     public static func instant(localISO text: String, utcOffsetSeconds: Int) -> Date? {
-        let utf8 = text.utf8
-        guard utf8.count == 16 || utf8.count == 19 else { return nil }
-        let separator = text.index(text.startIndex, offsetBy: 10)
-        guard text[separator] == "T" || text[separator] == " ",
-              let date = LocalDate(iso: text[..<separator]) else { return nil }
-        let clock = text[text.index(after: separator)...].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 2 || clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-              let hour = Int(clock[0]), let minute = Int(clock[1]), (0...23).contains(hour), (0...59).contains(minute)
-        else { return nil }
-        let second = clock.count == 3 ? Int(clock[2]) : 0
-        guard let second, (0...59).contains(second) else { return nil }
-        let local = date.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second
+        var copy = text
+        return copy.withUTF8 { instant(localISOBytes: $0, utcOffsetSeconds: utcOffsetSeconds) }
+    }
+
+    /// Parses UTF-8 bytes of `yyyy-MM-ddTHH:mm[:ss]` (or with a space for `T`) at a fixed UTC offset, without allocating.
+    public static func instant(localISOBytes bytes: UnsafeBufferPointer<UInt8>, utcOffsetSeconds: Int) -> Date? {
+        guard bytes.count == 16 || bytes.count == 19, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84 || bytes[10] == 32, bytes[13] == 58,
+              let year = digits(bytes, 0, 4), let month = digits(bytes, 5, 2), let day = digits(bytes, 8, 2),
+              let hour = digits(bytes, 11, 2), let minute = digits(bytes, 14, 2), hour < 24, minute < 60 else { return nil }
+        var second = 0
+        if bytes.count == 19 {
+            guard bytes[16] == 58, let parsed = digits(bytes, 17, 2), parsed < 60 else { return nil }
+            second = parsed
+        }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+        let local = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSince1970: Double(local - utcOffsetSeconds))
+    }
+
+    /// Parses UTF-8 bytes of `yyyy-MM-dd`.
+    public static func localDate(isoBytes bytes: UnsafeBufferPointer<UInt8>) -> LocalDate? {
+        guard bytes.count == 10, bytes[4] == 45, bytes[7] == 45,
+              let year = digits(bytes, 0, 4), let month = digits(bytes, 5, 2), let day = digits(bytes, 8, 2) else { return nil }
+        return LocalDate(year: year, month: month, day: day)
+    }
+
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for index in start..<(start + count) {
+            let digit = Int(bytes[index]) - 48
+            guard (0...9).contains(digit) else { return nil }
+            value = value * 10 + digit
+        }
+        return value
     }
 
     /// Parses an ISO-8601 instant with `Z` or a `±HH:MM` offset, e.g. `2026-11-28T09:00:00Z`.
