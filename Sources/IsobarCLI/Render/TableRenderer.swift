@@ -75,8 +75,10 @@ public struct TableRenderer: Renderer {
     private func formatMerged(_ merged: MergedValue?, _ dimension: Dimension) -> String {
         guard let merged else { return "–" }
         let value = format(merged.value, dimension)
-        guard merged.providers.count > 1, merged.spread > 0 else { return value }
-        return "\(value) (\(format(merged.min, dimension))…\(format(merged.max, dimension)))"
+        let low = format(merged.min, dimension)
+        let high = format(merged.max, dimension)
+        guard merged.providers.count > 1, low != high else { return value }
+        return "\(value) (\(low)…\(high))"
     }
 
     private func compareTable(_ reports: [WeatherReport], _ consensus: Consensus) -> String {
