@@ -17,7 +17,12 @@ let package = Package(
             name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]),
 
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+
         .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: strict),
+        .target(name: "IsobarHTTP", dependencies: ["IsobarCore", "CCurl"], swiftSettings: strict),
         .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: strict),
 
         .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: strict),
@@ -39,6 +44,9 @@ let package = Package(
         .testTarget(
             name: "ProviderTests",
             dependencies: ["IsobarCore", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"],
             swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(

@@ -69,7 +69,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             QueryItem("forecast_days", String(configuration.forecastDays)),
         ]
         if let key = configuration.apiKey, !key.isEmpty { query.append(QueryItem("apikey", key)) }
-        return HTTPRequest(url: configuration.baseURL.appending(path: "/v1/forecast", query: query), secretQueryNames: ["apikey"])
+        return HTTPRequest(url: configuration.baseURL.appending(path: "/v1/forecast", query: query), secretQueryNames: ["apikey"], origin: displayName)
     }
 
     /// Fetches and decodes one forecast response.

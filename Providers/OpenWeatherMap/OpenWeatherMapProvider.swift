@@ -60,7 +60,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         var paths = ["/data/2.5/weather"]
         if !request.kinds.isDisjoint(with: [.hourly, .daily]) { paths.append("/data/2.5/forecast") }
         return paths.map {
-            HTTPRequest(url: configuration.baseURL.appending(path: $0, query: query), secretQueryNames: ["appid"])
+            HTTPRequest(url: configuration.baseURL.appending(path: $0, query: query), secretQueryNames: ["appid"], origin: displayName)
         }
     }
 

@@ -12,6 +12,23 @@ public struct HTTPHeader: Sendable, Equatable {
     }
 }
 
+/// Limits of one transfer; a transport applies its own defaults where a request sets none.
+public struct TransferLimits: Sendable, Equatable {
+    /// Seconds allowed to establish the connection.
+    public var connectTimeoutSeconds: Double
+    /// Seconds allowed for the whole exchange.
+    public var totalTimeoutSeconds: Double
+    /// Largest response body accepted, in bytes; a larger one is refused while it arrives.
+    public var maxResponseBytes: Int
+
+    /// Limits with the usual defaults: 5 s to connect, 10 s in all, 8 MiB.
+    public init(connectTimeoutSeconds: Double = 5, totalTimeoutSeconds: Double = 10, maxResponseBytes: Int = 8 << 20) {
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.totalTimeoutSeconds = totalTimeoutSeconds
+        self.maxResponseBytes = maxResponseBytes
+    }
+}
+
 /// An HTTP request a provider wants sent.
 public struct HTTPRequest: Sendable, Equatable {
     /// `GET` unless said otherwise.
@@ -22,13 +39,25 @@ public struct HTTPRequest: Sendable, Equatable {
     public var headers: [HTTPHeader]
     /// Names of query parameters that hold secrets and must never be shown or stored.
     public var secretQueryNames: Set<String>
+    /// Who is asking (a provider's display name), for error messages.
+    public var origin: String
+    /// Limits for this transfer, when the caller sets them.
+    public var limits: TransferLimits?
 
     /// Creates a request.
-    public init(method: String = "GET", url: RequestURL, headers: [HTTPHeader] = [], secretQueryNames: Set<String> = []) {
+    public init(method: String = "GET", url: RequestURL, headers: [HTTPHeader] = [], secretQueryNames: Set<String> = [],
+                origin: String = "", limits: TransferLimits? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.secretQueryNames = secretQueryNames
+        self.origin = origin
+        self.limits = limits
+    }
+
+    /// The values of the secret query parameters, to scrub wherever they might surface.
+    public var secretValues: [String] {
+        url.query.filter { secretQueryNames.contains($0.name) && !$0.value.isEmpty }.map(\.value)
     }
 
     /// The URL with secret parameters removed, safe to show and store.

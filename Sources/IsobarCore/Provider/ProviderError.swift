@@ -28,11 +28,14 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     public var code: Code
     /// One line for people.
     public var message: String
+    /// A finer machine-readable cause, e.g. `connection_refused`, `dns_failure`, `body_too_large`.
+    public var reason: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, reason: String? = nil) {
         self.code = code
         self.message = message
+        self.reason = reason
     }
 
     /// Snake-case name of the code used in JSON output, e.g. `rate_limited`.

@@ -1,0 +1,191 @@
+import CCurl
+import IsobarCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// HTTP over libcurl's multi interface, driven by one I/O thread: connections are reused, transfers run concurrently,
+/// and cancelling a task removes its transfer at once.
+///
+/// Plain `http` is allowed only to loopback hosts; TLS verification is always on; redirects only to https, at most 3;
+/// proxy environment variables are honoured by libcurl.
+public final class CurlTransport: Transport {
+    /// Shared between callers and the I/O thread.
+    private struct Inbox {
+        var additions: [Transfer] = []
+        var cancellations: Set<Int> = []
+        var nextID = 0
+        var stopping = false
+    }
+
+    /// The multi handle and the inbox; lives until the I/O thread ends.
+    private final class Core: @unchecked Sendable {
+        // Safety: `multi` is used by the I/O thread only, except `curl_multi_wakeup`, which libcurl allows from any thread.
+        let multi: UnsafeMutableRawPointer
+        let inbox = Mutex(Inbox())
+
+        init(multi: UnsafeMutableRawPointer) { self.multi = multi }
+
+        deinit { curl_multi_cleanup(multi) }
+
+        func wake() { curl_multi_wakeup(multi) }
+    }
+
+    private let core: Core
+    /// Limits used when a request sets none.
+    public let defaultLimits: TransferLimits
+    /// The `User-Agent` sent.
+    public let userAgent: String
+
+    /// Starts the I/O thread. One transport serves a whole process.
+    public init(defaultLimits: TransferLimits = TransferLimits(), userAgent: String = "isobar") {
+        CurlGlobal.initialize()
+        self.defaultLimits = defaultLimits
+        self.userAgent = userAgent
+        let multi = curl_multi_init()!
+        _ = isobar_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 16)
+        core = Core(multi: multi)
+        let loop = IOLoop(core: core)
+        let context = Unmanaged.passRetained(loop).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            Unmanaged<IOLoop>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        precondition(started == 0, "cannot start the HTTP I/O thread")
+        pthread_detach(thread)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Ends the I/O thread; transfers still in flight fail as cancelled.
+    public func stop() {
+        core.inbox.withLock { $0.stopping = true }
+        core.wake()
+    }
+
+    /// Sends the request and waits for the whole response, or fails with a `ProviderError`.
+    public func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        guard request.url.scheme == "https" || Self.isLoopback(request.url.host) else {
+            let label = request.origin.isEmpty ? request.url.authority : request.origin
+            throw ProviderError(.unsupported, "\(label): refusing plain http to \(request.url.authority); only loopback hosts may use http",
+                                reason: "insecure_url")
+        }
+        let core = core
+        let id = core.inbox.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        let transfer = Transfer(id: id, request: request, limits: request.limits ?? defaultLimits, userAgent: userAgent)
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    transfer.continuation = continuation
+                    let accepted = core.inbox.withLock { state in
+                        guard !state.stopping else { return false }
+                        state.additions.append(transfer)
+                        return true
+                    }
+                    if accepted {
+                        core.wake()
+                    } else {
+                        transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): the HTTP transport was stopped", reason: "cancelled")))
+                    }
+                }
+            } onCancel: {
+                core.inbox.withLock { _ = $0.cancellations.insert(id) }
+                core.wake()
+            }
+        } catch let error as ProviderError {
+            throw error
+        } catch {
+            throw ProviderError(.unavailable, "\(transfer.label): \(error)")
+        }
+    }
+
+    /// True for 127.0.0.0/8, ::1 and localhost.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+            && host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Runs on the I/O thread only.
+    private final class IOLoop: @unchecked Sendable {
+        // Safety: touched only by the I/O thread after it starts.
+        private let core: Core
+        private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        private var cancelledEarly: Set<Int> = []
+
+        init(core: Core) { self.core = core }
+
+        func run() {
+            let multi = core.multi
+            while true {
+                let (additions, cancellations, stopping) = core.inbox.withLock { state in
+                    defer {
+                        state.additions.removeAll()
+                        state.cancellations.removeAll()
+                    }
+                    return (state.additions, state.cancellations, state.stopping)
+                }
+                if stopping { break }
+                cancelledEarly.formUnion(cancellations)
+                for transfer in additions { start(transfer, multi) }
+                for (handle, transfer) in active where cancelledEarly.contains(transfer.id) {
+                    end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")), multi)
+                }
+                cancelledEarly.subtract(active.values.map(\.id))
+                var running: Int32 = 0
+                _ = curl_multi_perform(multi, &running)
+                var remaining: Int32 = 0
+                while let message = curl_multi_info_read(multi, &remaining) {
+                    var handle: UnsafeMutableRawPointer?
+                    var result = CURLE_OK
+                    guard isobar_curl_message_done(message, &handle, &result) == 1, let handle, let transfer = active[handle] else { continue }
+                    end(handle, transfer, transfer.outcome(result), multi)
+                }
+                _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            }
+            for (handle, transfer) in active {
+                end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")), multi)
+            }
+            for transfer in core.inbox.withLock({ $0.additions }) {
+                transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")))
+            }
+        }
+
+        private func start(_ transfer: Transfer, _ multi: UnsafeMutableRawPointer) {
+            if cancelledEarly.remove(transfer.id) != nil {
+                transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")))
+                return
+            }
+            guard transfer.prepare(), let handle = transfer.handle, curl_multi_add_handle(multi, handle) == CURLM_OK else {
+                transfer.release()
+                transfer.finish(.failure(ProviderError(.unavailable, "\(transfer.label): libcurl refused the request", reason: "transport_failure")))
+                return
+            }
+            active[handle] = transfer
+        }
+
+        private func end(_ handle: UnsafeMutableRawPointer, _ transfer: Transfer, _ result: Result<HTTPResponse, ProviderError>,
+                         _ multi: UnsafeMutableRawPointer) {
+            curl_multi_remove_handle(multi, handle)
+            active[handle] = nil
+            transfer.release()
+            transfer.finish(result)
+        }
+    }
+}
+
+/// `curl_global_init` once per process.
+enum CurlGlobal {
+    private static let done: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return true
+    }()
+
+    static func initialize() { _ = done }
+}

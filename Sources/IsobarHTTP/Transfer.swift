@@ -1,0 +1,137 @@
+import CCurl
+import IsobarCore
+
+/// One request in flight: its easy handle, what has arrived so far, and who waits for it.
+///
+/// Created on the caller's task, then owned by the I/O thread until it resumes `continuation` exactly once.
+final class Transfer: @unchecked Sendable {
+    let id: Int
+    let request: HTTPRequest
+    let limits: TransferLimits
+    let userAgent: String
+    var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    var handle: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var body: [UInt8] = []
+    var headers: [HTTPHeader] = []
+    var refusedAsTooLarge = false
+
+    init(id: Int, request: HTTPRequest, limits: TransferLimits, userAgent: String) {
+        self.id = id
+        self.request = request
+        self.limits = limits
+        self.userAgent = userAgent
+    }
+
+    /// Resumes the waiting task once; later calls do nothing.
+    func finish(_ result: Result<HTTPResponse, ProviderError>) {
+        guard let continuation else { return }
+        self.continuation = nil
+        switch result {
+        case .success(let response): continuation.resume(returning: response)
+        case .failure(let error): continuation.resume(throwing: error)
+        }
+    }
+
+    /// Creates and configures the easy handle; returns false when libcurl refuses.
+    func prepare() -> Bool {
+        guard let handle = curl_easy_init() else { return false }
+        self.handle = handle
+        let url = request.url.string
+        let milliseconds: (Double) -> Int = { Int(($0 * 1000).rounded()) }
+        var ok = true
+        func check(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
+        check(isobar_curl_set_string(handle, CURLOPT_URL, url))
+        check(isobar_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        check(isobar_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "https"))
+        check(isobar_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1))
+        check(isobar_curl_set_long(handle, CURLOPT_MAXREDIRS, 3))
+        check(isobar_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
+        check(isobar_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(limits.connectTimeoutSeconds)))
+        check(isobar_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(limits.totalTimeoutSeconds)))
+        check(isobar_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxResponseBytes)))
+        check(isobar_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate"))
+        check(isobar_curl_set_string(handle, CURLOPT_USERAGENT, userAgent))
+        check(isobar_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
+        check(isobar_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
+        check(isobar_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
+        if request.method != "GET" { check(isobar_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)) }
+        for header in request.headers {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        if let headerList { check(isobar_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)) }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        check(isobar_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, receiveBody))
+        check(isobar_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
+        check(isobar_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, receiveHeader))
+        check(isobar_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+        return ok
+    }
+
+    /// Frees the easy handle and header list.
+    func release() {
+        if let handle { curl_easy_cleanup(handle) }
+        if let headerList { curl_slist_free_all(headerList) }
+        handle = nil
+        headerList = nil
+    }
+
+    /// The response once libcurl reports the transfer done with `code`.
+    func outcome(_ code: CURLcode) -> Result<HTTPResponse, ProviderError> {
+        guard let handle else { return .failure(ProviderError(.cancelled, "\(label): cancelled")) }
+        if code == CURLE_OK {
+            var status = 0
+            _ = isobar_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            return .success(HTTPResponse(status: status, headers: headers, body: body))
+        }
+        var connectTime: curl_off_t = 0
+        _ = isobar_curl_get_offset(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
+        return .failure(TransportErrors.map(code, label: label, host: request.url.authority, limits: limits,
+                                            connected: connectTime > 0, refusedAsTooLarge: refusedAsTooLarge))
+    }
+
+    /// `Provider (host)` for messages; never the URL, whose query may hold a key.
+    var label: String { request.origin.isEmpty ? request.url.authority : request.origin }
+}
+
+/// Appends body bytes, refusing the transfer once it passes the size limit.
+private func receiveBody(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let bytes, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    guard transfer.body.count + length <= transfer.limits.maxResponseBytes else {
+        transfer.refusedAsTooLarge = true
+        return 0
+    }
+    bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
+        transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+    }
+    return length
+}
+
+/// Collects header lines; a new status line (after a redirect) starts the list again.
+private func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let bytes, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    if line.hasPrefix("HTTP/") {
+        transfer.headers.removeAll()
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = String(line[..<colon])
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: " \t\r\n")
+        transfer.headers.append(HTTPHeader(name, value))
+    }
+    return length
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        let characters = Set(set)
+        guard let first = firstIndex(where: { !characters.contains($0) }) else { return "" }
+        let last = lastIndex(where: { !characters.contains($0) })!
+        return String(self[first...last])
+    }
+}
