@@ -31,7 +31,7 @@ let package = Package(
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarEngine", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
@@ -50,7 +50,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
-            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit"], exclude: ["Golden"], swiftSettings: strict),
+            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay"], exclude: ["Golden"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,13 +22,15 @@ struct CLIRun {
     var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
 }
 
-/// Runs the command in-process with captured output and a clean environment.
-func runCLI(_ arguments: [String], environment extra: [String: String] = [:]) async -> CLIRun {
+/// Runs the command in-process with captured output and a clean environment; live requests go to `transport`
+/// (by default none: every live request fails at once, so no test can reach past this machine).
+func runCLI(_ arguments: [String], environment extra: [String: String] = [:],
+            transport: @escaping @Sendable () -> any Transport = { NoNetworkTransport() }) async -> CLIRun {
     let output = BufferedSink()
     let errors = BufferedSink()
     var environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config"]
     environment.merge(extra) { $1 }
-    let code = await IsobarCommandLine(environment: environment, output: output, errors: errors).run(arguments)
+    let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, liveTransport: transport).run(arguments)
     return CLIRun(code: code, stdout: output.text, stderr: errors.text)
 }
 

@@ -10,6 +10,8 @@ enum Commands {
         .value("providers", "IDS", "ask only these providers, comma-separated ids"),
         .value("config", "FILE", "read this configuration file"),
         .flag("demo", "replay the bundled recordings: no network, no API key"),
+        .value("record", "DIR", "ask live providers and save every exchange, secrets removed, as cassettes in DIR/<provider>"),
+        .value("replay", "DIR", "answer every provider from the cassettes in DIR/<provider> (as written by --record)"),
         .flag("help", "show this help"),
     ]
 

@@ -1,6 +1,11 @@
+import FixtureReplay
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarHTTP
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `isobar` command: parses arguments, loads configuration, runs the engine and renders, returning an exit code.
 public struct IsobarCommandLine: Sendable {
@@ -11,17 +16,17 @@ public struct IsobarCommandLine: Sendable {
     private let output: any OutputSink
     private let errors: any OutputSink
     private let registry: ProviderRegistry
-    private let liveTransport: any Transport
+    private let makeLiveTransport: @Sendable () -> any Transport
 
-    /// A command line over the given environment, streams, adapters and network transport.
+    /// A command line over the given environment, streams, adapters and network transport (made only when a provider goes live).
     public init(environment: [String: String], output: any OutputSink = StandardStream.output,
                 errors: any OutputSink = StandardStream.error, registry: ProviderRegistry = .standard(),
-                liveTransport: any Transport = NoNetworkTransport()) {
+                liveTransport: @escaping @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/\(IsobarCommandLine.version)") }) {
         self.environment = environment
         self.output = output
         self.errors = errors
         self.registry = registry
-        self.liveTransport = liveTransport
+        self.makeLiveTransport = liveTransport
     }
 
     /// Runs `isobar` with `arguments` (without the program name) and returns the exit code.
@@ -122,7 +127,16 @@ public struct IsobarCommandLine: Sendable {
 
     private func runWeather(_ view: View, _ parsed: ParsedArguments) async throws -> ExitCode {
         if parsed.has("demo") && parsed.has("config") { throw UsageError("--demo and --config cannot be used together") }
+        if parsed.has("record") && (parsed.has("demo") || parsed.has("replay")) {
+            throw UsageError("--record asks live providers; it cannot be used with --demo or --replay")
+        }
         var configuration = try loadConfiguration(parsed)
+        warnAboutReadableKeys(configuration)
+        if let directory = parsed["replay"] {
+            for index in configuration.providers.indices {
+                configuration.providers[index].replay = directory + "/" + configuration.providers[index].id
+            }
+        }
         if let list = parsed["providers"] {
             let wanted = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !wanted.isEmpty else { throw UsageError("--providers needs at least one provider id") }
@@ -135,7 +149,19 @@ public struct IsobarCommandLine: Sendable {
             for index in configuration.providers.indices { configuration.providers[index].enabled = true }
         }
         let place = try places().resolve(parsed.positionals[0])
-        let bindings = try registry.bindings(for: configuration, environment: environment, live: liveTransport)
+        var liveTransport: (any Transport)?
+        var recorders: [(id: String, recorder: RecordingTransport)] = []
+        let bindings = try registry.bindings(for: configuration, environment: environment, live: {
+            if let liveTransport { return liveTransport }
+            let made = makeLiveTransport()
+            liveTransport = made
+            return made
+        }, wrapLive: { entry, transport in
+            guard parsed.has("record") else { return transport }
+            let recorder = RecordingTransport(base: transport)
+            recorders.append((entry.id, recorder))
+            return recorder
+        })
         guard !bindings.isEmpty else { throw ConfigurationError("no provider is enabled in \(configuration.file ?? "the configuration")") }
 
         let units = parsed["units"].flatMap(UnitSystem.init(rawValue:)) ?? configuration.units
@@ -156,6 +182,25 @@ public struct IsobarCommandLine: Sendable {
             renderer.handle(event)
         }
         renderer.finish()
+        if let directory = parsed["record"] {
+            for (id, recorder) in recorders {
+                do {
+                    if let path = try recorder.save(to: directory + "/" + id) {
+                        errors.write("isobar: recorded \(recorder.interactions.count) exchange(s) of \(id) to \(path)\n")
+                    }
+                } catch {
+                    errors.write("isobar: \(error.message)\n")
+                }
+            }
+        }
         return answered == 0 ? .noneAnswered : failed > 0 ? .partial : .success
+    }
+
+    /// Warns when a configuration file holding an API key can be read by group or others.
+    private func warnAboutReadableKeys(_ configuration: Configuration) {
+        guard let file = configuration.file, configuration.providers.contains(where: { $0.apiKey != nil }) else { return }
+        var info = stat()
+        guard stat(file, &info) == 0, info.st_mode & 0o077 != 0 else { return }
+        errors.write("isobar: warning: \(file) holds an API key and is readable by others; run chmod 600 \(file)\n")
     }
 }

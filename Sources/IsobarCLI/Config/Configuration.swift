@@ -23,6 +23,10 @@ public struct ProviderEntry: Sendable, Equatable {
     public var apiKey: String?
     /// Base URL replacing the provider's default.
     public var baseURL: RequestURL?
+    /// Base URL of the provider's geocoding service, where it has a separate host.
+    public var geocodingURL: RequestURL?
+    /// Transfer limits set in the entry (seconds to connect, seconds in all, largest body).
+    public var limits: TransferLimits?
     /// Cassette directory (absolute) to replay instead of going live.
     public var replay: String?
     /// Days of forecast to ask for, where the provider lets you choose.
@@ -41,7 +45,10 @@ public struct Configuration: Sendable, Equatable {
     public var file: String?
 
     /// The keys a provider entry may have.
-    static let providerKeys = ["id", "type", "api_key_env", "api_key", "base_url", "replay", "forecast_days", "enabled"]
+    static let providerKeys = [
+        "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
+        "connect_timeout_s", "timeout_s", "max_response_bytes",
+    ]
 
     /// Parses configuration text; relative `replay` paths are taken from `directory`.
     public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
@@ -65,14 +72,16 @@ public struct Configuration: Sendable, Equatable {
                 var provider = ProviderEntry(
                     id: try entry.optionalString("id") ?? type, type: type,
                     apiKeyEnv: try entry.optionalString("api_key_env"), apiKey: try entry.optionalString("api_key"),
-                    baseURL: nil, replay: nil, forecastDays: try entry.optionalInt("forecast_days"),
+                    baseURL: nil, geocodingURL: nil, limits: nil, replay: nil, forecastDays: try entry.optionalInt("forecast_days"),
                     enabled: try entry.nonNullMember("enabled")?.bool() ?? true)
-                if let text = try entry.optionalString("base_url") {
+                for (key, keyPath) in [("base_url", \ProviderEntry.baseURL), ("geocoding_url", \ProviderEntry.geocodingURL)] {
+                    guard let text = try entry.optionalString(key) else { continue }
                     guard let url = RequestURL(string: text) else {
-                        throw ConfigurationError("\(file): \(entry.path).base_url is not an http(s) URL")
+                        throw ConfigurationError("\(file): \(entry.path).\(key) is not an http(s) URL")
                     }
-                    provider.baseURL = url
+                    provider[keyPath: keyPath] = url
                 }
+                provider.limits = try limits(entry, file: file)
                 if let replay = try entry.optionalString("replay") {
                     provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
                 }
@@ -98,6 +107,27 @@ public struct Configuration: Sendable, Equatable {
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         return try parse(Array(data), file: path, directory: directory.isEmpty ? "/" : directory)
+    }
+
+    private static func limits(_ entry: JSONValue, file: String) throws -> TransferLimits? {
+        let connect = try entry.optionalDouble("connect_timeout_s")
+        let total = try entry.optionalDouble("timeout_s")
+        let size = try entry.optionalInt("max_response_bytes")
+        guard connect != nil || total != nil || size != nil else { return nil }
+        var limits = TransferLimits()
+        if let connect {
+            guard connect > 0, connect <= 600 else { throw ConfigurationError("\(file): \(entry.path).connect_timeout_s must be in (0, 600]") }
+            limits.connectTimeoutSeconds = connect
+        }
+        if let total {
+            guard total > 0, total <= 600 else { throw ConfigurationError("\(file): \(entry.path).timeout_s must be in (0, 600]") }
+            limits.totalTimeoutSeconds = total
+        }
+        if let size {
+            guard size >= 1024 else { throw ConfigurationError("\(file): \(entry.path).max_response_bytes must be at least 1024") }
+            limits.maxResponseBytes = size
+        }
+        return limits
     }
 
     private static func unknownKey(_ key: String, among known: [String], at path: String, file: String) -> ConfigurationError {

@@ -41,8 +41,10 @@ public struct ProviderRegistry: Sendable {
     /// The factory for a type, if known.
     public func factory(for type: String) -> Factory? { factories.first { $0.type == type } }
 
-    /// The enabled providers of a configuration, each bound to its transport: replay entries to their cassettes, others to `live`.
-    public func bindings(for configuration: Configuration, environment: [String: String], live: any Transport) throws(ConfigurationError) -> [ProviderBinding] {
+    /// The enabled providers of a configuration, each bound to its transport: replay entries to their cassettes,
+    /// others to `live` (created only when needed) with their limits, passed through `wrapLive` (for recording).
+    public func bindings(for configuration: Configuration, environment: [String: String], live: () -> any Transport,
+                         wrapLive: (ProviderEntry, any Transport) -> any Transport = { $1 }) throws(ConfigurationError) -> [ProviderBinding] {
         var bindings: [ProviderBinding] = []
         for entry in configuration.providers where entry.enabled {
             guard let factory = factory(for: entry.type) else {
@@ -60,7 +62,8 @@ public struct ProviderRegistry: Sendable {
                 let replay = FixtureReplayProvider(base: provider, library: library)
                 bindings.append(ProviderBinding(provider: replay, transport: ReplayTransport(library: library)))
             } else {
-                bindings.append(ProviderBinding(provider: provider, transport: live))
+                let limited = entry.limits.map { LimitingTransport(base: live(), limits: $0) as any Transport } ?? live()
+                bindings.append(ProviderBinding(provider: provider, transport: wrapLive(entry, limited)))
             }
         }
         return bindings

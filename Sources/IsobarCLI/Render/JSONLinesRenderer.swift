@@ -117,6 +117,7 @@ public struct JSONLinesRenderer: Renderer {
 
     private func errorJSON(_ error: ProviderError) -> JSONOutput {
         var members: [(String, JSONOutput)] = [("code", .string(error.codeName)), ("message", .string(error.message))]
+        if let reason = error.reason { members.append(("reason", .string(reason))) }
         switch error.code {
         case .rateLimited(let retryAfter): members.append(("retry_after_s", .number(retryAfter)))
         case .badResponse(let path): members.append(("path", .string(path)))

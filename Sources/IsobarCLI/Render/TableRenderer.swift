@@ -39,7 +39,9 @@ public struct TableRenderer: Renderer {
             }
         }
         for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
-            text += style.red("\(context.name(of: failure.id)): \(failure.error.codeName.replacingUnderscores) — \(failure.error.message)") + "\n"
+            let name = context.name(of: failure.id)
+            let message = failure.error.message.hasPrefix(name + ": ") ? String(failure.error.message.dropFirst(name.count + 2)) : failure.error.message
+            text += style.red("\(name): \(failure.error.codeName.replacingUnderscores) — \(message)") + "\n"
         }
         text += replayNotice(ordered)
         output.write(text)

@@ -92,3 +92,24 @@ public protocol Transport: Sendable {
     /// Sends a request and returns the whole response.
     func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse
 }
+
+/// Applies one provider's transfer limits to every request it sends through another transport.
+public struct LimitingTransport: Transport {
+    /// The transport that sends.
+    public let base: any Transport
+    /// The limits set on requests that have none.
+    public let limits: TransferLimits
+
+    /// Wraps `base`.
+    public init(base: any Transport, limits: TransferLimits) {
+        self.base = base
+        self.limits = limits
+    }
+
+    /// Sends through `base` with the limits set.
+    public func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        var limited = request
+        if limited.limits == nil { limited.limits = limits }
+        return try await base.send(limited)
+    }
+}
