@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
 
         .executableTarget(
-            name: "isobar-bench", dependencies: ["IsobarCore", "OpenMeteo", "FixtureReplay", "CJansson"],
+            name: "isobar-bench",
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson"],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),

@@ -3,7 +3,13 @@ import CJansson
 import FixtureReplay
 import FoundationEssentials
 import IsobarCore
+import IsobarEngine
+import IsobarHTTP
+import IsobarTestKit
 import OpenMeteo
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Median and 90th percentile of a timed closure over `runs` runs, in microseconds.
 func measure(runs: Int, _ body: () throws -> Void) rethrows -> (median: Double, p90: Double) {
@@ -66,16 +72,94 @@ func benchmarkDecode() throws {
     if sink == 42 { print("") }
 }
 
+/// The Minsk Open-Meteo body from the bundled cassettes.
+func openMeteoBody() throws -> [UInt8] {
+    let library = try CassetteLibrary(directory: dataDirectory() + "/cassettes/open-meteo")
+    return library.interactions.first { $0.file.hasSuffix("minsk.json") }?.response.body ?? []
+}
+
+/// Two Open-Meteo adapters behind loopback servers answering after 200 ms and 300 ms: the fan-out should take the slower one's time.
+func benchmarkFanOut() async throws {
+    let body = try openMeteoBody()
+    let fast = try LoopbackServer { _ in .init(body: body, delaySeconds: 0.2) }
+    let slow = try LoopbackServer { _ in .init(body: body, delaySeconds: 0.3) }
+    let transport = CurlTransport(userAgent: "isobar-bench")
+    let bindings = [("fast", fast), ("slow", slow)].map { id, server in
+        ProviderBinding(
+            provider: OpenMeteoProvider(configuration: .init(id: id, baseURL: RequestURL(string: server.baseURL)!)),
+            transport: transport)
+    }
+    let engine = Engine(bindings: bindings)
+    let place = Place(name: "Minsk", coordinate: Coordinate(latitude: 53.9, longitude: 27.5667)!)
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    for _ in 0..<15 {
+        let started = clock.now
+        let events = await engine.collect(WeatherRequest(place: place))
+        let elapsed = clock.now - started
+        let failures = events.filter { if case .failure = $0 { true } else { false } }.count
+        guard failures == 0 else {
+            print("fanout: a provider failed; no figure")
+            return
+        }
+        samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+    }
+    samples.sort()
+    print("fanout: two providers, loopback delays 200 ms and 300 ms, \(samples.count) runs")
+    print("  median \(format(samples[samples.count / 2])) ms   min \(format(samples[0])) ms   max \(format(samples[samples.count - 1])) ms   (sum of delays 500 ms)")
+}
+
+/// CPU seconds used by this process so far (user + system, all threads).
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// 1,000 requests with 30 KB bodies to a loopback server, one after another and 8 at a time.
+func benchmarkHTTP() async throws {
+    let body = Array(try openMeteoBody().prefix(30_000))
+    let server = try LoopbackServer { _ in .init(body: body) }
+    let transport = CurlTransport(userAgent: "isobar-bench")
+    let request = HTTPRequest(url: RequestURL(string: server.baseURL)!.appending(path: "/v1/forecast", query: []))
+    for _ in 0..<50 { _ = try await transport.send(request) }
+    let clock = ContinuousClock()
+    for concurrency in [1, 8] {
+        let count = 1000
+        let cpuBefore = cpuSeconds()
+        let started = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    for _ in stride(from: worker, to: count, by: concurrency) {
+                        let response = try await transport.send(request)
+                        precondition(response.body.count == body.count)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds)
+        let cpu = cpuSeconds() - cpuBefore
+        print("http: \(count) requests, 30 KB bodies, \(concurrency) at a time: \(Int(Double(count) / seconds)) requests/s, "
+            + "\(format(cpu / Double(count) * 1e6)) µs CPU per request (client and server threads together)")
+    }
+    print("  connections opened: \(server.connectionCount)")
+}
+
 func format(_ value: Double) -> String {
     let rounded = (value * 100).rounded() / 100
     return String(rounded)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let selected = arguments.isEmpty ? ["decode"] : arguments
-for name in selected {
+let known = ["decode", "fanout", "http"]
+for name in arguments.isEmpty ? known : arguments {
     switch name {
     case "decode": try benchmarkDecode()
-    default: print("unknown benchmark '\(name)'; known: decode")
+    case "fanout": try await benchmarkFanOut()
+    case "http": try await benchmarkHTTP()
+    default: print("unknown benchmark '\(name)'; known: \(known.joined(separator: ", "))")
     }
 }
