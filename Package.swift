@@ -21,9 +21,15 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
 
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
         .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: strict),
+        .target(name: "IsobarStore", dependencies: ["IsobarCore", "CSQLite"], swiftSettings: strict),
         .target(name: "IsobarHTTP", dependencies: ["IsobarCore", "CCurl"], swiftSettings: strict),
-        .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: strict),
+        .target(name: "IsobarEngine", dependencies: ["IsobarCore", "IsobarStore"], swiftSettings: strict),
+        .target(name: "IsobarPlaces", dependencies: ["IsobarCore"], swiftSettings: strict),
 
         .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: strict),
         .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: strict),
@@ -38,9 +44,12 @@ let package = Package(
 
         .executableTarget(
             name: "isobar-bench",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson"],
+            dependencies: [
+                "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson",
+            ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
+        .testTarget(name: "IsobarPlacesTests", dependencies: ["IsobarPlaces", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "ProviderTests",

@@ -41,6 +41,7 @@ extension Cassette {
         func scrub(_ text: String) -> String {
             secrets.reduce(text) { $0.replacingAll($1, with: "REDACTED") }
         }
+        // (Header and body scrubbing share ProviderError's rule: every occurrence becomes REDACTED.)
         let names = CassetteLibrary.secretNames.union(request.secretQueryNames)
         let headers = response.headers
             .filter { !droppedHeaders.contains($0.name.lowercased()) }

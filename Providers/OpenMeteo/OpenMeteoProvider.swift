@@ -72,11 +72,17 @@ public struct OpenMeteoProvider: WeatherProvider {
         return HTTPRequest(url: configuration.baseURL.appending(path: "/v1/forecast", query: query), secretQueryNames: ["apikey"], origin: displayName)
     }
 
-    /// Fetches and decodes one forecast response.
+    /// Fetches and decodes one forecast response; no error message ever holds the key.
     public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
-        let response = try await transport.send(self.request(for: request))
+        let httpRequest = self.request(for: request)
+        let decoded: OpenMeteoForecast
         let now = Date()
-        let decoded = try OpenMeteoDecoder(providerName: displayName).decode(response, now: now)
+        do {
+            let response = try await transport.send(httpRequest)
+            decoded = try OpenMeteoDecoder(providerName: displayName).decode(response, now: now)
+        } catch {
+            throw error.redacting(httpRequest.secretValues)
+        }
         return WeatherReport(
             providerID: id, place: request.place, fetchedAt: now,
             utcOffsetSeconds: decoded.utcOffsetSeconds, timeZoneIdentifier: decoded.timeZoneIdentifier,

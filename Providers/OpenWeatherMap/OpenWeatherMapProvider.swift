@@ -64,11 +64,19 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         }
     }
 
-    /// Fetches current weather and, when wanted, the forecast, concurrently.
+    /// Fetches current weather and, when wanted, the forecast, concurrently; no error message ever holds the key.
     public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
         guard let key = configuration.apiKey, !key.isEmpty else {
             throw ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)")
         }
+        do {
+            return try await fetchWithKey(request, transport: transport)
+        } catch {
+            throw error.redacting([key])
+        }
+    }
+
+    private func fetchWithKey(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
         let decoder = OpenWeatherMapDecoder(units: configuration.requestUnits, providerName: displayName)
         let planned = requests(for: request)
         let responses: [HTTPResponse]

@@ -18,8 +18,10 @@ public enum CircularStatistics {
             y += sin(radians)
         }
         guard (x * x + y * y).squareRoot() > 1e-9 * Double(degrees.count) else { return nil }
-        let result = atan2(y, x) * 180 / .pi
-        return result < 0 ? result + 360 : result
+        var result = atan2(y, x) * 180 / .pi
+        if result < 0 { result += 360 }
+        // A tiny negative angle plus 360 can round to exactly 360.
+        return result >= 360 ? result - 360 : result
     }
 
     /// The smallest clockwise arc holding every angle: its start, its end (which may be below the start when it crosses north) and its width.

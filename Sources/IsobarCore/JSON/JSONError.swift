@@ -29,8 +29,14 @@ public final class JSONPath: Sendable, CustomStringConvertible {
         while let current = node, let component = current.component {
             switch component {
             case .key(let key):
-                let plain = !key.isEmpty && key.utf8.allSatisfy { $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
-                parts.append(plain ? ".\(key)" : "[\"\(key)\"]")
+                let isLetter: (UInt8) -> Bool = { $0 == 95 || (65...90).contains($0) || (97...122).contains($0) }
+                let plain = key.utf8.first.map(isLetter) == true && key.utf8.allSatisfy { isLetter($0) || (48...57).contains($0) }
+                if plain {
+                    parts.append(".\(key)")
+                } else {
+                    let escaped = key.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] }
+                    parts.append("[\"\(String(escaped))\"]")
+                }
             case .index(let index): parts.append("[\(index)]")
             }
             node = current.parent

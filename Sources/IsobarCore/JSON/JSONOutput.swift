@@ -56,7 +56,7 @@ public enum JSONOutput: Sendable, Equatable {
     /// Shortest text that reads back as the same number; integral values print without a fraction.
     public static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 {
+        if value == value.rounded(), abs(value) <= 9_007_199_254_740_992 {
             return String(Int(value))
         }
         return value.description

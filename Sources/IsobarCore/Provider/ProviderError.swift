@@ -62,5 +62,20 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
         ProviderError(.badResponse(path: error.path), "\(provider) sent a response Isobar cannot read: \(error)")
     }
 
+    /// This error with every occurrence of the given secrets in its message replaced by `REDACTED`.
+    public func redacting(_ secrets: [String]) -> ProviderError {
+        var copy = self
+        for secret in secrets where !secret.isEmpty {
+            var result = ""
+            var rest = Substring(copy.message)
+            while let range = rest.firstRange(of: secret) {
+                result += rest[..<range.lowerBound] + "REDACTED"
+                rest = rest[range.upperBound...]
+            }
+            copy.message = result + rest
+        }
+        return copy
+    }
+
     public static func == (lhs: ProviderError, rhs: ProviderError) -> Bool { lhs.code == rhs.code }
 }

@@ -122,7 +122,7 @@ public enum CivilTime {
         return value
     }
 
-    /// Parses an ISO-8601 instant with `Z` or a `±HH:MM` offset, e.g. `2026-11-28T09:00:00Z`.
+    /// Parses an ISO-8601 instant with `Z` or a `±HH:MM` offset and optional fractional seconds, e.g. `2026-11-28T09:00:00.5Z`.
     public static func instant(iso text: String) -> Date? {
         var body = Substring(text)
         var offset = 0
@@ -138,7 +138,14 @@ public enum CivilTime {
         } else {
             return nil
         }
-        return instant(localISO: String(body), utcOffsetSeconds: offset)
+        var fraction = 0.0
+        if body.count > 19, body[body.index(body.startIndex, offsetBy: 19)] == "." {
+            let digits = body.dropFirst(20)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Double("0." + digits) else { return nil }
+            fraction = value
+            body = body.prefix(19)
+        }
+        return instant(localISO: String(body), utcOffsetSeconds: offset)?.addingTimeInterval(fraction)
     }
 
     /// `yyyy-MM-ddTHH:mm:ss±HH:MM` for an instant shown at a fixed UTC offset (`Z` never used, so the offset is explicit).

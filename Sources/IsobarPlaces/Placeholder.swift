@@ -1,0 +1,1 @@
+// Offline gazetteer and place search.

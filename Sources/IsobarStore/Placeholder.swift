@@ -1,0 +1,1 @@
+// SQLite-backed storage: cache, favourites, rate-limit ledger.

@@ -1,0 +1,103 @@
+import FixtureReplay
+import FoundationEssentials
+import IsobarCore
+import IsobarTestKit
+import OpenMeteo
+import OpenWeatherMap
+import Testing
+
+/// A provider that fetches through the transport like a real adapter, then reports whatever it was built with.
+private struct FakeProvider: WeatherProvider {
+    var id = "fake"
+    var displayName = "Fake"
+    var capabilities = ProviderCapabilities(kinds: [.current, .hourly], horizonDays: 1, stepHours: 1,
+                                            quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: false)
+    var current: WeatherSample
+    var hourly: [WeatherSample]
+    var errorMessage = "Fake is unavailable"
+
+    func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+        let answer = try await transport.send(HTTPRequest(url: RequestURL(string: "https://fake.example/weather")!))
+        guard answer.status == 200 else { throw ProviderError(.unavailable, errorMessage) }
+        return WeatherReport(providerID: id, place: request.place, fetchedAt: Fixtures.recordedAt, current: current, hourly: hourly)
+    }
+}
+
+/// A plausible sample an hour apart from the recording time.
+private func sample(hour: Int, humidity: Double = 80) -> WeatherSample {
+    var sample = WeatherSample(time: Fixtures.recordedAt.addingTimeInterval(Double(hour) * 3600), periodHours: 1)
+    sample.temperatureC = 5
+    sample.humidityPercent = humidity
+    sample.windSpeedMS = 3
+    sample.pressureHPa = 1012
+    return sample
+}
+
+private let place = Fixtures.places[1].place
+private let okTransport = StubTransport(status: 200, body: "{}")
+
+@Suite("Conformance")
+struct ConformanceTests {
+    @Test("Open-Meteo replaying each bundled place conforms", arguments: Fixtures.places)
+    func openMeteo(_ fixture: BundledPlace) async throws {
+        let transport = ReplayTransport(library: try CassetteLibrary(directory: Fixtures.cassetteDirectory("open-meteo")))
+        let violations = await ProviderConformance.check(OpenMeteoProvider(), place: fixture.place, transport: transport)
+        #expect(violations.isEmpty, "\(violations)")
+        #expect(transport.latestRecordedAt == Fixtures.recordedAt)
+    }
+
+    @Test("OpenWeatherMap replaying each bundled place conforms", arguments: Fixtures.places)
+    func openWeatherMap(_ fixture: BundledPlace) async throws {
+        let transport = ReplayTransport(library: try CassetteLibrary(directory: Fixtures.cassetteDirectory("openweathermap")))
+        let adapter = OpenWeatherMapProvider(configuration: .init(apiKey: Fixtures.sentinelKey))
+        let violations = await ProviderConformance.check(adapter, place: fixture.place, transport: transport, secret: Fixtures.sentinelKey)
+        #expect(violations.isEmpty, "\(violations)")
+        #expect(transport.latestRecordedAt == Fixtures.recordedAt)
+    }
+
+    @Test("a well-behaved fake conforms, so the failures below are the fault of what was broken")
+    func wellBehavedFake() async {
+        let fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1), sample(hour: 2)])
+        #expect(await ProviderConformance.check(fake, place: place, transport: okTransport).isEmpty)
+    }
+
+    @Test("humidity of 150 % is a violation")
+    func humidityOutOfRange() async {
+        let fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1), sample(hour: 2, humidity: 150)])
+        let violations = await ProviderConformance.check(fake, place: place, transport: okTransport)
+        #expect(violations.count == 1)
+        #expect(violations.first?.rule == "humidity in 0…100 %")
+        #expect(violations.first?.detail.contains("150") == true)
+    }
+
+    @Test("steps out of order are a violation")
+    func outOfOrder() async {
+        let fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 2), sample(hour: 1)])
+        let violations = await ProviderConformance.check(fake, place: place, transport: okTransport)
+        #expect(violations.map(\.rule) == ["steps in strictly increasing time order"])
+    }
+
+    @Test("a declared kind left empty, and a bad id, are violations")
+    func missingKindAndBadID() async {
+        var fake = FakeProvider(current: sample(hour: 0), hourly: [])
+        fake.id = "Fake Provider"
+        let rules = await ProviderConformance.check(fake, place: place, transport: okTransport).map(\.rule)
+        #expect(rules.contains("declared steps are given"))
+        #expect(rules.contains("id is lower-case without spaces"))
+    }
+
+    @Test("an error that carries the key is a violation")
+    func leakingError() async {
+        var fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1)])
+        fake.errorMessage = "failed for key \(Fixtures.sentinelKey)"
+        let violations = await ProviderConformance.check(fake, place: place, transport: okTransport, secret: Fixtures.sentinelKey)
+        #expect(violations.map(\.rule) == ["errors never carry the key"])
+    }
+
+    @Test("a fetch that fails on the recorded answer is a violation")
+    func failingFetch() async {
+        let fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1)])
+        let violations = await ProviderConformance.check(fake, place: place, transport: StubTransport(status: 503, body: ""))
+        #expect(violations.map(\.rule) == ["fetch succeeds on a recorded answer"])
+    }
+}
