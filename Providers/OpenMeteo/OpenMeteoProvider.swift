@@ -50,7 +50,18 @@ public struct OpenMeteoProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             kinds: Set(DataKind.allCases), horizonDays: configuration.forecastDays, stepHours: 1,
-            quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: false)
+            quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: false,
+            rateLimits: [
+                RateLimit(limit: 600, perSeconds: 60), RateLimit(limit: 5_000, perSeconds: 3_600),
+                RateLimit(limit: 10_000, perSeconds: 86_400), RateLimit(limit: 300_000, perSeconds: 30 * 86_400),
+            ],
+            freshFor: (current: 900, forecast: 3600))
+    }
+
+    /// Open-Meteo's weighting: `max(1, vars / 10 × max(1, days / 14))` for one location.
+    public func callCost(of request: WeatherRequest) -> Double {
+        let variables = Double(Self.currentVariables.count + Self.hourlyVariables.count + Self.dailyVariables.count)
+        return max(1, variables / 10 * max(1, Double(configuration.forecastDays) / 14))
     }
 
     /// Creates the provider.

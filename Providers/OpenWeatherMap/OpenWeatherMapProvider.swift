@@ -42,8 +42,13 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             kinds: [.current, .hourly], horizonDays: 5, stepHours: 3,
-            quantities: Set(Quantity.allCases), requiresAPIKey: true, geocoding: false)
+            quantities: Set(Quantity.allCases), requiresAPIKey: true, geocoding: false,
+            rateLimits: [RateLimit(limit: 60, perSeconds: 60), RateLimit(limit: 1_000_000, perSeconds: 30 * 86_400)],
+            freshFor: (current: 600, forecast: 3 * 3600))
     }
+
+    /// Each HTTP request counts: current weather, plus the forecast when steps are wanted.
+    public func callCost(of request: WeatherRequest) -> Double { Double(requests(for: request).count) }
 
     /// Creates the provider.
     public init(configuration: Configuration) { self.configuration = configuration }

@@ -1,16 +1,21 @@
+import FoundationEssentials
 import IsobarCore
+import IsobarStore
 
-/// A provider together with the transport it is to use.
+/// A provider together with the transport it is to use and the policy for caching and limiting it.
 public struct ProviderBinding: Sendable {
     /// The provider.
     public let provider: any WeatherProvider
     /// The transport handed to it.
     public let transport: any Transport
+    /// Cache lifetimes and rate limits; nil to ask it directly every time (replays).
+    public let policy: ProviderPolicy?
 
     /// Binds a provider to a transport.
-    public init(provider: any WeatherProvider, transport: any Transport) {
+    public init(provider: any WeatherProvider, transport: any Transport, policy: ProviderPolicy? = nil) {
         self.provider = provider
         self.transport = transport
+        self.policy = policy
     }
 }
 
@@ -28,19 +33,35 @@ public enum EngineEvent: Sendable {
 public struct Engine: Sendable {
     /// The providers asked, in display order.
     public let bindings: [ProviderBinding]
+    /// Cache, ledger and breakers shared with other processes; nil to ask providers directly.
+    public let store: Store?
+    /// Deadline, cache use and retry settings.
+    public let options: EngineOptions
+    /// The clock all waiting goes through.
+    public let time: any TimeSource
+    private let random: @Sendable (ClosedRange<Double>) -> Double
 
     /// An engine over the given providers.
-    public init(bindings: [ProviderBinding]) { self.bindings = bindings }
+    public init(bindings: [ProviderBinding], store: Store? = nil, options: EngineOptions = EngineOptions(),
+                time: any TimeSource = SystemTime(), random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) {
+        self.bindings = bindings
+        self.store = store
+        self.options = options
+        self.time = time
+        self.random = random
+    }
 
-    /// Runs the request against every provider concurrently; total time is that of the slowest provider.
+    /// Runs the request against every provider concurrently; total time is that of the slowest provider, never past the deadline.
     public func run(_ request: WeatherRequest) -> AsyncStream<EngineEvent> {
-        let bindings = bindings
+        let engine = self
         return AsyncStream { continuation in
             let task = Task {
+                let bindings = engine.bindings
+                let deadline = engine.time.now().addingTimeInterval(engine.options.timeoutSeconds)
                 var reports: [WeatherReport] = []
                 await withTaskGroup(of: EngineEvent.self) { group in
                     for binding in bindings {
-                        group.addTask { await Self.ask(binding, request) }
+                        group.addTask { await engine.askBefore(deadline, binding, request) }
                     }
                     for await event in group {
                         if case .result(let report) = event { reports.append(report) }
@@ -63,7 +84,29 @@ public struct Engine: Sendable {
         return events
     }
 
-    private static func ask(_ binding: ProviderBinding, _ request: WeatherRequest) async -> EngineEvent {
+    /// Asks one provider, giving up at the deadline.
+    private func askBefore(_ deadline: Date, _ binding: ProviderBinding, _ request: WeatherRequest) async -> EngineEvent {
+        let time = time
+        let seconds = deadline.timeIntervalSince(time.now())
+        return await withTaskGroup(of: EngineEvent?.self) { group in
+            group.addTask { await self.ask(binding, request, deadline: deadline) }
+            group.addTask {
+                do {
+                    try await time.sleep(seconds: seconds)
+                } catch {
+                    return nil
+                }
+                let text = JSONOutput.format(options.timeoutSeconds)
+                return .failure(providerID: binding.provider.id, error: ProviderError(
+                    .timeout, "\(binding.provider.displayName): no answer within the \(text) s deadline", reason: "deadline"))
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(providerID: binding.provider.id, error: ProviderError(.cancelled, "\(binding.provider.displayName): cancelled"))
+        }
+    }
+
+    private func ask(_ binding: ProviderBinding, _ request: WeatherRequest, deadline: Date) async -> EngineEvent {
         let provider = binding.provider
         guard !Task.isCancelled else {
             return .failure(providerID: provider.id, error: ProviderError(.cancelled, "\(provider.displayName): cancelled"))
@@ -75,7 +118,12 @@ public struct Engine: Sendable {
         do {
             var narrowed = request
             narrowed.kinds = wanted
-            return .result(try await provider.fetch(narrowed, transport: binding.transport))
+            guard let policy = binding.policy, let store else {
+                return .result(try await provider.fetch(narrowed, transport: binding.transport))
+            }
+            let pipeline = ProviderPipeline(binding: binding, policy: policy, store: store, options: options, time: time,
+                                            deadline: deadline, random: random)
+            return .result(try await pipeline.run(narrowed))
         } catch {
             return .failure(providerID: provider.id, error: error)
         }

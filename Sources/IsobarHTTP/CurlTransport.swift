@@ -1,4 +1,5 @@
 import CCurl
+import FoundationEssentials
 import IsobarCore
 import Synchronization
 #if canImport(Glibc)
@@ -79,7 +80,13 @@ public final class CurlTransport: Transport {
             state.nextID += 1
             return state.nextID
         }
-        let transfer = Transfer(id: id, request: request, limits: request.limits ?? defaultLimits, userAgent: userAgent)
+        var limits = request.limits ?? defaultLimits
+        if let notAfter = request.notAfter {
+            let remaining = max(0.001, notAfter.timeIntervalSinceNow)
+            limits.totalTimeoutSeconds = min(limits.totalTimeoutSeconds, remaining)
+            limits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, remaining)
+        }
+        let transfer = Transfer(id: id, request: request, limits: limits, userAgent: userAgent)
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in

@@ -28,10 +28,19 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:],
             transport: @escaping @Sendable () -> any Transport = { NoNetworkTransport() }) async -> CLIRun {
     let output = BufferedSink()
     let errors = BufferedSink()
-    var environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config"]
+    // A fresh cache per run unless the test shares one through XDG_CACHE_HOME or --cache-dir.
+    var environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
+                       "XDG_CACHE_HOME": temporaryDirectory("cache")]
     environment.merge(extra) { $1 }
     let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, liveTransport: transport).run(arguments)
     return CLIRun(code: code, stdout: output.text, stderr: errors.text)
+}
+
+/// A new empty directory under the system's temporary directory.
+func temporaryDirectory(_ label: String) -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-\(label)-\(UUID().uuidString)").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
 }
 
 /// The built `isobar` executable beside the test bundle.
@@ -55,7 +64,8 @@ func runProcess(_ executable: String, _ arguments: [String], environment: [Strin
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    var env = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home"]
+    var env = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
+               "XDG_CACHE_HOME": temporaryDirectory("cache")]
     env.merge(environment) { $1 }
     process.environment = env
     let out = Pipe()

@@ -12,6 +12,12 @@ enum Commands {
         .flag("demo", "replay the bundled recordings: no network, no API key"),
         .value("record", "DIR", "ask live providers and save every exchange, secrets removed, as cassettes in DIR/<provider>"),
         .value("replay", "DIR", "answer every provider from the cassettes in DIR/<provider> (as written by --record)"),
+        .value("timeout", "SECONDS", "give up on providers after this long (default 10)"),
+        .value("max-age", "SECONDS", "use cached answers up to this old, whatever each provider's time to live"),
+        .flag("refresh", "do not read the cache: ask every provider again (answers are still stored)"),
+        .flag("offline", "use only the cache, never the network"),
+        .value("cache-dir", "DIR", "keep the cache in DIR (default $XDG_CACHE_HOME/isobar)"),
+        .value("min-providers", "N", "fail (exit 4) unless at least N providers answer"),
         .flag("help", "show this help"),
     ]
 
@@ -31,6 +37,29 @@ enum Commands {
         options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")] + common,
         discussion: "Days are the place's local calendar days. Providers without days of their own (OpenWeatherMap) contribute days computed from their steps, complete days only.")
 
+    static let cache = CommandSpec(
+        name: "cache", summary: "Show, clear or prune the cache: isobar cache stats|clear|prune",
+        arguments: ["ACTION"],
+        options: [
+            .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
+            .value("config", "FILE", "read this configuration file"),
+            .value("older-than", "SECONDS", "prune: remove entries fetched longer ago than this (default 86400, the stale limit)"),
+            .value("format", "FORMAT", "table or jsonl", choices: ["table", "jsonl"]),
+            .flag("help", "show this help"),
+        ],
+        discussion: "stats counts entries per provider and kind; clear deletes every cached answer; prune deletes old answers and rate-limit records no window needs.")
+
+    static let providers = CommandSpec(
+        name: "providers", summary: "The configured providers: kind, key, capabilities, limits and their use, cooldown and breaker",
+        arguments: [],
+        options: [
+            .value("config", "FILE", "read this configuration file"),
+            .flag("demo", "list the bundled replay configuration"),
+            .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
+            .value("format", "FORMAT", "table or jsonl", choices: ["table", "jsonl"]),
+            .flag("help", "show this help"),
+        ])
+
     /// Every command, in help order.
-    static let all = [compare, now, forecast]
+    static let all = [compare, now, forecast, cache, providers]
 }

@@ -4,10 +4,12 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case success = 0
     /// A bug: something failed that should not have.
     case internalError = 1
-    /// Some providers answered and some failed; output holds both.
+    /// Some providers failed (or answered only from a stale cache); output holds both.
     case partial = 2
     /// No provider answered.
     case noneAnswered = 3
+    /// Fewer providers answered than `--min-providers` asks for.
+    case quorumNotMet = 4
     /// The command line is wrong (unknown command or option, bad option value).
     case usage = 64
     /// The place is unknown or its coordinates are invalid.

@@ -12,7 +12,7 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
 }
 
 /// One provider as configured.
-public struct ProviderEntry: Sendable, Equatable {
+public struct ProviderEntry: Sendable {
     /// Id shown in output and used with `--providers`.
     public var id: String
     /// Adapter type, e.g. `openweathermap`.
@@ -27,6 +27,12 @@ public struct ProviderEntry: Sendable, Equatable {
     public var geocodingURL: RequestURL?
     /// Transfer limits set in the entry (seconds to connect, seconds in all, largest body).
     public var limits: TransferLimits?
+    /// Rate limits replacing the provider's published ones.
+    public var rateLimits: [RateLimit]?
+    /// Seconds current conditions and forecasts stay fresh, replacing the provider's defaults.
+    public var ttlSeconds: (current: Double?, forecast: Double?) = (nil, nil)
+    /// Seconds a cached answer may be served, marked stale, when the provider fails.
+    public var maxStaleSeconds: Double?
     /// Cassette directory (absolute) to replay instead of going live.
     public var replay: String?
     /// Days of forecast to ask for, where the provider lets you choose.
@@ -36,9 +42,11 @@ public struct ProviderEntry: Sendable, Equatable {
 }
 
 /// The whole configuration: units and providers.
-public struct Configuration: Sendable, Equatable {
+public struct Configuration: Sendable {
     /// Units shown unless `--units` says otherwise.
     public var units: UnitSystem
+    /// Directory of the cache database, when set.
+    public var cacheDirectory: String?
     /// Providers in display order.
     public var providers: [ProviderEntry]
     /// The file it was read from, if any.
@@ -47,17 +55,20 @@ public struct Configuration: Sendable, Equatable {
     /// The keys a provider entry may have.
     static let providerKeys = [
         "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
-        "connect_timeout_s", "timeout_s", "max_response_bytes",
+        "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s",
     ]
+    /// The top-level keys.
+    static let topLevelKeys = ["units", "providers", "cache_dir"]
 
     /// Parses configuration text; relative `replay` paths are taken from `directory`.
     public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
         do {
             let root = try JSONDocument(parsing: bytes).rootValue
-            for (key, _) in try root.members() where !["units", "providers"].contains(key) {
-                throw unknownKey(key, among: ["units", "providers"], at: "$", file: file)
+            for (key, _) in try root.members() where !topLevelKeys.contains(key) {
+                throw unknownKey(key, among: topLevelKeys, at: "$", file: file)
             }
             var configuration = Configuration(units: .metric, providers: [], file: file)
+            configuration.cacheDirectory = try root.optionalString("cache_dir").map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
             if let units = try root.optionalString("units") {
                 guard let system = UnitSystem(rawValue: units) else {
                     throw ConfigurationError("\(file): units must be metric, imperial or standard, not '\(units)'")
@@ -82,6 +93,7 @@ public struct Configuration: Sendable, Equatable {
                     provider[keyPath: keyPath] = url
                 }
                 provider.limits = try limits(entry, file: file)
+                try readPolicy(entry, into: &provider, file: file)
                 if let replay = try entry.optionalString("replay") {
                     provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
                 }
@@ -107,6 +119,27 @@ public struct Configuration: Sendable, Equatable {
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         return try parse(Array(data), file: path, directory: directory.isEmpty ? "/" : directory)
+    }
+
+    private static func readPolicy(_ entry: JSONValue, into provider: inout ProviderEntry, file: String) throws {
+        if let windows = try entry.nonNullMember("rate_limits") {
+            provider.rateLimits = try windows.elements().map { window in
+                let limit = try window.double("limit")
+                let seconds = try window.double("per_s")
+                guard limit > 0, seconds > 0 else { throw ConfigurationError("\(file): \(window.path) needs a positive limit and per_s") }
+                return RateLimit(limit: limit, perSeconds: seconds)
+            }
+        }
+        if let ttl = try entry.nonNullMember("ttl_s") {
+            for (key, _) in try ttl.members() where !["current", "forecast"].contains(key) {
+                throw unknownKey(key, among: ["current", "forecast"], at: ttl.path.description, file: file)
+            }
+            provider.ttlSeconds = (try ttl.optionalDouble("current"), try ttl.optionalDouble("forecast"))
+            if [provider.ttlSeconds.current, provider.ttlSeconds.forecast].contains(where: { ($0 ?? 0) < 0 }) {
+                throw ConfigurationError("\(file): \(ttl.path) values must not be negative")
+            }
+        }
+        provider.maxStaleSeconds = try entry.optionalDouble("max_stale_s")
     }
 
     private static func limits(_ entry: JSONValue, file: String) throws -> TransferLimits? {

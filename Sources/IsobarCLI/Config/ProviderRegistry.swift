@@ -38,6 +38,16 @@ public struct ProviderRegistry: Sendable {
         ])
     }
 
+    /// The provider's declared limits and lifetimes, with the entry's overrides.
+    public func policy(_ entry: ProviderEntry, _ provider: any WeatherProvider) -> ProviderPolicy {
+        var policy = ProviderPolicy(declaredBy: provider)
+        if let limits = entry.rateLimits { policy.rateLimits = limits }
+        if let current = entry.ttlSeconds.current { policy.currentTTLSeconds = current }
+        if let forecast = entry.ttlSeconds.forecast { policy.forecastTTLSeconds = forecast }
+        if let stale = entry.maxStaleSeconds { policy.maxStaleSeconds = stale }
+        return policy
+    }
+
     /// The factory for a type, if known.
     public func factory(for type: String) -> Factory? { factories.first { $0.type == type } }
 
@@ -63,7 +73,7 @@ public struct ProviderRegistry: Sendable {
                 bindings.append(ProviderBinding(provider: replay, transport: ReplayTransport(library: library)))
             } else {
                 let limited = entry.limits.map { LimitingTransport(base: live(), limits: $0) as any Transport } ?? live()
-                bindings.append(ProviderBinding(provider: provider, transport: wrapLive(entry, limited)))
+                bindings.append(ProviderBinding(provider: provider, transport: wrapLive(entry, limited), policy: policy(entry, provider)))
             }
         }
         return bindings

@@ -11,6 +11,7 @@ public struct JSONLinesRenderer: Renderer {
     private let output: any OutputSink
     private var reports: [WeatherReport] = []
     private var failed: [String] = []
+    private var outcomes: [(String, ProviderOutcome)] = []
 
     /// A renderer writing to `output`.
     public init(context: RenderContext, output: any OutputSink) {
@@ -23,10 +24,12 @@ public struct JSONLinesRenderer: Renderer {
         switch event {
         case .result(let report):
             reports.append(report)
+            outcomes.append((report.providerID, ProviderOutcome(report.freshness)))
             emit("provider_result", provider: report.providerID, resultMembers(report))
         case .failure(let providerID, let error):
             failed.append(providerID)
-            emit("provider_error", provider: providerID, [("error", errorJSON(error))])
+            outcomes.append((providerID, ProviderOutcome(error)))
+            emit("provider_error", provider: providerID, [("status", .string(ProviderOutcome(error).rawValue)), ("error", errorJSON(error))])
         case .consensus(let consensus):
             emit("consensus", provider: nil, consensusMembers(consensus))
         }
@@ -76,12 +79,20 @@ public struct JSONLinesRenderer: Renderer {
     private func resultMembers(_ report: WeatherReport) -> [(String, JSONOutput)] {
         let offset = report.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
+            ("status", .string(ProviderOutcome(report.freshness).rawValue)),
             ("source", sourceJSON(report.source)),
             ("fetched_at", .string(CivilTime.iso(report.fetchedAt, utcOffsetSeconds: 0))),
             ("utc_offset_seconds", report.utcOffsetSeconds.map(JSONOutput.integer) ?? .null),
             ("timezone", .string(report.timeZoneIdentifier)),
             ("units", unitsJSON),
         ]
+        switch report.freshness {
+        case .fresh: break
+        case .cached(let age): members.insert(("age_s", .number(age.rounded())), at: 1)
+        case .stale(let age, let because):
+            members.insert(("age_s", .number(age.rounded())), at: 1)
+            members.insert(("stale_because", .string(because)), at: 2)
+        }
         switch context.view {
         case .compare, .now:
             members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null))
@@ -156,6 +167,7 @@ public struct JSONLinesRenderer: Renderer {
         var members: [(String, JSONOutput)] = [
             ("providers", .array(consensus.providers.map(JSONOutput.string))),
             ("failed", .array(failed.map(JSONOutput.string))),
+            ("outcomes", .object(outcomes.map { ($0.0, JSONOutput.string($0.1.rawValue)) })),
             ("sources", .object(reports.map { ($0.providerID, sourceJSON($0.source)) })),
             ("utc_offset_seconds", .integer(offset)),
             ("timezone", .string(consensus.timeZoneIdentifier)),

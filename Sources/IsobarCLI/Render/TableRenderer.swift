@@ -41,8 +41,11 @@ public struct TableRenderer: Renderer {
         for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
             let name = context.name(of: failure.id)
             let message = failure.error.message.hasPrefix(name + ": ") ? String(failure.error.message.dropFirst(name.count + 2)) : failure.error.message
-            text += style.red("\(name): \(failure.error.codeName.replacingUnderscores) — \(message)") + "\n"
+            let outcome = ProviderOutcome(failure.error)
+            let label = outcome == .error ? failure.error.codeName.replacingUnderscores : outcome.rawValue.replacingUnderscores
+            text += style.red("\(name): \(label) — \(message)") + "\n"
         }
+        text += staleNotice(ordered)
         text += replayNotice(ordered)
         output.write(text)
         output.flush()
@@ -86,6 +89,9 @@ public struct TableRenderer: Renderer {
     private func compareTable(_ reports: [WeatherReport], _ consensus: Consensus) -> String {
         var table = TextTable(header: ["Now"] + reports.map { context.name(of: $0.providerID) } + ["Consensus", "Spread"])
         table.leftAligned = [0]
+        if reports.contains(where: { $0.freshness != .fresh }) {
+            table.rows.append(["Status"] + reports.map { Self.status($0.freshness) } + ["", ""])
+        }
         table.rows.append(["Observed at"] + reports.map { report in
             report.current.map { CivilTime.clock($0.time, utcOffsetSeconds: offset) } ?? "–"
         } + [consensus.current.map { CivilTime.clock($0.time, utcOffsetSeconds: offset) } ?? "–", ""])
@@ -168,6 +174,30 @@ public struct TableRenderer: Renderer {
         }
         text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(bold: style.bold)
         return text
+    }
+
+    private func staleNotice(_ reports: [WeatherReport]) -> String {
+        reports.compactMap { report -> String? in
+            guard case .stale(let age, let because) = report.freshness else { return nil }
+            return style.yellow("\(context.name(of: report.providerID)): stale answer from the cache, \(Self.ageText(age)) old — \(because)") + "\n"
+        }.joined()
+    }
+
+    static func status(_ freshness: Freshness) -> String {
+        switch freshness {
+        case .fresh: "ok"
+        case .cached(let age): "cached \(ageText(age))"
+        case .stale(let age, _): "STALE \(ageText(age))"
+        }
+    }
+
+    static func ageText(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<120: "\(Int(seconds)) s"
+        case ..<7200: "\(Int(seconds / 60)) min"
+        case ..<172_800: "\(Int(seconds / 3600)) h"
+        default: "\(Int(seconds / 86_400)) d"
+        }
     }
 
     private func replayNotice(_ reports: [WeatherReport]) -> String {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// One HTTP header field.
 public struct HTTPHeader: Sendable, Equatable {
     /// Field name as sent.
@@ -43,6 +45,8 @@ public struct HTTPRequest: Sendable, Equatable {
     public var origin: String
     /// Limits for this transfer, when the caller sets them.
     public var limits: TransferLimits?
+    /// The instant the whole exchange must be over by (a command's deadline); a transport shortens its timeouts to meet it.
+    public var notAfter: Date?
 
     /// Creates a request.
     public init(method: String = "GET", url: RequestURL, headers: [HTTPHeader] = [], secretQueryNames: Set<String> = [],

@@ -8,6 +8,16 @@ public enum DataSource: Sendable, Equatable {
     case replay(recordedAt: Date)
 }
 
+/// How an answer was delivered: fetched now, from the cache while fresh, or from the cache past its freshness because the provider failed.
+public enum Freshness: Sendable, Equatable {
+    /// Fetched during this run.
+    case fresh
+    /// Served from the cache within its time to live; `ageSeconds` since it was fetched.
+    case cached(ageSeconds: Double)
+    /// Served from the cache past its time to live because the provider could not answer (`because` says why).
+    case stale(ageSeconds: Double, because: String)
+}
+
 /// One provider's normalised answer for one place.
 public struct WeatherReport: Sendable, Equatable {
     /// The provider that answered.
@@ -28,6 +38,8 @@ public struct WeatherReport: Sendable, Equatable {
     public var hourly: [WeatherSample]
     /// Days in the place's local calendar.
     public var daily: [DailyPoint]
+    /// How it was delivered.
+    public var freshness: Freshness = .fresh
 
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,

@@ -19,16 +19,23 @@ public struct ProviderCapabilities: Sendable {
     public var requiresAPIKey: Bool
     /// Whether it can find places by name.
     public var geocoding: Bool
+    /// The provider's published limits for its free use.
+    public var rateLimits: [RateLimit]
+    /// How long answers stay fresh, in seconds, for current conditions and for forecasts.
+    public var freshFor: (current: Double, forecast: Double)
 
     /// Creates a capability declaration.
     public init(kinds: Set<DataKind>, horizonDays: Int, stepHours: Int, quantities: Set<Quantity>,
-                requiresAPIKey: Bool, geocoding: Bool) {
+                requiresAPIKey: Bool, geocoding: Bool, rateLimits: [RateLimit] = [],
+                freshFor: (current: Double, forecast: Double) = (600, 3600)) {
         self.kinds = kinds
         self.horizonDays = horizonDays
         self.stepHours = stepHours
         self.quantities = quantities
         self.requiresAPIKey = requiresAPIKey
         self.geocoding = geocoding
+        self.rateLimits = rateLimits
+        self.freshFor = freshFor
     }
 }
 
@@ -56,4 +63,11 @@ public protocol WeatherProvider: Sendable {
     var capabilities: ProviderCapabilities { get }
     /// Asks the provider through `transport`; throws `ProviderError`.
     func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport
+    /// How many calls of its rate limits one fetch of `request` counts as.
+    func callCost(of request: WeatherRequest) -> Double
+}
+
+extension WeatherProvider {
+    /// One call per fetch unless the provider says otherwise.
+    public func callCost(of request: WeatherRequest) -> Double { 1 }
 }

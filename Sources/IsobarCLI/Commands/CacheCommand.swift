@@ -1,0 +1,80 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarStore
+
+extension IsobarCommandLine {
+    /// `isobar cache stats|clear|prune`.
+    func runCache(_ parsed: ParsedArguments) throws -> ExitCode {
+        let action = parsed.positionals[0]
+        let actions = ["stats", "clear", "prune"]
+        guard actions.contains(action) else {
+            let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError("unknown cache action '\(action)'\(suggestion); actions are stats, clear, prune")
+        }
+        let configuration = try loadConfiguration(parsed)
+        guard let directory = cacheDirectory(parsed, configuration) else {
+            throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
+        }
+        let store: Store
+        do {
+            store = try Store.open(directory: directory, warn: warn)
+        } catch {
+            throw ConfigurationError(error.message)
+        }
+        let jsonl = parsed["format"] == "jsonl"
+        do {
+            switch action {
+            case "clear":
+                let removed = try store.clearCache()
+                output.write(jsonl ? line("cache_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
+                                   : "Removed \(removed) cached answer(s) from \(store.path).\n")
+            case "prune":
+                let olderThan = try parsed["older-than"].map { text throws(UsageError) in
+                    guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--older-than takes seconds (0 or more), not '\(text)'") }
+                    return seconds
+                } ?? 86_400
+                let now = time.now()
+                let removed = try store.pruneCache(fetchedBefore: now.addingTimeInterval(-olderThan),
+                                                   ledgerBefore: now.addingTimeInterval(-31 * 86_400))
+                output.write(jsonl ? line("cache_pruned", [("removed", .integer(removed)), ("older_than_s", .number(olderThan))])
+                                   : "Removed \(removed) cached answer(s) fetched more than \(Int(olderThan)) s ago.\n")
+            default:
+                output.write(try statistics(store, jsonl: jsonl))
+            }
+        } catch let error as StoreError {
+            throw ConfigurationError(error.message)
+        }
+        return .success
+    }
+
+    private func statistics(_ store: Store, jsonl: Bool) throws -> String {
+        let statistics = try store.cacheStatistics()
+        let now = time.now()
+        if jsonl {
+            return line("cache_stats", [
+                ("path", .string(store.path)), ("file_bytes", .integer(store.fileSize)), ("payload_bytes", .integer(statistics.payloadBytes)),
+                ("entries", .array(statistics.entries.map { entry in
+                    .object([("provider", .string(entry.provider)), ("kind", .string(entry.kind)), ("count", .integer(entry.count)),
+                             ("oldest_age_s", .number(now.timeIntervalSince(entry.oldest).rounded())),
+                             ("newest_age_s", .number(now.timeIntervalSince(entry.newest).rounded()))])
+                })),
+            ])
+        }
+        var table = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
+        table.leftAligned = [0, 1]
+        for entry in statistics.entries {
+            table.rows.append([entry.provider, entry.kind, String(entry.count),
+                               Self.age(now.timeIntervalSince(entry.oldest)), Self.age(now.timeIntervalSince(entry.newest))])
+        }
+        let total = statistics.entries.reduce(0) { $0 + $1.count }
+        return "Cache \(store.path): \(total) answer(s), \(store.fileSize / 1024) KiB on disk\n" + (total > 0 ? table.render() : "")
+    }
+
+    /// One JSON line of a maintenance command.
+    func line(_ type: String, _ members: [(String, JSONOutput)]) -> String {
+        JSONOutput.object([("schema", .integer(JSONLinesRenderer.schemaVersion)), ("type", .string(type))] + members).serialized() + "\n"
+    }
+
+    /// `42 s`, `5 min`, `3 h`, `2 d`.
+    static func age(_ seconds: Double) -> String { TableRenderer.ageText(seconds) }
+}

@@ -1,0 +1,46 @@
+import FoundationEssentials
+import IsobarStore
+
+extension IsobarCommandLine {
+    /// The configuration a command uses: `--config`, `--demo`, the user's file, the bundled default, or built-in defaults.
+    func loadConfiguration(_ parsed: ParsedArguments) throws(ConfigurationError) -> Configuration {
+        let dataDirectory = DataDirectory.locate(environment: environment)
+        if let path = parsed["config"] {
+            return try Configuration.load(path: path)
+        }
+        if parsed.has("demo") {
+            guard let dataDirectory else {
+                throw ConfigurationError("cannot find the bundled data (config/demo.json); set ISOBAR_DATA_DIR to the repository's config folder")
+            }
+            return try Configuration.load(path: dataDirectory + "/demo.json")
+        }
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { $0 + "/.config" }
+        if let configHome, FileManager.default.fileExists(atPath: configHome + "/isobar/config.json") {
+            return try Configuration.load(path: configHome + "/isobar/config.json")
+        }
+        if let dataDirectory, FileManager.default.fileExists(atPath: dataDirectory + "/isobar.json") {
+            return try Configuration.load(path: dataDirectory + "/isobar.json")
+        }
+        return Configuration(units: .metric, providers: [
+            ProviderEntry(id: "openweathermap", type: "openweathermap", apiKeyEnv: "OPENWEATHERMAP_API_KEY", enabled: true),
+            ProviderEntry(id: "open-meteo", type: "open-meteo", enabled: true),
+        ], file: nil)
+    }
+
+    /// Where the cache lives: `--cache-dir`, the configuration's `cache_dir`, `$XDG_CACHE_HOME/isobar`, `~/.cache/isobar`.
+    func cacheDirectory(_ parsed: ParsedArguments, _ configuration: Configuration) -> String? {
+        if let directory = parsed["cache-dir"] { return directory }
+        if let directory = configuration.cacheDirectory { return directory }
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/isobar" }
+        return environment["HOME"].map { $0 + "/.cache/isobar" }
+    }
+
+    /// Opens the store, warning (never failing) when only memory can be used.
+    func openStore(_ parsed: ParsedArguments, _ configuration: Configuration) -> Store? {
+        guard let directory = cacheDirectory(parsed, configuration) else {
+            warn("no cache directory (set XDG_CACHE_HOME or HOME, or pass --cache-dir); nothing is cached")
+            return try? Store.inMemory()
+        }
+        return try? Store.open(directory: directory, warn: warn)
+    }
+}

@@ -1,0 +1,91 @@
+import IsobarCore
+
+/// How a command asks: its deadline, how it uses the cache, and how hard it tries.
+public struct EngineOptions: Sendable {
+    /// Seconds the whole command may take; no provider is waited for beyond it.
+    public var timeoutSeconds: Double = 10
+    /// False to skip reading the cache (`--refresh`); answers are still stored.
+    public var readCache = true
+    /// True to use only the cache, never the network (`--offline`).
+    public var offline = false
+    /// Seconds an entry stays usable, overriding every provider's time to live (`--max-age`).
+    public var maxAgeSeconds: Double?
+    /// Retries after the first attempt on 5xx, timeouts and connection errors.
+    public var maxRetries = 2
+    /// First backoff ceiling in seconds; doubles per retry (full jitter).
+    public var retryBaseDelaySeconds = 0.25
+    /// Consecutive failures that open a provider's breaker.
+    public var breakerThreshold = 5
+    /// Seconds an open breaker skips its provider before one attempt is let through.
+    public var breakerOpenSeconds: Double = 60
+    /// A Retry-After longer than this skips the provider instead of waiting.
+    public var longestWaitSeconds: Double = 3600
+    /// Seconds after which another process's fetch lock is taken over.
+    public var lockStaleSeconds: Double = 5
+
+    /// Options with the defaults.
+    public init() {}
+}
+
+/// What the engine may do for one provider besides asking it: its limits and cache lifetimes.
+public struct ProviderPolicy: Sendable, Equatable {
+    /// Rate limits enforced across processes.
+    public var rateLimits: [RateLimit]
+    /// Seconds current conditions stay fresh.
+    public var currentTTLSeconds: Double
+    /// Seconds forecasts stay fresh.
+    public var forecastTTLSeconds: Double
+    /// Seconds a cached answer may still be served, marked stale, when the provider fails.
+    public var maxStaleSeconds: Double
+
+    /// A policy; defaults come from the provider's declaration.
+    public init(rateLimits: [RateLimit], currentTTLSeconds: Double, forecastTTLSeconds: Double, maxStaleSeconds: Double = 86_400) {
+        self.rateLimits = rateLimits
+        self.currentTTLSeconds = currentTTLSeconds
+        self.forecastTTLSeconds = forecastTTLSeconds
+        self.maxStaleSeconds = maxStaleSeconds
+    }
+
+    /// The provider's declared limits and lifetimes.
+    public init(declaredBy provider: any WeatherProvider) {
+        let capabilities = provider.capabilities
+        self.init(rateLimits: capabilities.rateLimits, currentTTLSeconds: capabilities.freshFor.current,
+                  forecastTTLSeconds: capabilities.freshFor.forecast)
+    }
+}
+
+/// How each provider's turn ended, as shown in tables and JSON lines.
+public enum ProviderOutcome: String, Sendable, CaseIterable {
+    /// Answered now.
+    case ok
+    /// Answered from the cache within its time to live.
+    case cached
+    /// Answered from the cache past its time to live, because the provider failed.
+    case stale
+    /// Failed.
+    case error
+    /// Refused for its rate limit.
+    case rateLimited = "rate_limited"
+    /// Not asked: breaker open, long cooldown, or offline with nothing cached.
+    case skipped
+
+    /// The outcome of an answer.
+    public init(_ freshness: Freshness) {
+        switch freshness {
+        case .fresh: self = .ok
+        case .cached: self = .cached
+        case .stale: self = .stale
+        }
+    }
+
+    /// The outcome of a failure.
+    public init(_ error: ProviderError) {
+        if case .rateLimited = error.code {
+            self = .rateLimited
+        } else if let reason = error.reason, ["breaker_open", "cooldown", "offline"].contains(reason) {
+            self = .skipped
+        } else {
+            self = .error
+        }
+    }
+}

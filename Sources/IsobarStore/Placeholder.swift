@@ -1,1 +1,0 @@
-// SQLite-backed storage: cache, favourites, rate-limit ledger.

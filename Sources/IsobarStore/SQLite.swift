@@ -1,0 +1,153 @@
+import CSQLite
+
+/// A failure of the store; messages name the file, never data.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// SQLite's primary result code (e.g. 5 for busy, 11 for corrupt, 26 for not a database).
+    public let code: Int32
+    /// One line for people.
+    public let message: String
+    /// Creates the error.
+    public init(code: Int32, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+    /// The message.
+    public var description: String { message }
+    /// True when the file is damaged or not a database.
+    public var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+}
+
+/// One SQLite connection. Not thread-safe by itself: `Store` serialises access to it.
+final class Connection {
+    private let handle: OpaquePointer
+    let path: String
+
+    /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`.
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &opened, flags, nil)
+        guard result == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let opened { sqlite3_close_v2(opened) }
+            throw StoreError(code: result & 0xff, "cannot open the store \(path): \(message)")
+        }
+        handle = opened
+        self.path = path
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs statements that return no rows.
+    func execute(_ sql: String) throws(StoreError) {
+        let result = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(result) }
+    }
+
+    /// Prepares a statement.
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard result == SQLITE_OK, let statement else { throw error(result) }
+        return Statement(statement, connection: self)
+    }
+
+    /// Runs one statement with arguments and returns every row.
+    @discardableResult
+    func query(_ sql: String, _ arguments: [SQLValue] = []) throws(StoreError) -> [[SQLValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var rows: [[SQLValue]] = []
+        while try statement.step() { rows.append(statement.row()) }
+        return rows
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func error(_ result: Int32) -> StoreError {
+        StoreError(code: result & 0xff, "store \(path): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+}
+
+/// A value read from or bound to SQLite.
+enum SQLValue: Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    var double: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        default: nil
+        }
+    }
+
+    var int: Int? {
+        switch self {
+        case .integer(let value): Int(value)
+        case .real(let value): Int(exactly: value)
+        default: nil
+        }
+    }
+
+    var text: String? {
+        if case .text(let value) = self { return value }
+        return nil
+    }
+}
+
+/// A prepared statement; finalised when released.
+final class Statement {
+    private let handle: OpaquePointer
+    private let connection: Connection
+
+    init(_ handle: OpaquePointer, connection: Connection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func bind(_ values: [SQLValue]) throws(StoreError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let result: Int32
+            switch value {
+            case .null: result = sqlite3_bind_null(handle, index)
+            case .integer(let number): result = sqlite3_bind_int64(handle, index, number)
+            case .real(let number): result = sqlite3_bind_double(handle, index, number)
+            case .text(let text):
+                result = text.withCString { isobar_sqlite_bind_text(handle, index, $0, Int32(text.utf8.count)) }
+            }
+            guard result == SQLITE_OK else { throw connection.error(result) }
+        }
+    }
+
+    /// Advances; true when a row is ready.
+    func step() throws(StoreError) -> Bool {
+        let result = sqlite3_step(handle)
+        switch result {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(result)
+        }
+    }
+
+    func row() -> [SQLValue] {
+        (0..<sqlite3_column_count(handle)).map { column in
+            switch sqlite3_column_type(handle, column) {
+            case SQLITE_INTEGER: .integer(sqlite3_column_int64(handle, column))
+            case SQLITE_FLOAT: .real(sqlite3_column_double(handle, column))
+            case SQLITE_TEXT, SQLITE_BLOB:
+                sqlite3_column_text(handle, column).map { text in
+                    .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self))
+                } ?? .null
+            default: .null
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import CSQLite
+import FoundationEssentials
+import Synchronization
+
+/// Isobar's one SQLite file: response cache, rate-limit ledger, cooldowns, breakers and fetch locks.
+///
+/// WAL mode, a busy timeout, and every write in a short `BEGIN IMMEDIATE` transaction, so several processes share it safely.
+public final class Store: @unchecked Sendable {
+    /// The current schema version; `migrations[n]` upgrades from version n to n + 1.
+    public static let schemaVersion = migrations.count
+    /// How long a writer waits for another process's lock.
+    public static let busyTimeoutMilliseconds: Int32 = 5000
+
+    private static let migrations = [
+        """
+        CREATE TABLE cache(provider TEXT NOT NULL, kind TEXT NOT NULL, place_key TEXT NOT NULL,
+                           fetched_at REAL NOT NULL, payload TEXT NOT NULL, PRIMARY KEY(provider, kind, place_key));
+        CREATE TABLE rate_events(provider TEXT NOT NULL, at REAL NOT NULL, cost REAL NOT NULL);
+        CREATE INDEX rate_events_by_provider ON rate_events(provider, at);
+        CREATE TABLE cooldowns(provider TEXT PRIMARY KEY, until REAL NOT NULL, reason TEXT NOT NULL);
+        CREATE TABLE breakers(provider TEXT PRIMARY KEY, failures INTEGER NOT NULL, opened_at REAL);
+        CREATE TABLE fetch_locks(lock_key TEXT PRIMARY KEY, holder_pid INTEGER NOT NULL, acquired_at REAL NOT NULL);
+        """,
+    ]
+
+    // Safety: `connection` is used only while holding `lock`.
+    private let connection: Connection
+    private let lock = Mutex(())
+    /// The file, or `:memory:`.
+    public let path: String
+
+    private init(connection: Connection) {
+        path = connection.path
+        self.connection = connection
+    }
+
+    /// A private store in memory, for tests and for when no file can be used.
+    public static func inMemory() throws(StoreError) -> Store {
+        let connection = try Connection(path: ":memory:", busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try migrate(connection)
+        return Store(connection: connection)
+    }
+
+    /// Opens `isobar.sqlite` in `directory` (created if needed). A damaged file is moved aside and rebuilt;
+    /// a directory or file that cannot be used falls back to memory. Both say why through `warn`.
+    /// Throws only when not even an in-memory store can be made.
+    public static func open(directory: String, warn: (String) -> Void) throws(StoreError) -> Store {
+        let manager = FileManager.default
+        let path = directory + "/isobar.sqlite"
+        do {
+            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            warn("cannot create the cache directory \(directory); using a temporary in-memory cache")
+            return try inMemory()
+        }
+        do {
+            return try openFile(path)
+        } catch where error.isCorruption {
+            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+            for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
+                try? manager.moveItem(atPath: path + suffix, toPath: aside + suffix)
+            }
+            warn("the cache \(path) was damaged; moved it to \(aside) and started a new one")
+            do {
+                return try openFile(path)
+            } catch {
+                warn("cannot rebuild the cache \(path) (\(error.message)); using a temporary in-memory cache")
+                return try inMemory()
+            }
+        } catch {
+            warn("cannot use the cache \(path) (\(error.message)); using a temporary in-memory cache")
+            return try inMemory()
+        }
+    }
+
+    private static func openFile(_ path: String) throws(StoreError) -> Store {
+        let connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try migrate(connection)
+        return Store(connection: connection)
+    }
+
+    private static func migrate(_ connection: Connection) throws(StoreError) {
+        let version = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
+        guard version < schemaVersion else {
+            guard version == schemaVersion else {
+                throw StoreError(code: SQLITE_MISMATCH, "the cache \(connection.path) has schema version \(version), newer than this build's \(schemaVersion)")
+            }
+            // Touch the schema so a file that is not a database fails here, not later.
+            _ = try connection.query("SELECT count(*) FROM sqlite_master")
+            return
+        }
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(StoreError) {
+            let current = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
+            for migration in migrations[current...] { try connection.execute(migration) }
+            try connection.execute("PRAGMA user_version = \(schemaVersion); COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, committing on success and rolling back on error.
+    @discardableResult
+    func write<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try lock.withLock { _ throws(StoreError) -> T in
+            try connection.execute("BEGIN IMMEDIATE")
+            do throws(StoreError) {
+                let result = try body(connection)
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` on the connection without a write transaction.
+    func read<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try lock.withLock { _ throws(StoreError) -> T in try body(connection) }
+    }
+
+    /// Size of the database file in bytes (0 in memory).
+    public var fileSize: Int {
+        guard path != ":memory:", let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return 0 }
+        return (attributes[.size] as? Int) ?? 0
+    }
+
+    /// SQLite's integrity check: `ok` when the file is sound.
+    public func integrityCheck() throws(StoreError) -> String {
+        try read { connection throws(StoreError) in try connection.query("PRAGMA integrity_check").first?.first?.text ?? "" }
+    }
+}
