@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(
             name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"],
             swiftSettings: strict),
-        .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarStore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay"], exclude: ["Golden"], swiftSettings: strict),
     ],

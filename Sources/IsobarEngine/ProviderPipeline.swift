@@ -30,7 +30,7 @@ struct ProviderPipeline {
         let placeKey = Self.placeKey(request.place.coordinate)
         let started = time.now()
         if options.offline { return try offlineAnswer(request, kinds, placeKey) }
-        if options.readCache, let cached = cachedAnswer(request, kinds, placeKey, acceptFetchedSince: nil) { return cached }
+        if options.readCache, let cached = cachedAnswer(request, kinds, placeKey, withinTTL: true) { return cached }
         do {
             try checkBreaker()
             try await waitOutCooldown()
@@ -92,13 +92,14 @@ struct ProviderPipeline {
         return parts.map { now.timeIntervalSince($0.1.fetchedAt) }.max() ?? 0
     }
 
-    /// The cached answer when every wanted kind is within its time to live (or was fetched since `acceptFetchedSince`).
-    private func cachedAnswer(_ request: WeatherRequest, _ kinds: [CacheKind], _ placeKey: String, acceptFetchedSince: Date?) -> WeatherReport? {
+    /// The cached answer when every wanted kind was fetched after `fetchedAfter`, or, when `withinTTL`, is within its time to live.
+    private func cachedAnswer(_ request: WeatherRequest, _ kinds: [CacheKind], _ placeKey: String,
+                              fetchedAfter: Date? = nil, withinTTL: Bool) -> WeatherReport? {
         guard let parts = entries(request, kinds, placeKey) else { return nil }
         let now = time.now()
         let usable = parts.allSatisfy { kind, report in
-            if let since = acceptFetchedSince, report.fetchedAt >= since { return true }
-            return now.timeIntervalSince(report.fetchedAt) <= ttl(kind)
+            if let fetchedAfter, report.fetchedAt > fetchedAfter { return true }
+            return withinTTL && now.timeIntervalSince(report.fetchedAt) <= ttl(kind)
         }
         return usable ? combine(parts, freshness: .cached(ageSeconds: age(parts))) : nil
     }
@@ -172,7 +173,7 @@ struct ProviderPipeline {
             if locked {
                 defer { try? store.unlock(lockKey, pid: pid) }
                 // Another process may have just answered.
-                if let cached = cachedAnswer(request, kinds, placeKey, acceptFetchedSince: options.readCache ? nil : started) {
+                if let cached = cachedAnswer(request, kinds, placeKey, fetchedAfter: started, withinTTL: options.readCache) {
                     return cached
                 }
                 let report = try await fetchWithRetries(request)
@@ -180,7 +181,7 @@ struct ProviderPipeline {
                 return report
             }
             try await sleep(0.05)
-            if let cached = cachedAnswer(request, kinds, placeKey, acceptFetchedSince: started) { return cached }
+            if let cached = cachedAnswer(request, kinds, placeKey, fetchedAfter: started, withinTTL: options.readCache) { return cached }
         }
     }
 
@@ -193,7 +194,9 @@ struct ProviderPipeline {
         while true {
             try await acquirePermit(request)
             do {
-                let report = try await provider.fetch(request, transport: DeadlineTransport(base: binding.transport, deadline: deadline, time: time))
+                var report = try await provider.fetch(request, transport: DeadlineTransport(base: binding.transport, deadline: deadline, time: time))
+                // Ages are measured on the engine's clock.
+                if report.source == .live { report.fetchedAt = time.now() }
                 _ = try? store.recordOutcome(provider: provider.id, succeeded: true, threshold: options.breakerThreshold, now: time.now())
                 return report
             } catch {

@@ -1,0 +1,300 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+import IsobarStore
+import IsobarTestKit
+import Synchronization
+import Testing
+
+/// A provider that asks its transport for `/<id>` and reads a temperature from the body; HTTP failures map as adapters map them.
+struct HTTPFakeProvider: WeatherProvider {
+    let id: String
+    var displayName: String { id.uppercased() }
+    var capabilities: ProviderCapabilities {
+        ProviderCapabilities(kinds: [.current, .hourly], horizonDays: 2, stepHours: 1, quantities: [.temperature],
+                             requiresAPIKey: false, geocoding: false)
+    }
+
+    func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+        let response = try await transport.send(HTTPRequest(url: RequestURL(string: "https://fake.test/\(id)")!, origin: displayName))
+        if let failure = ProviderError.forStatus(response, provider: displayName, serverMessage: nil, now: Fixture.midnightUTC) {
+            throw failure
+        }
+        var sample = WeatherSample(time: Fixture.midnightUTC, periodHours: 1)
+        sample.temperatureC = Double(String(decoding: response.body, as: UTF8.self))
+        return WeatherReport(providerID: id, place: request.place, fetchedAt: Fixture.midnightUTC, current: sample,
+                             hourly: [sample])
+    }
+}
+
+/// Scripted HTTP answers per provider path, counting requests.
+final class ScriptedServer: Transport {
+    private let script = Mutex<[String: [HTTPResponse]]>([:])
+    private let counts = Mutex<[String: Int]>([:])
+
+    /// Answers `path` with these responses in turn, the last one repeating.
+    func script(_ path: String, _ responses: [HTTPResponse]) { script.withLock { $0[path] = responses } }
+
+    func count(_ path: String) -> Int { counts.withLock { $0[path, default: 0] } }
+
+    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        let path = request.url.path
+        counts.withLock { $0[path, default: 0] += 1 }
+        return script.withLock { script in
+            guard var responses = script[path], !responses.isEmpty else { return HTTPResponse(status: 404, body: []) }
+            let next = responses.count > 1 ? responses.removeFirst() : responses[0]
+            script[path] = responses
+            return next
+        }
+    }
+}
+
+func ok(_ temperature: Double) -> HTTPResponse { HTTPResponse(status: 200, body: Array(String(temperature).utf8)) }
+func status(_ code: Int, _ headers: [HTTPHeader] = []) -> HTTPResponse { HTTPResponse(status: code, headers: headers, body: []) }
+
+/// An engine over fake HTTP providers sharing one store, clock and server.
+struct Harness {
+    let clock = ManualClock()
+    let server = ScriptedServer()
+    let store: Store
+    var options = EngineOptions()
+
+    init(store: Store? = nil) throws {
+        self.store = try store ?? Store.inMemory()
+        options.retryBaseDelaySeconds = 0
+    }
+
+    func engine(_ policies: [(String, ProviderPolicy)]) -> Engine {
+        Engine(bindings: policies.map { ProviderBinding(provider: HTTPFakeProvider(id: $0.0), transport: server, policy: $0.1) },
+               store: store, options: options, time: clock, random: { $0.lowerBound })
+    }
+
+    /// Runs once and returns each provider's report or error.
+    func run(_ policies: [(String, ProviderPolicy)]) async -> [String: Result<WeatherReport, ProviderError>] {
+        var results: [String: Result<WeatherReport, ProviderError>] = [:]
+        for event in await engine(policies).collect(WeatherRequest(place: Fixture.place, kinds: [.current])) {
+            switch event {
+            case .result(let report): results[report.providerID] = .success(report)
+            case .failure(let id, let error): results[id] = .failure(error)
+            case .consensus: break
+            }
+        }
+        return results
+    }
+}
+
+func policy(currentTTL: Double = 600, limits: [RateLimit] = [], maxStale: Double = 86_400) -> ProviderPolicy {
+    ProviderPolicy(rateLimits: limits, currentTTLSeconds: currentTTL, forecastTTLSeconds: 3600, maxStaleSeconds: maxStale)
+}
+
+extension Result where Success == WeatherReport, Failure == ProviderError {
+    var report: WeatherReport? { if case .success(let report) = self { report } else { nil } }
+    var error: ProviderError? { if case .failure(let error) = self { error } else { nil } }
+}
+
+@Suite struct CacheTests {
+    @Test func secondRunWithinTheTTLAsksNobodyAndAfterItOnlyTheStaleProvider() async throws {
+        let harness = try Harness()
+        harness.server.script("/a", [ok(1)])
+        harness.server.script("/b", [ok(2)])
+        let providers = [("a", policy(currentTTL: 600)), ("b", policy(currentTTL: 60))]
+        let first = await harness.run(providers)
+        #expect(first["a"]?.report?.freshness == .fresh)
+        harness.clock.advance(by: 30)
+        let second = await harness.run(providers)
+        #expect(harness.server.count("/a") == 1 && harness.server.count("/b") == 1)
+        #expect(second["a"]?.report?.freshness == .cached(ageSeconds: 30))
+        #expect(second["b"]?.report?.current?.temperatureC == 2)
+        harness.clock.advance(by: 100)
+        let third = await harness.run(providers)
+        #expect(harness.server.count("/a") == 1)
+        #expect(harness.server.count("/b") == 2)
+        #expect(third["b"]?.report?.freshness == .fresh)
+        #expect(third["a"]?.report?.freshness == .cached(ageSeconds: 130))
+    }
+
+    @Test func refreshSkipsReadingAndOfflineNeverAsks() async throws {
+        var harness = try Harness()
+        harness.server.script("/a", [ok(1)])
+        _ = await harness.run([("a", policy())])
+        harness.options.readCache = false
+        _ = await harness.run([("a", policy())])
+        #expect(harness.server.count("/a") == 2)
+        harness.options.readCache = true
+        harness.options.offline = true
+        harness.clock.advance(by: 7200)
+        let offline = await harness.run([("a", policy()), ("b", policy())])
+        #expect(harness.server.count("/a") == 2)
+        #expect(offline["a"]?.report?.freshness == .stale(ageSeconds: 7200, because: "offline"))
+        #expect(offline["b"]?.error?.reason == "offline")
+        #expect(offline["b"].map { ProviderOutcome($0.error!) } == .skipped)
+    }
+
+    @Test func maxAgeOverridesTheTTL() async throws {
+        var harness = try Harness()
+        harness.server.script("/a", [ok(1)])
+        _ = await harness.run([("a", policy(currentTTL: 600))])
+        harness.clock.advance(by: 120)
+        harness.options.maxAgeSeconds = 60
+        _ = await harness.run([("a", policy(currentTTL: 600))])
+        #expect(harness.server.count("/a") == 2)
+    }
+
+    @Test func aFailingProviderIsServedStaleWithinMaxStaleAndFailsBeyondIt() async throws {
+        let harness = try Harness()
+        harness.server.script("/a", [ok(1), status(503)])
+        harness.server.script("/b", [ok(2)])
+        _ = await harness.run([("a", policy()), ("b", policy())])
+        harness.clock.advance(by: 7200)
+        let stale = await harness.run([("a", policy()), ("b", policy())])
+        guard case .stale(let age, let because)? = stale["a"]?.report?.freshness else {
+            Issue.record("expected a stale answer, got \(String(describing: stale["a"]))")
+            return
+        }
+        #expect(age == 7200)
+        #expect(because.contains("HTTP 503"))
+        #expect(stale["a"]?.report?.current?.temperatureC == 1)
+        harness.clock.advance(by: 86_400)
+        let expired = await harness.run([("a", policy()), ("b", policy())])
+        #expect(expired["a"]?.error?.code == .unavailable)
+        #expect(expired["b"]?.report?.current?.temperatureC == 2)
+    }
+}
+
+@Suite struct ResilienceTests {
+    @Test func serverErrorsAreRetriedTwiceOtherClientErrorsNever() async throws {
+        let harness = try Harness()
+        harness.server.script("/a", [status(503), status(502), ok(5)])
+        harness.server.script("/b", [status(400)])
+        harness.server.script("/c", [status(500)])
+        let results = await harness.run([("a", policy()), ("b", policy()), ("c", policy())])
+        #expect(results["a"]?.report?.current?.temperatureC == 5)
+        #expect(harness.server.count("/a") == 3)
+        #expect(results["b"]?.error?.code == .badRequest)
+        #expect(harness.server.count("/b") == 1)
+        #expect(results["c"]?.error?.code == .unavailable)
+        #expect(harness.server.count("/c") == 3)
+    }
+
+    @Test func backoffUsesFullJitterWithinTheCeiling() async throws {
+        let drawn = Mutex<[ClosedRange<Double>]>([])
+        var harness = try Harness()
+        harness.options.retryBaseDelaySeconds = 0.5
+        harness.server.script("/a", [status(503)])
+        let engine = Engine(bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: harness.server, policy: policy())],
+                            store: harness.store, options: harness.options, time: harness.clock,
+                            random: { range in drawn.withLock { $0.append(range) }; return 0 })
+        _ = await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current]))
+        #expect(drawn.withLock { $0 } == [0...0.5, 0...1.0, 0...2.0])
+    }
+
+    @Test func breakerOpensAfterFiveFailuresAndTheNextCommandSkipsAtOnce() async throws {
+        var harness = try Harness()
+        harness.options.maxRetries = 0
+        harness.server.script("/a", [status(503)])
+        for _ in 0..<5 { _ = await harness.run([("a", policy())]) }
+        #expect(harness.server.count("/a") == 5)
+        let skipped = await harness.run([("a", policy())])
+        #expect(harness.server.count("/a") == 5)
+        #expect(skipped["a"]?.error?.reason == "breaker_open")
+        #expect(skipped["a"].map { ProviderOutcome($0.error!) } == .skipped)
+        // Half-open after 60 s: one attempt goes through, and a success closes the breaker.
+        harness.clock.advance(by: 61)
+        harness.server.script("/a", [ok(3)])
+        let recovered = await harness.run([("a", policy())])
+        #expect(recovered["a"]?.report?.current?.temperatureC == 3)
+        let breaker = try harness.store.breaker(provider: "a")
+        #expect(breaker.failures == 0 && breaker.openedAt == nil)
+    }
+
+    @Test func aShortRetryAfterIsWaitedOutByTheNextProcess() async throws {
+        let directory = temporaryStoreDirectory()
+        let first = try Harness(store: Store.open(directory: directory, warn: { _ in }))
+        first.server.script("/a", [status(429, [HTTPHeader("Retry-After", "3")])])
+        let limited = await first.run([("a", policy())])
+        #expect(limited["a"]?.error.map(ProviderOutcome.init) == .rateLimited)
+        #expect(first.server.count("/a") == 1)
+        // A second process (its own connection to the same file) waits for the cooldown, then asks.
+        let second = try Harness(store: Store.open(directory: directory, warn: { _ in }))
+        second.server.script("/a", [ok(7)])
+        let task = Task { await second.run([("a", policy())]) }
+        while second.clock.sleeperCount < 2 { await Task.yield() }
+        #expect(second.server.count("/a") == 0)
+        second.clock.advance(by: 3)
+        let results = await task.value
+        #expect(results["a"]?.report?.current?.temperatureC == 7)
+        #expect(second.server.count("/a") == 1)
+    }
+
+    @Test func aRetryAfterOfADaySkipsTheProviderAtOnce() async throws {
+        let directory = temporaryStoreDirectory()
+        let first = try Harness(store: Store.open(directory: directory, warn: { _ in }))
+        first.server.script("/a", [status(429, [HTTPHeader("Retry-After", "86400")])])
+        let results = await first.run([("a", policy())])
+        #expect(results["a"]?.error?.reason == "cooldown")
+        #expect(results["a"]?.error?.message.contains("asked to wait 1 d") == true)
+        let second = try Harness(store: Store.open(directory: directory, warn: { _ in }))
+        second.server.script("/a", [ok(1)])
+        let skipped = await second.run([("a", policy())])
+        #expect(skipped["a"]?.error?.reason == "cooldown")
+        #expect(second.server.count("/a") == 0)
+    }
+
+    @Test func rateLimitWaitsWithinTheDeadlineAndRefusesBeyondIt() async throws {
+        var harness = try Harness()
+        harness.options.readCache = false
+        harness.server.script("/a", [ok(1)])
+        let tight = [("a", policy(limits: [RateLimit(limit: 1, perSeconds: 5)]))]
+        _ = await harness.run(tight)
+        let task = Task { await harness.run(tight) }
+        while harness.clock.sleeperCount < 2 { await Task.yield() }
+        harness.clock.advance(by: 5)
+        #expect(await task.value["a"]?.report != nil)
+        #expect(harness.server.count("/a") == 2)
+
+        let hourly = [("a", policy(limits: [RateLimit(limit: 2, perSeconds: 3600)]))]
+        // With an answer in the cache, a refused permit serves it, marked stale with the reason.
+        let served = await harness.run(hourly)
+        guard case .stale(_, let because)? = served["a"]?.report?.freshness else {
+            Issue.record("expected a stale answer, got \(String(describing: served["a"]))")
+            return
+        }
+        #expect(because == "A: rate limit reached; a call frees up at 2026-11-28 10:00 UTC")
+        // With nothing cached, it is reported rate limited, with the time it frees up.
+        try harness.store.clearCache()
+        let refused = await harness.run(hourly)
+        #expect(harness.server.count("/a") == 2)
+        guard case .rateLimited(let retryAfter)? = refused["a"]?.error?.code else {
+            Issue.record("expected rate_limited, got \(String(describing: refused["a"]))")
+            return
+        }
+        #expect(retryAfter.map { $0 > 3000 && $0 <= 3600 } == true)
+        #expect(refused["a"]?.error?.message.contains("frees up at") == true)
+    }
+
+    @Test func theDeadlineEndsASlowProvider() async throws {
+        var harness = try Harness()
+        harness.options.timeoutSeconds = 2
+        let clock = harness.clock
+        let slow = FakeProvider("slow", kinds: [.current]) { _, _ throws(ProviderError) in
+            do { try await clock.sleep(seconds: 60) } catch { throw ProviderError(.cancelled, "cancelled") }
+            throw ProviderError(.unavailable, "never reached")
+        }
+        let engine = Engine(bindings: [ProviderBinding(provider: slow, transport: harness.server, policy: policy())],
+                            store: harness.store, options: harness.options, time: clock)
+        let task = Task { await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current])) }
+        while clock.sleeperCount < 2 { await Task.yield() }
+        clock.advance(by: 2)
+        let events = await task.value
+        guard case .failure(_, let error) = events.first else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.reason == "deadline")
+        #expect(error.message == "SLOW: no answer within the 2 s deadline")
+    }
+}
+
+func temporaryStoreDirectory() -> String {
+    "/tmp/isobar-store-test-\(UInt64.random(in: 0...UInt64.max))"
+}
