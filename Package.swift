@@ -50,6 +50,7 @@ let package = Package(
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
         .testTarget(name: "IsobarPlacesTests", dependencies: ["IsobarPlaces", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "ProviderTests",

@@ -23,15 +23,17 @@ public final class Store: @unchecked Sendable {
         """,
     ]
 
-    // Safety: `connection` is used only while holding `lock`.
-    private let connection: Connection
+    // Safety: `connection` is read and replaced only while holding `lock`.
+    private var connection: Connection
     private let lock = Mutex(())
+    private let warn: @Sendable (String) -> Void
     /// The file, or `:memory:`.
     public let path: String
 
-    private init(connection: Connection) {
+    private init(connection: Connection, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         path = connection.path
         self.connection = connection
+        self.warn = warn
     }
 
     /// A private store in memory, for tests and for when no file can be used.
@@ -44,7 +46,7 @@ public final class Store: @unchecked Sendable {
     /// Opens `isobar.sqlite` in `directory` (created if needed). A damaged file is moved aside and rebuilt;
     /// a directory or file that cannot be used falls back to memory. Both say why through `warn`.
     /// Throws only when not even an in-memory store can be made.
-    public static func open(directory: String, warn: (String) -> Void) throws(StoreError) -> Store {
+    public static func open(directory: String, warn: @escaping @Sendable (String) -> Void) throws(StoreError) -> Store {
         let manager = FileManager.default
         let path = directory + "/isobar.sqlite"
         do {
@@ -54,15 +56,11 @@ public final class Store: @unchecked Sendable {
             return try inMemory()
         }
         do {
-            return try openFile(path)
+            return try openFile(path, warn: warn)
         } catch where error.isCorruption {
-            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-            for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
-                try? manager.moveItem(atPath: path + suffix, toPath: aside + suffix)
-            }
-            warn("the cache \(path) was damaged; moved it to \(aside) and started a new one")
+            moveAside(path, warn: warn)
             do {
-                return try openFile(path)
+                return try openFile(path, warn: warn)
             } catch {
                 warn("cannot rebuild the cache \(path) (\(error.message)); using a temporary in-memory cache")
                 return try inMemory()
@@ -73,11 +71,35 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    private static func openFile(_ path: String) throws(StoreError) -> Store {
+    private static func openFile(_ path: String, warn: @escaping @Sendable (String) -> Void) throws(StoreError) -> Store {
+        Store(connection: try connect(path), warn: warn)
+    }
+
+    private static func connect(_ path: String) throws(StoreError) -> Connection {
         let connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
         try migrate(connection)
-        return Store(connection: connection)
+        return connection
+    }
+
+    private static func moveAside(_ path: String, warn: (String) -> Void) {
+        let manager = FileManager.default
+        let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
+            try? manager.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        }
+        warn("the cache \(path) was damaged; moved it to \(aside) and started a new one")
+    }
+
+    /// Damage found after opening: move the file aside, start a new one, and run `body` again on it.
+    private func recovering<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        do {
+            return try body(connection)
+        } catch where error.isCorruption && path != ":memory:" {
+            Self.moveAside(path, warn: warn)
+            connection = try Self.connect(path)
+            return try body(connection)
+        }
     }
 
     private static func migrate(_ connection: Connection) throws(StoreError) {
@@ -103,23 +125,25 @@ public final class Store: @unchecked Sendable {
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction, committing on success and rolling back on error.
     @discardableResult
-    func write<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+    func write<T: Sendable>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
         try lock.withLock { _ throws(StoreError) -> T in
-            try connection.execute("BEGIN IMMEDIATE")
-            do throws(StoreError) {
-                let result = try body(connection)
-                try connection.execute("COMMIT")
-                return result
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
+            try recovering { (connection) throws(StoreError) -> T in
+                try connection.execute("BEGIN IMMEDIATE")
+                do throws(StoreError) {
+                    let result = try body(connection)
+                    try connection.execute("COMMIT")
+                    return result
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
             }
         }
     }
 
     /// Runs `body` on the connection without a write transaction.
-    func read<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
-        try lock.withLock { _ throws(StoreError) -> T in try body(connection) }
+    func read<T: Sendable>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try lock.withLock { _ throws(StoreError) -> T in try recovering(body) }
     }
 
     /// Size of the database file in bytes (0 in memory).

@@ -19,6 +19,8 @@ public final class LoopbackServer: Sendable {
         public let headers: [String: String]
         /// Which connection (1-based) carried it.
         public let connection: Int
+        /// When it arrived, in seconds of the monotonic clock.
+        public let receivedAt: Double
 
         /// The decoded value of a query parameter.
         public func parameter(_ name: String) -> String? {
@@ -201,7 +203,10 @@ public final class LoopbackServer: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...]).trimmedSpaces
         }
-        return Request(method: String(parts[0]), path: path, query: query, headers: headers, connection: connection)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Request(method: String(parts[0]), path: path, query: query, headers: headers, connection: connection,
+                       receivedAt: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
     }
 
     private func write(_ response: Response, to client: Int32) -> Bool {
