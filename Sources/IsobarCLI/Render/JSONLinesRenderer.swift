@@ -137,6 +137,12 @@ public struct JSONLinesRenderer: Renderer {
         return .object(members)
     }
 
+    /// Items sorted as the providers are listed, whatever order they finished in.
+    private func inDisplayOrder<T>(_ items: [T], id: (T) -> String) -> [T] {
+        let order = context.providers.map(\.id)
+        return items.sorted { (order.firstIndex(of: id($0)) ?? .max) < (order.firstIndex(of: id($1)) ?? .max) }
+    }
+
     private func mergedJSON(_ merged: MergedValue?, _ dimension: Dimension) -> JSONOutput {
         guard let merged else { return .null }
         let spread = OutputNumber.round3(context.units.convertDifference(merged.spread, dimension))
@@ -166,9 +172,9 @@ public struct JSONLinesRenderer: Renderer {
         let offset = consensus.utcOffsetSeconds
         var members: [(String, JSONOutput)] = [
             ("providers", .array(consensus.providers.map(JSONOutput.string))),
-            ("failed", .array(failed.map(JSONOutput.string))),
-            ("outcomes", .object(outcomes.map { ($0.0, JSONOutput.string($0.1.rawValue)) })),
-            ("sources", .object(reports.map { ($0.providerID, sourceJSON($0.source)) })),
+            ("failed", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
+            ("outcomes", .object(inDisplayOrder(outcomes, id: \.0).map { ($0.0, JSONOutput.string($0.1.rawValue)) })),
+            ("sources", .object(inDisplayOrder(reports, id: \.providerID).map { ($0.providerID, sourceJSON($0.source)) })),
             ("utc_offset_seconds", .integer(offset)),
             ("timezone", .string(consensus.timeZoneIdentifier)),
             ("units", unitsJSON),
