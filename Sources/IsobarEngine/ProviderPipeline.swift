@@ -192,11 +192,9 @@ struct ProviderPipeline {
     private func fetchWithRetries(_ request: WeatherRequest) async throws(ProviderError) -> WeatherReport {
         var attempt = 0
         while true {
-            try await acquirePermit(request)
-            do {
-                var report = try await provider.fetch(request, transport: DeadlineTransport(base: binding.transport, deadline: deadline, time: time))
-                // Ages are measured on the engine's clock.
-                if report.source == .live { report.fetchedAt = time.now() }
+            let callID = try await acquirePermit(request)
+            do throws(ProviderError) {
+                let report = try await fetchOnce(request, settling: callID)
                 _ = try? store.recordOutcome(provider: provider.id, succeeded: true, threshold: options.breakerThreshold, now: time.now())
                 return report
             } catch {
@@ -210,6 +208,15 @@ struct ProviderPipeline {
                 try await sleep(delay)
             }
         }
+    }
+
+    /// One request to the provider; the rate-limit call is settled when the answer (or failure) comes back.
+    private func fetchOnce(_ request: WeatherRequest, settling callID: Int64?) async throws(ProviderError) -> WeatherReport {
+        defer { if let callID { try? store.settle(callID: callID, at: time.now()) } }
+        var report = try await provider.fetch(request, transport: DeadlineTransport(base: binding.transport, deadline: deadline, time: time))
+        // Ages are measured on the engine's clock.
+        if report.source == .live { report.fetchedAt = time.now() }
+        return report
     }
 
     /// Records the failure against the breaker, and turns a 429 into a cooldown every process respects.
@@ -237,19 +244,21 @@ struct ProviderPipeline {
         }
     }
 
-    private func acquirePermit(_ request: WeatherRequest) async throws(ProviderError) {
-        guard !policy.rateLimits.isEmpty else { return }
+    /// Waits for room in every rate-limit window (checking again at least every quarter second, as calls elsewhere settle),
+    /// or fails as rate limited when the room will not come before the deadline. Returns the call to settle, if any.
+    private func acquirePermit(_ request: WeatherRequest) async throws(ProviderError) -> Int64? {
+        guard !policy.rateLimits.isEmpty else { return nil }
         let cost = provider.callCost(of: request)
         while true {
             let decision: PermitDecision
             do {
-                decision = try store.acquirePermit(provider: provider.id, windows: policy.rateLimits, cost: cost, now: time.now())
+                decision = try store.acquirePermit(provider: provider.id, windows: policy.rateLimits, cost: cost, now: time.now(), deadline: deadline)
             } catch {
                 // A store that cannot be written must not stop the command; the provider's own limit still applies.
-                return
+                return nil
             }
             switch decision {
-            case .granted: return
+            case .granted(let callID): return callID
             case .wait(let until):
                 guard until < deadline else {
                     let wait = until.timeIntervalSince(time.now())
@@ -257,7 +266,7 @@ struct ProviderPipeline {
                     throw ProviderError(.rateLimited(retryAfterSeconds: until == .distantFuture ? nil : wait),
                                         "\(name): rate limit reached; a call frees up at \(when)", reason: "local_limit")
                 }
-                try await sleep(until.timeIntervalSince(time.now()))
+                try await sleep(min(until.timeIntervalSince(time.now()), 0.25))
             }
         }
     }

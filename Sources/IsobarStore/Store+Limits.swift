@@ -3,9 +3,9 @@ import IsobarCore
 
 /// The answer to a permit request.
 public enum PermitDecision: Sendable, Equatable {
-    /// The call is recorded; go ahead.
-    case granted
-    /// No capacity now; the earliest instant enough of it frees up.
+    /// The call is recorded under this id; settle it when its answer comes back.
+    case granted(callID: Int64)
+    /// No capacity now; the earliest instant enough of it may free up (calls still in flight are assumed to end now).
     case wait(until: Date)
 }
 
@@ -18,18 +18,25 @@ public struct BreakerState: Sendable, Equatable {
 }
 
 extension Store {
-    /// Records a call of weight `cost` if every window has room at `now`, else says when it will.
-    public func acquirePermit(provider: String, windows: [RateLimit], cost: Double, now: Date) throws(StoreError) -> PermitDecision {
+    /// The instant a call stops counting: its settling time, or its command's deadline while it is in flight.
+    private static let countsUntil = "coalesce(settled_at, deadline, at)"
+
+    /// Records a call of weight `cost` if every window has room at `now`, else says when it may.
+    ///
+    /// A call counts from when it is granted until a window's length after it is settled, so the provider never sees more
+    /// than the limit in any window, however long requests take to arrive; an unsettled call (its process died) counts
+    /// until its `deadline`.
+    public func acquirePermit(provider: String, windows: [RateLimit], cost: Double, now: Date, deadline: Date) throws(StoreError) -> PermitDecision {
         try write { connection throws(StoreError) in
             var freesAt = now
             for window in windows {
                 let since = now.timeIntervalSince1970 - window.perSeconds
+                // Each call frees its share a window's length after it settles; one still in flight settles now at the earliest.
                 let events = try connection.query(
-                    "SELECT at, cost FROM rate_events WHERE provider = ? AND at > ? ORDER BY at",
-                    [.text(provider), .real(since)])
+                    "SELECT coalesce(settled_at, ?), cost FROM rate_events WHERE provider = ? AND \(Self.countsUntil) > ? ORDER BY 1",
+                    [.real(now.timeIntervalSince1970), .text(provider), .real(since)])
                 var used = events.reduce(0) { $0 + ($1[1].double ?? 0) }
                 guard used + cost > window.limit + 1e-9 else { continue }
-                // Room appears as the oldest events leave the window.
                 for event in events {
                     used -= event[1].double ?? 0
                     if used + cost <= window.limit + 1e-9 {
@@ -40,9 +47,17 @@ extension Store {
                 if used + cost > window.limit + 1e-9 { freesAt = .distantFuture }
             }
             guard freesAt <= now else { return .wait(until: freesAt) }
-            try connection.query("INSERT INTO rate_events(provider, at, cost) VALUES (?, ?, ?)",
-                                 [.text(provider), .real(now.timeIntervalSince1970), .real(cost)])
-            return .granted
+            try connection.query("INSERT INTO rate_events(provider, at, cost, deadline) VALUES (?, ?, ?, ?)",
+                                 [.text(provider), .real(now.timeIntervalSince1970), .real(cost), .real(deadline.timeIntervalSince1970)])
+            let id = try connection.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+            return .granted(callID: Int64(id))
+        }
+    }
+
+    /// Marks a granted call as answered at `at`; from then on it counts for a window's length.
+    public func settle(callID: Int64, at: Date) throws(StoreError) {
+        try write { connection throws(StoreError) in
+            try connection.query("UPDATE rate_events SET settled_at = ? WHERE rowid = ?", [.real(at.timeIntervalSince1970), .integer(callID)])
         }
     }
 
@@ -51,7 +66,7 @@ extension Store {
         try read { connection throws(StoreError) in
             try windows.map { window throws(StoreError) in
                 try connection.query(
-                    "SELECT coalesce(sum(cost), 0) FROM rate_events WHERE provider = ? AND at > ?",
+                    "SELECT coalesce(sum(cost), 0) FROM rate_events WHERE provider = ? AND \(Self.countsUntil) > ?",
                     [.text(provider), .real(now.timeIntervalSince1970 - window.perSeconds)]).first?.first?.double ?? 0
             }
         }

@@ -21,6 +21,11 @@ public final class Store: @unchecked Sendable {
         CREATE TABLE breakers(provider TEXT PRIMARY KEY, failures INTEGER NOT NULL, opened_at REAL);
         CREATE TABLE fetch_locks(lock_key TEXT PRIMARY KEY, holder_pid INTEGER NOT NULL, acquired_at REAL NOT NULL);
         """,
+        // A call counts until it is settled (its answer came back), or until its command's deadline if it never is.
+        """
+        ALTER TABLE rate_events ADD COLUMN deadline REAL;
+        ALTER TABLE rate_events ADD COLUMN settled_at REAL;
+        """,
     ]
 
     // Safety: `connection` is read and replaced only while holding `lock`.

@@ -119,23 +119,48 @@ final class Warnings: @unchecked Sendable {
     @Test func permitsCountWeightedCallsInEveryWindow() throws {
         let store = try Store.inMemory()
         let windows = [RateLimit(limit: 10, perSeconds: 60), RateLimit(limit: 12, perSeconds: 3600)]
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now) == .granted)
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(10)) == .granted)
+        let deadline = now.addingTimeInterval(10)
+        let first = try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now, deadline: deadline)
+        guard case .granted(let firstID) = first else { Issue.record("expected a grant, got \(first)"); return }
+        try store.settle(callID: firstID, at: now)
+        let second = try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(10), deadline: deadline)
+        guard case .granted(let secondID) = second else { Issue.record("expected a grant, got \(second)"); return }
+        try store.settle(callID: secondID, at: now.addingTimeInterval(10))
         // 8 used of 10 per minute: a call of 4 must wait until the first leaves the minute window.
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(20))
+        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(20), deadline: deadline)
             == .wait(until: now.addingTimeInterval(60)))
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(61)) == .granted)
+        let third = try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(61), deadline: deadline)
+        guard case .granted(let thirdID) = third else { Issue.record("expected a grant, got \(third)"); return }
+        try store.settle(callID: thirdID, at: now.addingTimeInterval(61))
         // 12 of 12 per hour now: the hour window decides.
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now.addingTimeInterval(200))
+        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now.addingTimeInterval(200), deadline: deadline)
             == .wait(until: now.addingTimeInterval(3600)))
         #expect(try store.usage(provider: "p", windows: windows, now: now.addingTimeInterval(200)) == [0, 12])
         #expect(try store.usage(provider: "other", windows: windows, now: now) == [0, 0])
     }
 
+    @Test func aCallCountsUntilAWindowAfterItSettles() throws {
+        let store = try Store.inMemory()
+        let windows = [RateLimit(limit: 1, perSeconds: 2)]
+        let granted = try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now, deadline: now.addingTimeInterval(10))
+        guard case .granted(let id) = granted else { Issue.record("expected a grant"); return }
+        // In flight for 5 s: it still counts, and frees up no earlier than 2 s from now.
+        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now.addingTimeInterval(5), deadline: now.addingTimeInterval(15))
+            == .wait(until: now.addingTimeInterval(7)))
+        try store.settle(callID: id, at: now.addingTimeInterval(5))
+        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now.addingTimeInterval(6.5), deadline: now.addingTimeInterval(20))
+            == .wait(until: now.addingTimeInterval(7)))
+        // An unsettled call (its process died) stops counting a window after its deadline.
+        let orphan = try Store.inMemory()
+        _ = try orphan.acquirePermit(provider: "p", windows: windows, cost: 1, now: now, deadline: now.addingTimeInterval(10))
+        #expect(try orphan.usage(provider: "p", windows: windows, now: now.addingTimeInterval(11)) == [1])
+        #expect(try orphan.usage(provider: "p", windows: windows, now: now.addingTimeInterval(12.5)) == [0])
+    }
+
     @Test func aCallLargerThanTheLimitNeverFits() throws {
         let store = try Store.inMemory()
-        #expect(try store.acquirePermit(provider: "p", windows: [RateLimit(limit: 2, perSeconds: 60)], cost: 3, now: now)
-            == .wait(until: .distantFuture))
+        #expect(try store.acquirePermit(provider: "p", windows: [RateLimit(limit: 2, perSeconds: 60)], cost: 3, now: now,
+                                        deadline: now.addingTimeInterval(10)) == .wait(until: .distantFuture))
     }
 
     @Test func cooldownsBreakersAndLocks() throws {

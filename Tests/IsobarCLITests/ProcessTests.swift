@@ -1,0 +1,138 @@
+import Foundation
+import IsobarCLI
+import IsobarCore
+import IsobarStore
+import IsobarTestKit
+import Testing
+
+/// Starts the real binary without waiting for it.
+func launch(_ arguments: [String], environment: [String: String]) throws -> (Process, Pipe, Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(isobarExecutable()))
+    process.arguments = arguments
+    process.environment = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home"].merging(environment) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return (process, out, err)
+}
+
+/// Runs every command line at once and waits for all of them.
+func runConcurrently(_ commands: [[String]], environment: [String: String]) throws -> [CLIRun] {
+    let launched = try commands.map { try launch($0, environment: environment) }
+    return launched.map { process, out, err in
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIRun(code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// The most requests the server saw in any window of `seconds`.
+func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int {
+    let times = requests.map(\.receivedAt).sorted()
+    var best = 0
+    var start = 0
+    for end in times.indices {
+        while times[end] - times[start] >= seconds { start += 1 }
+        best = max(best, end - start + 1)
+    }
+    return best
+}
+
+@Suite(.serialized) struct ProcessTests {
+    @Test func eightProcessesNeverExceedASharedRateLimit() throws {
+        let server = try providerServer()
+        let config = try temporaryConfiguration("""
+        {"providers": [{"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY",
+                        "base_url": "\(server.baseURL)", "rate_limits": [{"limit": 10, "per_s": 2}]}]}
+        """)
+        let binary = try #require(isobarExecutable())
+        let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": temporaryDirectory("shared-cache")]
+        let commands = (0..<8).map { process in
+            ["/bin/sh", "-c", (0..<4).map { run in
+                "'\(binary)' compare \(10 + process),\(run) --refresh --timeout 8 --config '\(config)' --format jsonl; echo \"exit=$?\""
+            }.joined(separator: "; ")]
+        }
+        let launched = try commands.map { command -> (Process, Pipe, Pipe) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
+            process.environment = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home"].merging(environment) { $1 }
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            return (process, out, err)
+        }
+        var statuses: [String] = []
+        for (process, out, _) in launched {
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            for line in text.split(separator: "\n") where line.hasPrefix("{") {
+                let value = try JSONDocument(parsing: String(line)).rootValue
+                if let status = try value.optionalString("status") { statuses.append(status) }
+            }
+            #expect(!text.contains(sentinelKey))
+        }
+        #expect(statuses.count == 32)
+        #expect(statuses.allSatisfy { $0 == "ok" || $0 == "rate_limited" }, "\(statuses)")
+        #expect(server.requests.count == statuses.filter { $0 == "ok" }.count)
+        #expect(server.requests.count >= 10)
+        #expect(busiestWindow(server.requests, seconds: 2) <= 10)
+    }
+
+    @Test func twentyProcessesOnAnEmptyCacheMakeOneRequestPerProvider() throws {
+        let weather = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather")
+        let meteo = try cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
+        let server = try LoopbackServer { request in
+            .init(request.path == "/v1/forecast" ? meteo : weather, delaySeconds: 0.5)
+        }
+        let config = try liveConfiguration(server)
+        let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": temporaryDirectory("shared-cache")]
+        let runs = try runConcurrently(Array(repeating: ["compare", "Minsk", "--config", config, "--format", "jsonl"], count: 20),
+                                       environment: environment)
+        for run in runs { #expect(run.code == 0, "\(run.stdout)\(run.stderr)") }
+        #expect(server.requests.filter { $0.path == "/data/2.5/weather" }.count == 1)
+        #expect(server.requests.filter { $0.path == "/v1/forecast" }.count == 1)
+        let statuses = try runs.flatMap { try parseLines($0) }.compactMap { try $0.optionalString("status") }
+        #expect(statuses.filter { $0 == "ok" }.count == 2)
+        #expect(statuses.filter { $0 == "cached" }.count == 38)
+    }
+
+    @Test func aKilledWriterLeavesAUsableStore() throws {
+        let server = try providerServer()
+        let config = try liveConfiguration(server)
+        let cache = temporaryDirectory("killed-cache")
+        let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": cache]
+        for round in 0..<12 {
+            let (process, _, _) = try launch(["compare", "\(round),\(round)", "--refresh", "--config", config], environment: environment)
+            usleep(UInt32(5_000 + round * 4_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let after = try runProcess(try #require(isobarExecutable()), ["compare", "Minsk", "--config", config], environment: environment)
+        #expect(after.code == 0, "\(after.stderr)")
+        #expect(!after.stderr.contains("locked"))
+        let store = try Store.open(directory: cache + "/isobar", warn: { Issue.record("unexpected warning: \($0)") })
+        #expect(try store.integrityCheck() == "ok")
+    }
+
+    @Test func aDamagedCacheIsRebuiltAndTheCommandStillAnswers() throws {
+        let server = try providerServer()
+        let config = try liveConfiguration(server)
+        let cache = temporaryDirectory("damaged-cache")
+        try FileManager.default.createDirectory(atPath: cache + "/isobar", withIntermediateDirectories: true)
+        try Data(repeating: 0x17, count: 10_000).write(to: URL(fileURLWithPath: cache + "/isobar/isobar.sqlite"))
+        let run = try runProcess(try #require(isobarExecutable()), ["compare", "Minsk", "--config", config],
+                                 environment: ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": cache])
+        #expect(run.code == 0)
+        #expect(run.stderr.contains("was damaged; moved it to"))
+        #expect(run.stdout.contains("Consensus"))
+    }
+}
