@@ -154,12 +154,13 @@ func format(_ value: Double) -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let known = ["decode", "fanout", "http"]
+let known = ["decode", "fanout", "http", "places"]
 for name in arguments.isEmpty ? known : arguments {
     switch name {
     case "decode": try benchmarkDecode()
     case "fanout": try await benchmarkFanOut()
     case "http": try await benchmarkHTTP()
+    case "places": try benchmarkPlaces()
     default: print("unknown benchmark '\(name)'; known: \(known.joined(separator: ", "))")
     }
 }

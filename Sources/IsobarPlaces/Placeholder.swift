@@ -1,1 +1,0 @@
-// Offline gazetteer and place search.
