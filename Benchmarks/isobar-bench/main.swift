@@ -154,13 +154,14 @@ func format(_ value: Double) -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let known = ["decode", "fanout", "http", "places"]
+let known = ["decode", "fanout", "http", "places", "cachehit"]
 for name in arguments.isEmpty ? known : arguments {
     switch name {
     case "decode": try benchmarkDecode()
     case "fanout": try await benchmarkFanOut()
     case "http": try await benchmarkHTTP()
     case "places": try benchmarkPlaces()
+    case "cachehit": try benchmarkCacheHit()
     default: print("unknown benchmark '\(name)'; known: \(known.joined(separator: ", "))")
     }
 }
