@@ -17,9 +17,9 @@ let package = Package(
             name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]),
 
-        .systemLibrary(
-            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl, loaded with dlopen("libcurl.so.4") on first use instead of linked: headers from apt libcurl4-openssl-dev
+        // (scripts/install-deps.sh), the library itself from libcurl4 at run time.
+        .target(name: "CCurl", path: "Sources/CCurl"),
 
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -37,7 +37,7 @@ let package = Package(
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),

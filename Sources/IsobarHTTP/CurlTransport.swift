@@ -9,6 +9,9 @@ import Glibc
 /// HTTP over libcurl's multi interface, driven by one I/O thread: connections are reused, transfers run concurrently,
 /// and cancelling a task removes its transfer at once.
 ///
+/// libcurl is loaded with `dlopen` on the first `send`, which also creates the multi handle and starts the I/O thread, so a
+/// transport that is never used costs nothing. Without libcurl every request fails with `ProviderError(.unavailable)`.
+///
 /// Plain `http` is allowed only to loopback hosts; TLS verification is always on; redirects only to https, at most 3;
 /// proxy environment variables are honoured by libcurl.
 public final class CurlTransport: Transport {
@@ -28,44 +31,83 @@ public final class CurlTransport: Transport {
 
         init(multi: UnsafeMutableRawPointer) { self.multi = multi }
 
-        deinit { curl_multi_cleanup(multi) }
+        deinit { _ = isobar_curl_multi_cleanup(multi) }
 
-        func wake() { curl_multi_wakeup(multi) }
+        func wake() { _ = isobar_curl_multi_wakeup(multi) }
     }
 
-    private let core: Core
+    /// Nothing runs before the first request; the first `send` moves to `running` or `unavailable`.
+    private enum Phase {
+        case idle
+        case running(Core)
+        case unavailable(String)
+        case stopped
+    }
+
+    private let phase = Mutex(Phase.idle)
     /// Limits used when a request sets none.
     public let defaultLimits: TransferLimits
     /// The `User-Agent` sent.
     public let userAgent: String
 
-    /// Starts the I/O thread. One transport serves a whole process.
+    /// Cheap: libcurl is loaded and the I/O thread started by the first `send`. One transport serves a whole process.
     public init(defaultLimits: TransferLimits = TransferLimits(), userAgent: String = "isobar") {
-        CurlGlobal.initialize()
         self.defaultLimits = defaultLimits
         self.userAgent = userAgent
-        let multi = curl_multi_init()!
-        _ = isobar_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 16)
-        core = Core(multi: multi)
-        let loop = IOLoop(core: core)
-        let context = Unmanaged.passRetained(loop).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            Unmanaged<IOLoop>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        precondition(started == 0, "cannot start the HTTP I/O thread")
-        pthread_detach(thread)
     }
 
     deinit {
         stop()
     }
 
-    /// Ends the I/O thread; transfers still in flight fail as cancelled.
+    /// Ends the I/O thread; transfers still in flight fail as cancelled, and so does every later request.
     public func stop() {
-        core.inbox.withLock { $0.stopping = true }
-        core.wake()
+        let running: Core? = phase.withLock { phase in
+            defer { phase = .stopped }
+            if case .running(let core) = phase { return core }
+            return nil
+        }
+        guard let running else { return }
+        running.inbox.withLock { $0.stopping = true }
+        running.wake()
+    }
+
+    /// The running core, loading libcurl and starting the I/O thread on the first call; `label` names the request in errors.
+    private func start(label: String) throws(ProviderError) -> Core {
+        try phase.withLock { phase throws(ProviderError) -> Core in
+            switch phase {
+            case .running(let core):
+                return core
+            case .stopped:
+                throw ProviderError(.cancelled, "\(label): the HTTP transport was stopped", reason: "cancelled")
+            case .unavailable(let reason):
+                throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: "transport_failure")
+            case .idle:
+                if let reason = CurlLibrary.failure {
+                    phase = .unavailable(reason)
+                    throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: "transport_failure")
+                }
+                guard let multi = isobar_curl_multi_init() else {
+                    throw ProviderError(.unavailable, "\(label): libcurl cannot create a multi handle", reason: "transport_failure")
+                }
+                _ = isobar_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 16)
+                let core = Core(multi: multi)
+                let context = Unmanaged.passRetained(IOLoop(core: core)).toOpaque()
+                var thread = pthread_t()
+                let started = pthread_create(&thread, nil, { context in
+                    Unmanaged<IOLoop>.fromOpaque(context!).takeRetainedValue().run()
+                    return nil
+                }, context)
+                guard started == 0 else {
+                    Unmanaged<IOLoop>.fromOpaque(context).release()
+                    throw ProviderError(.unavailable, "\(label): cannot start the HTTP I/O thread (error \(started))",
+                                        reason: "transport_failure")
+                }
+                pthread_detach(thread)
+                phase = .running(core)
+                return core
+            }
+        }
     }
 
     /// Sends the request and waits for the whole response, or fails with a `ProviderError`.
@@ -75,7 +117,7 @@ public final class CurlTransport: Transport {
             throw ProviderError(.unsupported, "\(label): refusing plain http to \(request.url.authority); only loopback hosts may use http",
                                 reason: "insecure_url")
         }
-        let core = core
+        let core = try start(label: request.origin.isEmpty ? request.url.authority : request.origin)
         let id = core.inbox.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -146,15 +188,15 @@ public final class CurlTransport: Transport {
                 }
                 cancelledEarly.subtract(active.values.map(\.id))
                 var running: Int32 = 0
-                _ = curl_multi_perform(multi, &running)
+                _ = isobar_curl_multi_perform(multi, &running)
                 var remaining: Int32 = 0
-                while let message = curl_multi_info_read(multi, &remaining) {
+                while let message = isobar_curl_multi_info_read(multi, &remaining) {
                     var handle: UnsafeMutableRawPointer?
                     var result = CURLE_OK
                     guard isobar_curl_message_done(message, &handle, &result) == 1, let handle, let transfer = active[handle] else { continue }
                     end(handle, transfer, transfer.outcome(result), multi)
                 }
-                _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+                _ = isobar_curl_multi_poll(multi, nil, 0, 1000, nil)
             }
             for (handle, transfer) in active {
                 end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")), multi)
@@ -169,7 +211,7 @@ public final class CurlTransport: Transport {
                 transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")))
                 return
             }
-            guard transfer.prepare(), let handle = transfer.handle, curl_multi_add_handle(multi, handle) == CURLM_OK else {
+            guard transfer.prepare(), let handle = transfer.handle, isobar_curl_multi_add_handle(multi, handle) == CURLM_OK else {
                 transfer.release()
                 transfer.finish(.failure(ProviderError(.unavailable, "\(transfer.label): libcurl refused the request", reason: "transport_failure")))
                 return
@@ -179,7 +221,7 @@ public final class CurlTransport: Transport {
 
         private func end(_ handle: UnsafeMutableRawPointer, _ transfer: Transfer, _ result: Result<HTTPResponse, ProviderError>,
                          _ multi: UnsafeMutableRawPointer) {
-            curl_multi_remove_handle(multi, handle)
+            _ = isobar_curl_multi_remove_handle(multi, handle)
             active[handle] = nil
             transfer.release()
             transfer.finish(result)
@@ -187,12 +229,18 @@ public final class CurlTransport: Transport {
     }
 }
 
-/// `curl_global_init` once per process.
-enum CurlGlobal {
-    private static let done: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        return true
+/// Loads libcurl and runs `curl_global_init`, once per process.
+enum CurlLibrary {
+    /// Nil once libcurl is loaded and initialised; otherwise a one-line reason why it cannot be used.
+    static let failure: String? = {
+        var buffer = [CChar](repeating: 0, count: 512)
+        let loaded = buffer.withUnsafeMutableBufferPointer { isobar_curl_load($0.baseAddress, $0.count) }
+        guard loaded == 1 else {
+            let reason = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            return reason.isEmpty ? "libcurl.so.4 cannot be loaded" : reason
+        }
+        let code = isobar_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        guard code == CURLE_OK else { return "curl_global_init failed: \(TransportErrors.describe(code))" }
+        return nil
     }()
-
-    static func initialize() { _ = done }
 }

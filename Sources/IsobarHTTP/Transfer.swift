@@ -35,7 +35,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Creates and configures the easy handle; returns false when libcurl refuses.
     func prepare() -> Bool {
-        guard let handle = curl_easy_init() else { return false }
+        guard let handle = isobar_curl_easy_init() else { return false }
         self.handle = handle
         let url = request.url.string
         let milliseconds: (Double) -> Int = { Int(($0 * 1000).rounded()) }
@@ -57,7 +57,12 @@ final class Transfer: @unchecked Sendable {
         check(isobar_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
         if request.method != "GET" { check(isobar_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)) }
         for header in request.headers {
-            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+            // On failure libcurl leaves the list as it was (still ours to free) and returns nil.
+            guard let appended = isobar_curl_slist_append(headerList, "\(header.name): \(header.value)") else {
+                ok = false
+                break
+            }
+            headerList = appended
         }
         if let headerList { check(isobar_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)) }
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -70,8 +75,8 @@ final class Transfer: @unchecked Sendable {
 
     /// Frees the easy handle and header list.
     func release() {
-        if let handle { curl_easy_cleanup(handle) }
-        if let headerList { curl_slist_free_all(headerList) }
+        if let handle { isobar_curl_easy_cleanup(handle) }
+        if let headerList { isobar_curl_slist_free_all(headerList) }
         handle = nil
         headerList = nil
     }

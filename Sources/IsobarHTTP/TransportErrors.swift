@@ -41,6 +41,6 @@ enum TransportErrors {
 
     /// libcurl's generic text for a code (never holds the URL).
     static func describe(_ code: CURLcode) -> String {
-        String(cString: curl_easy_strerror(code))
+        String(cString: isobar_curl_easy_strerror(code))
     }
 }

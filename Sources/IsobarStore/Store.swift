@@ -26,6 +26,14 @@ public final class Store: @unchecked Sendable {
         ALTER TABLE rate_events ADD COLUMN deadline REAL;
         ALTER TABLE rate_events ADD COLUMN settled_at REAL;
         """,
+        """
+        CREATE TABLE favourites(position INTEGER PRIMARY KEY, name TEXT NOT NULL, admin_area TEXT, country_code TEXT,
+                                latitude REAL NOT NULL, longitude REAL NOT NULL, timezone TEXT, added_at REAL NOT NULL);
+        CREATE UNIQUE INDEX favourites_by_coordinates ON favourites(round(latitude, 3), round(longitude, 3));
+        CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE geocoding(provider TEXT NOT NULL, query TEXT NOT NULL, fetched_at REAL NOT NULL, payload TEXT NOT NULL,
+                               PRIMARY KEY(provider, query));
+        """,
     ]
 
     // Safety: `connection` is read and replaced only while holding `lock`.

@@ -12,8 +12,15 @@ func expectOneLineError(_ run: CLIRun, code: ExitCode, containing fragment: Stri
 }
 
 @Suite struct ErrorHandlingTests {
-    @Test func unknownPlaceSuggestsTheClosestName() async {
-        expectOneLineError(await runCLI(["compare", "Minks", "--demo"]), code: .badPlace, containing: "did you mean Minsk?")
+    @Test func aMisspelledPlaceIsCorrectedAndSaysSo() async throws {
+        let run = await runCLI(["compare", "Minks", "--demo", "--format", "jsonl"])
+        #expect(run.code == 0)
+        #expect(run.stderr == "isobar: note: no place is called 'Minks'; using Minsk, Minsk City, BY\n")
+        #expect(try parseLines(run).last?.member("place").string("name") == "Minsk")
+    }
+
+    @Test func anUnknownPlaceIsADataError() async {
+        expectOneLineError(await runCLI(["compare", "Xqzzyvv", "--demo"]), code: .badPlace, containing: "unknown place 'Xqzzyvv'")
     }
 
     @Test(arguments: [

@@ -28,7 +28,7 @@ import Testing
 
     @Test func exitCodesReachTheShell() throws {
         let binary = try executable()
-        #expect(try runProcess(binary, ["compare", "Atlantis", "--demo"]).code == ExitCode.badPlace.rawValue)
+        #expect(try runProcess(binary, ["compare", "Xqzzyvv", "--demo"]).code == ExitCode.badPlace.rawValue)
         #expect(try runProcess(binary, ["compare", "Minsk", "--bogus"]).code == ExitCode.usage.rawValue)
         let noNetwork = try runProcess(binary, ["compare", "Minsk", "--config", dataDirectory + "/isobar.json"])
         #expect(noNetwork.code == ExitCode.noneAnswered.rawValue)

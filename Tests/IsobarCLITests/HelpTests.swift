@@ -20,13 +20,14 @@ import Testing
         try expectGolden(run.stdout, "help.txt")
     }
 
-    @Test(arguments: ["compare", "now", "forecast"])
+    @Test(arguments: ["compare", "now", "forecast", "search", "cities", "home", "cache", "providers"])
     func commandHelpListsOptionsAndConfiguredProviders(command: String) async throws {
-        let run = await runCLI([command, "--help", "--demo"])
+        let run = await runCLI([command, "--help"] + (["cache"].contains(command) ? [] : ["--demo"]))
         #expect(run.code == 0)
-        #expect(run.stdout.contains("--units SYSTEM"))
-        #expect(run.stdout.contains("openweathermap  type openweathermap, replays <data>/cassettes/openweathermap")
-            || run.stdout.contains("openweathermap  type openweathermap, replays \(dataDirectory)/cassettes/openweathermap"))
+        #expect(run.stdout.contains("--help"))
+        if command != "cache" {
+            #expect(run.stdout.contains("openweathermap  type openweathermap, replays \(dataDirectory)/cassettes/openweathermap"))
+        }
         #expect(run.stdout.contains("open-meteo      type open-meteo"))
         try expectGolden(run.stdout, "\(command)-help.txt")
     }
@@ -42,8 +43,8 @@ import Testing
         #expect(run.stdout == "isobar \(IsobarCommandLine.version)\n")
     }
 
-    @Test func noArgumentsShowsTheOverview() async {
-        let run = await runCLI([])
+    @Test func helpShowsTheOverview() async {
+        let run = await runCLI(["help"])
         #expect(run.code == 0)
         #expect(run.stdout.contains("Usage: isobar <command> <place> [options]"))
     }

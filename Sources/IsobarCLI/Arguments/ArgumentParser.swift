@@ -67,8 +67,9 @@ public enum ArgumentParser {
             let missing = command.arguments[parsed.positionals.count...].joined(separator: " ")
             throw UsageError("'\(command.name)' needs \(missing); see 'isobar \(command.name) --help'")
         }
-        if parsed.positionals.count > command.arguments.count {
-            let extra = parsed.positionals[command.arguments.count...].joined(separator: " ")
+        let most = command.arguments.count + command.optionalArguments.count
+        if parsed.positionals.count > most {
+            let extra = parsed.positionals[most...].joined(separator: " ")
             let hint = command.arguments.isEmpty ? "" : " (quote a place name with spaces: \"New York\")"
             throw UsageError("unexpected argument '\(extra)' for '\(command.name)'\(hint)")
         }

@@ -28,16 +28,20 @@ public struct CommandSpec: Sendable {
     public let summary: String
     /// Positional arguments in order, e.g. `["PLACE"]`; all required.
     public let arguments: [String]
+    /// Positional arguments that may follow the required ones.
+    public let optionalArguments: [String]
     /// Options besides the common ones.
     public let options: [OptionSpec]
     /// Longer help text shown under the usage line.
     public let discussion: String
 
     /// Creates a command description.
-    public init(name: String, summary: String, arguments: [String], options: [OptionSpec], discussion: String = "") {
+    public init(name: String, summary: String, arguments: [String], optionalArguments: [String] = [], options: [OptionSpec],
+                discussion: String = "") {
         self.name = name
         self.summary = summary
         self.arguments = arguments
+        self.optionalArguments = optionalArguments
         self.options = options
         self.discussion = discussion
     }

@@ -60,6 +60,23 @@ enum Commands {
             .flag("help", "show this help"),
         ])
 
+    static let search = CommandSpec(
+        name: "search", summary: "Find places by name, offline, in any script; --add puts the best match in your cities",
+        arguments: ["TEXT"],
+        options: [.value("limit", "N", "show at most N places (1 to 50, default 10)"), .flag("add", "add the best match to your cities and show it")]
+            + common,
+        discussion: "Matching ignores case and accents, knows other names and scripts (Минск, 東京), forgives one typo in words of 4+ letters, and takes a qualifier after a comma: \"Paris, US\", \"Paris, TX\". Names the offline gazetteer lacks are looked up with Open-Meteo's geocoding when the network is allowed.")
+
+    static let cities = CommandSpec(
+        name: "cities", summary: "Your cities with the consensus temperature and condition now; add or remove cities",
+        arguments: [], optionalArguments: ["ACTION", "PLACE"], options: common,
+        discussion: "isobar cities lists them (the first run starts with Minsk and Moscow); isobar cities add PLACE; isobar cities remove PLACE|NUMBER.")
+
+    static let home = CommandSpec(
+        name: "home", summary: "Show your home place (now, the next hours, the next days), or set it: isobar home set PLACE",
+        arguments: [], optionalArguments: ["ACTION", "PLACE"], options: common,
+        discussion: "isobar with no arguments shows the same; without a home it shows your first city.")
+
     /// Every command, in help order.
-    static let all = [compare, now, forecast, cache, providers]
+    static let all = [compare, now, forecast, search, cities, home, cache, providers]
 }

@@ -24,7 +24,8 @@ enum HelpText {
     }
 
     static func command(_ command: CommandSpec, configuration: Configuration?) -> String {
-        var text = "\(command.summary).\n\nUsage: isobar \(command.name) \(command.arguments.joined(separator: " ")) [options]\n"
+        let usage = (command.arguments + command.optionalArguments.map { "[\($0)]" }).joined(separator: " ")
+        var text = "\(command.summary).\n\nUsage: isobar \(command.name)\(usage.isEmpty ? "" : " " + usage) [options]\n"
         if !command.discussion.isEmpty { text += "\n\(command.discussion)\n" }
         text += "\nOptions:\n"
         let labels = command.options.map { option in "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "") }

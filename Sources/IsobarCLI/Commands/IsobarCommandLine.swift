@@ -53,8 +53,7 @@ public struct IsobarCommandLine: Sendable {
 
     private func dispatch(_ arguments: [String]) async throws -> ExitCode {
         guard let first = arguments.first else {
-            output.write(HelpText.overview(registry: registry, configuration: try? loadConfiguration(ParsedArguments())))
-            return .success
+            return try await runHome(ParsedArguments())
         }
         switch first {
         case "--help", "-h", "help":
@@ -72,7 +71,8 @@ public struct IsobarCommandLine: Sendable {
         }
         guard let command = Commands.all.first(where: { $0.name == first }) else {
             if first.hasPrefix("-") {
-                throw UsageError("unknown option '\(first)'; put options after a command, e.g. isobar compare Minsk --demo")
+                // `isobar --demo` and the like: the home view with options.
+                return try await runHome(try ArgumentParser.parse(arguments, command: Commands.home, options: Commands.home.options))
             }
             let suggestion = Spelling.closest(to: first, in: Commands.all.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("unknown command '\(first)'\(suggestion); commands are \(Commands.all.map(\.name).joined(separator: ", "))")
@@ -86,6 +86,9 @@ public struct IsobarCommandLine: Sendable {
         case "compare": return try await runWeather(.compare, parsed)
         case "now": return try await runWeather(.now, parsed)
         case "cache": return try runCache(parsed)
+        case "search": return try await runSearch(parsed)
+        case "cities": return try await runCities(parsed)
+        case "home": return try await runHome(parsed)
         case "providers": return try runProviders(parsed)
         default:
             let days = try parsed["days"].map { text throws(UsageError) in

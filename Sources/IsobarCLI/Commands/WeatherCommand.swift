@@ -9,8 +9,38 @@ import Glibc
 #endif
 
 extension IsobarCommandLine {
+    /// Everything a weather command needs before it knows the place.
+    struct WeatherSetup {
+        var configuration: Configuration
+        var bindings: [ProviderBinding]
+        var store: Store?
+        var live: LazyTransport
+        var recorders: [(id: String, recorder: RecordingTransport)]
+        var options: EngineOptions
+        var minimum: Int?
+        var units: UnitSystem
+
+        /// The Open-Meteo geocoding host from the configuration, if one is set.
+        var geocodingURL: RequestURL? {
+            configuration.providers.first { $0.type == "open-meteo" && $0.geocodingURL != nil }?.geocodingURL
+        }
+    }
+
     /// Runs compare, now or forecast.
     func runWeather(_ view: View, _ parsed: ParsedArguments) async throws -> ExitCode {
+        let setup = try weatherSetup(parsed)
+        let resolution = try await resolvePlace(parsed.positionals[0], network: networkTransport(setup, parsed), store: setup.store,
+                                                geocodingURL: setup.geocodingURL)
+        return await showWeather(view, resolution, setup, parsed)
+    }
+
+    /// The live transport when places may be looked up online (some provider is live, and not --offline).
+    func networkTransport(_ setup: WeatherSetup, _ parsed: ParsedArguments) -> (any Transport)? {
+        setup.store != nil && !parsed.has("offline") ? setup.live : nil
+    }
+
+    /// Checks the options and builds the providers, their transports and the store.
+    func weatherSetup(_ parsed: ParsedArguments) throws -> WeatherSetup {
         if parsed.has("demo") && parsed.has("config") { throw UsageError("--demo and --config cannot be used together") }
         if parsed.has("record") && (parsed.has("demo") || parsed.has("replay")) {
             throw UsageError("--record asks live providers; it cannot be used with --demo or --replay")
@@ -31,7 +61,6 @@ extension IsobarCommandLine {
             }
         }
         if let list = parsed["providers"] { configuration.providers = try selectProviders(list, configuration) }
-        let place = try places().resolve(parsed.positionals[0])
 
         let live = LazyTransport(make: makeLiveTransport)
         var recorders: [(id: String, recorder: RecordingTransport)] = []
@@ -46,16 +75,23 @@ extension IsobarCommandLine {
             throw UsageError("--min-providers \(minimum) is more than the \(bindings.count) provider(s) asked")
         }
         let store = bindings.contains { $0.policy != nil } ? openStore(parsed, configuration) : nil
-
         let units = parsed["units"].flatMap(UnitSystem.init(rawValue:)) ?? configuration.units
+        return WeatherSetup(configuration: configuration, bindings: bindings, store: store, live: live, recorders: recorders,
+                            options: options, minimum: minimum, units: units)
+    }
+
+    /// Asks every provider about the place, renders, and returns the exit code.
+    func showWeather(_ view: View, _ resolution: Resolution, _ setup: WeatherSetup, _ parsed: ParsedArguments) async -> ExitCode {
+        let place = resolution.place
         let context = RenderContext(
-            view: view, place: place, units: units,
-            providers: bindings.map { ($0.provider.id, $0.provider.displayName) },
-            color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now())
+            view: view, place: place, units: setup.units,
+            providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
+            color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
+            query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp)
         var renderer: any Renderer = parsed["format"] == "jsonl"
             ? JSONLinesRenderer(context: context, output: output) : TableRenderer(context: context, output: output)
         var outcomes: [ProviderOutcome] = []
-        let engine = Engine(bindings: bindings, store: store, options: options, time: time)
+        let engine = Engine(bindings: setup.bindings, store: setup.store, options: setup.options, time: time)
         for await event in engine.run(WeatherRequest(place: place, kinds: view.kinds)) {
             switch event {
             case .result(let report): outcomes.append(ProviderOutcome(report.freshness))
@@ -65,7 +101,13 @@ extension IsobarCommandLine {
             renderer.handle(event)
         }
         renderer.finish()
-        saveRecordings(recorders, parsed)
+        saveRecordings(setup.recorders, parsed)
+        return exitCode(outcomes, minimum: setup.minimum)
+    }
+
+    /// 0 when every provider answered (now or from a fresh cache), 2 when some failed or answered stale, 3 when none answered,
+    /// 4 when fewer than `--min-providers` answered.
+    func exitCode(_ outcomes: [ProviderOutcome], minimum: Int?) -> ExitCode {
         let answered = outcomes.filter { [.ok, .cached, .stale].contains($0) }.count
         if let minimum, answered < minimum {
             warn("only \(answered) provider(s) answered; --min-providers asks for \(minimum)")

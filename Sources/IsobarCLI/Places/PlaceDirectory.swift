@@ -48,26 +48,30 @@ public struct PlaceDirectory: Sendable {
         }
     }
 
-    /// Resolves `lat,lon`, `Name` or `Name, CC` (country code).
-    public func resolve(_ text: String) throws(PlaceError) -> Place {
+    /// Checks what a user typed: not empty, no control characters, at most 200 characters; returns it trimmed.
+    static func validate(_ text: String) throws(PlaceError) -> String {
         let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { throw PlaceError("a place is needed: a name such as Minsk, or coordinates such as 53.9,27.57") }
         guard trimmed.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
             throw PlaceError("the place contains control characters")
         }
         guard trimmed.count <= 200 else { throw PlaceError("the place is too long (\(trimmed.count) characters; at most 200)") }
-        if let coordinate = try Self.coordinate(trimmed) {
-            return Place(name: "\(JSONOutput.format(coordinate.latitude)),\(JSONOutput.format(coordinate.longitude))", coordinate: coordinate)
-        }
-        let parts = trimmed.split(separator: ",", maxSplits: 1).map { String($0).trimmingSpaces() }
+        return trimmed
+    }
+
+    /// The bundled place named `Name` or `Name, CC` (country code), if any.
+    func lookup(_ text: String) -> Place? {
+        let parts = text.split(separator: ",", maxSplits: 1).map { String($0).trimmingSpaces() }
         let name = Self.fold(parts[0])
         let country = parts.count > 1 ? parts[1].uppercased() : nil
-        let matches = entries.filter { $0.keys.contains(name) && (country == nil || $0.place.countryCode == country) }
-        if let first = matches.first { return first.place }
-        let known = entries.map(\.place.name)
-        let suggestion = Spelling.closest(to: parts[0], in: known).map { "; did you mean \($0)?" } ?? ""
-        throw PlaceError("unknown place '\(trimmed)'\(suggestion) (known: \(known.joined(separator: ", ")); or give coordinates such as 53.9,27.57)")
+        return entries.first { $0.keys.contains(name) && (country == nil || $0.place.countryCode == country) }?.place
     }
+
+    /// The bundled places, in file order.
+    var places: [Place] { entries.map(\.place) }
+
+    /// True when the text looks like `lat,lon`.
+    static func isCoordinateLike(_ text: String) -> Bool { (try? coordinate(text.trimmingSpaces())) != nil }
 
     /// Parses `lat,lon`; nil when the text is not numeric, an error when it is but out of range.
     static func coordinate(_ text: String) throws(PlaceError) -> Coordinate? {

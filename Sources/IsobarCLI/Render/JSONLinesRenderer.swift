@@ -55,6 +55,11 @@ public struct JSONLinesRenderer: Renderer {
             ("latitude", .number(place.coordinate.latitude)), ("longitude", .number(place.coordinate.longitude)),
             ("timezone", .string(place.timeZoneIdentifier)),
             ("utc_offset_seconds", place.utcOffsetSeconds.map(JSONOutput.integer) ?? .null),
+            ("query", .string(context.query)),
+            ("runners_up", .array(context.runnersUp.map { other in
+                .object([("name", .string(other.name)), ("admin_area", .string(other.adminArea)), ("country_code", .string(other.countryCode)),
+                         ("latitude", .number(other.coordinate.latitude)), ("longitude", .number(other.coordinate.longitude))])
+            })),
         ])
     }
 
@@ -93,15 +98,14 @@ public struct JSONLinesRenderer: Renderer {
             members.insert(("age_s", .number(age.rounded())), at: 1)
             members.insert(("stale_because", .string(because)), at: 2)
         }
-        switch context.view {
-        case .compare, .now:
-            members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null))
-        case .forecast(let days, let hourly):
+        let (wantsCurrent, days, hours) = context.view.sections
+        if wantsCurrent { members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null)) }
+        if days > 0 {
             let window = ForecastWindow(source: report.source, now: context.now, days: days)
             let ownDays = report.daily.isEmpty ? DailyAggregation.days(from: report.hourly, utcOffsetSeconds: offset) : report.daily
             members.append(("daily", .array(window.dates(ownDays, utcOffsetSeconds: offset, date: \.date).map(dayJSON))))
-            if hourly {
-                members.append(("hourly", .array(window.hours(report.hourly, time: \.time).map { sampleJSON($0, offset: offset) })))
+            if let hours {
+                members.append(("hourly", .array(window.hours(report.hourly, time: \.time).prefix(hours).map { sampleJSON($0, offset: offset) })))
             }
         }
         return members
@@ -179,18 +183,17 @@ public struct JSONLinesRenderer: Renderer {
             ("timezone", .string(consensus.timeZoneIdentifier)),
             ("units", unitsJSON),
         ]
-        switch context.view {
-        case .compare, .now:
-            members.append(("current", consensus.current.map { consensusSampleJSON($0, offset: offset) } ?? .null))
-        case .forecast(let days, let hourly):
+        let (wantsCurrent, days, hours) = context.view.sections
+        if wantsCurrent { members.append(("current", consensus.current.map { consensusSampleJSON($0, offset: offset) } ?? .null)) }
+        if days > 0 {
             let window = ForecastWindow(reports: reports, now: context.now, days: days)
             members.append(("daily", .array(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map { day in
                 var dayMembers: [(String, JSONOutput)] = [("date", .string(day.date.description)), ("condition", conditionJSON(day.condition))]
                 dayMembers += DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day.values[$0], $0.dimension)) }
                 return JSONOutput.object(dayMembers)
             })))
-            if hourly {
-                members.append(("hourly", .array(window.hours(consensus.hourly, time: \.time).map { consensusSampleJSON($0, offset: offset) })))
+            if let hours {
+                members.append(("hourly", .array(window.hours(consensus.hourly, time: \.time).prefix(hours).map { consensusSampleJSON($0, offset: offset) })))
             }
         }
         return members

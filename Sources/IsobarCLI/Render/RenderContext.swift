@@ -10,12 +10,24 @@ public enum View: Sendable, Equatable {
     case now
     /// Days (and hours when asked).
     case forecast(days: Int, hourly: Bool)
+    /// One place in full: now, the next hours, the next days.
+    case detail
+
+    /// What the view shows: current conditions, how many days, and how many hours (nil for none).
+    var sections: (current: Bool, days: Int, hours: Int?) {
+        switch self {
+        case .compare, .now: (true, 0, nil)
+        case .forecast(let days, let hourly): (false, days, hourly ? days * 24 : nil)
+        case .detail: (true, 5, 12)
+        }
+    }
 
     /// The data kinds the view needs from providers.
     public var kinds: Set<DataKind> {
         switch self {
         case .compare, .now: [.current]
-        case .forecast(_, let hourly): hourly ? [.hourly, .daily] : [.daily, .hourly]
+        case .forecast: [.hourly, .daily]
+        case .detail: [.current, .hourly, .daily]
         }
     }
 }
@@ -34,6 +46,10 @@ public struct RenderContext: Sendable {
     public var color: Bool
     /// The moment the command started; forecast hours start here (for replays, at the recording time).
     public var now: Date
+    /// What the user typed for the place.
+    public var query: String = ""
+    /// Other places the text could have meant.
+    public var runnersUp: [Place] = []
 
     /// The display name of a provider id.
     public func name(of id: String) -> String { providers.first { $0.id == id }?.name ?? id }

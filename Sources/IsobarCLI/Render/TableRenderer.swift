@@ -35,7 +35,10 @@ public struct TableRenderer: Renderer {
             switch context.view {
             case .compare: text += compareTable(ordered, consensus)
             case .now: text += nowSummary(ordered, consensus)
-            case .forecast(let days, let hourly): text += forecastTables(ordered, consensus, days: days, hourly: hourly)
+            case .forecast(let days, let hourly): text += forecastTables(ordered, consensus, days: days, hours: hourly ? days * 24 : nil)
+            case .detail:
+                text += nowSummary(ordered, consensus) + "\n"
+                text += forecastTables(ordered, consensus, days: 5, hours: 12)
             }
         }
         for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
@@ -143,7 +146,7 @@ public struct TableRenderer: Renderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func forecastTables(_ reports: [WeatherReport], _ consensus: Consensus, days: Int, hourly: Bool) -> String {
+    private func forecastTables(_ reports: [WeatherReport], _ consensus: Consensus, days: Int, hours limit: Int?) -> String {
         let window = ForecastWindow(reports: reports, now: context.now, days: days)
         var daily = TextTable(header: ["Day", "Condition", "Max \(unit(.temperature))", "Min \(unit(.temperature))",
                                        "Precip. \(unit(.precipitationAmount))", "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources"])
@@ -159,11 +162,11 @@ public struct TableRenderer: Renderer {
             ])
         }
         var text = style.bold("Daily consensus") + " (value, with the providers' range in brackets)\n" + daily.render(bold: style.bold)
-        guard hourly else { return text }
+        guard let limit else { return text }
         var hours = TextTable(header: ["Time", "Condition", "Temp \(unit(.temperature))", "Precip. \(unit(.precipitationRate))",
                                        "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources"])
         hours.leftAligned = [0, 1]
-        for sample in window.hours(consensus.hourly, time: \.time) {
+        for sample in window.hours(consensus.hourly, time: \.time).prefix(limit) {
             let date = LocalDate(sample.time, utcOffsetSeconds: offset)
             hours.rows.append([
                 "\(date.weekdayName) \(CivilTime.clock(sample.time, utcOffsetSeconds: offset))", sample.condition?.condition.label ?? "–",

@@ -1,0 +1,74 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarPlaces
+
+/// A resolved place, with the others the text could have meant.
+public struct Resolution: Sendable {
+    /// The place chosen.
+    public var place: Place
+    /// Other places with an equally good name match, best first.
+    public var runnersUp: [Place]
+    /// Where it was found: `coordinates`, `bundled`, `gazetteer` or a geocoding provider's id.
+    public var source: String
+}
+
+/// Turns what a user typed into a place: coordinates, the bundled places, then the offline gazetteer, then (when allowed) geocoding.
+struct PlaceResolver {
+    let bundled: PlaceDirectory
+    let gazetteer: Gazetteer?
+
+    /// Resolves `text` offline; nil result means no match anywhere offline (the caller may try geocoding).
+    func resolveOffline(_ text: String) throws(PlaceError) -> Resolution? {
+        let trimmed = try PlaceDirectory.validate(text)
+        if let coordinate = try PlaceDirectory.coordinate(trimmed) {
+            let name = "\(JSONOutput.format(coordinate.latitude)),\(JSONOutput.format(coordinate.longitude))"
+            return Resolution(place: Place(name: name, coordinate: coordinate), runnersUp: [], source: "coordinates")
+        }
+        if let place = bundled.lookup(trimmed) {
+            return Resolution(place: place, runnersUp: [], source: "bundled")
+        }
+        guard let gazetteer else { return nil }
+        let matches = try search(gazetteer, trimmed, limit: 6)
+        guard let best = matches.first else { return nil }
+        let equallyGood = matches.dropFirst().filter { $0.kind == best.kind && best.kind <= .exactAlternate }
+        return Resolution(place: preferBundled(best.place), runnersUp: equallyGood.map(\.place),
+                          source: best.kind == .typo ? "gazetteer (typo)" : "gazetteer")
+    }
+
+    /// The bundled entry for the same city (within about a kilometre), which carries its admin area and matches the recordings.
+    private func preferBundled(_ place: Place) -> Place {
+        bundled.places.first {
+            abs($0.coordinate.latitude - place.coordinate.latitude) < 0.01 && abs($0.coordinate.longitude - place.coordinate.longitude) < 0.01
+        } ?? place
+    }
+
+    /// Up to `limit` matches for a search, best first (an empty list when nothing matches).
+    func search(_ text: String, limit: Int) throws(PlaceError) -> [PlaceMatch] {
+        let trimmed = try PlaceDirectory.validate(text)
+        guard let gazetteer else { return [] }
+        return try search(gazetteer, trimmed, limit: limit)
+    }
+
+    private func search(_ gazetteer: Gazetteer, _ text: String, limit: Int) throws(PlaceError) -> [PlaceMatch] {
+        do {
+            return try gazetteer.search(text, limit: limit)
+        } catch {
+            switch error.code {
+            case .notFound: return []
+            case .invalidQuery, .invalidCoordinate: throw PlaceError(error.message)
+            default: throw PlaceError("the gazetteer cannot be used: \(error.message)")
+            }
+        }
+    }
+
+    /// Suggestions for an unknown name: close spellings from the gazetteer.
+    func suggestions(_ text: String) -> [Place] {
+        guard let gazetteer, let matches = try? gazetteer.search(text, limit: 3) else { return [] }
+        return matches.map(\.place)
+    }
+}
+
+extension Place {
+    /// `Paris, Île-de-France, FR` style label with every part known.
+    var fullLabel: String { [name, adminArea, countryCode].compactMap { $0 }.joined(separator: ", ") }
+}

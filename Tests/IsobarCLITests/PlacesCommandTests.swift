@@ -1,0 +1,198 @@
+import Foundation
+import IsobarCLI
+import IsobarCore
+import IsobarHTTP
+import IsobarTestKit
+import Testing
+
+/// Place names of a search's JSON lines, in rank order.
+func searchNames(_ run: CLIRun) throws -> [String] {
+    try parseLines(run).map { line in
+        let place = try line.member("place")
+        return [try place.string("name"), try place.optionalString("country_code")].compactMap { $0 }.joined(separator: ", ")
+    }
+}
+
+@Suite struct SearchCommandTests {
+    @Test(arguments: [
+        ("Минск", "Minsk, BY"), ("東京", "Tokyo, JP"), ("Москва", "Moscow, RU"), ("sao paulo", "São Paulo, BR"),
+        ("zurich", "Zürich, CH"), ("MINSK", "Minsk, BY"), ("Mosow", "Moscow, RU"), ("Paris", "Paris, FR"),
+        ("Paris, US", "Paris, US"), ("London", "London, GB"), ("Springfield", "Springfield, US"),
+    ])
+    func searchFindsTheRightPlaceFirst(query: String, expected: String) async throws {
+        let run = await runCLI(["search", query, "--format", "jsonl", "--limit", "5"])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(try searchNames(run).first == expected)
+    }
+
+    @Test func qualifiersNarrowAndRankingFollowsPopulation() async throws {
+        let texas = try parseLines(await runCLI(["search", "Paris, TX", "--format", "jsonl"]))
+        #expect(try texas.first?.member("place").optionalString("admin_area") == "Texas")
+        let springfields = try parseLines(await runCLI(["search", "Springfield", "--format", "jsonl", "--limit", "4"]))
+        #expect(springfields.count == 4)
+        let paris = try searchNames(await runCLI(["search", "Paris", "--format", "jsonl", "--limit", "3"]))
+        #expect(paris.first == "Paris, FR")
+        #expect(paris.contains("Paris, US"))
+    }
+
+    @Test func coordinatesAreTakenAsCoordinates() async throws {
+        let run = await runCLI(["search", "53.9,27.57", "--format", "jsonl"])
+        let place = try #require(try parseLines(run).first).member("place")
+        #expect(try place.double("latitude") == 53.9)
+        #expect(try place.double("longitude") == 27.57)
+    }
+
+    @Test(arguments: [
+        ("x", "at least 2 characters"), ("", "a place is needed"), ("Minsk\u{1}", "control characters"),
+        (String(repeating: "a", count: 10_000), "too long"), ("91,0", "latitude 91 is out of range"),
+    ])
+    func badSearchesAreOneLineErrors(text: String, message: String) async {
+        expectOneLineError(await runCLI(["search", text]), code: .badPlace, containing: message)
+    }
+
+    @Test func searchLimitIsChecked() async {
+        expectOneLineError(await runCLI(["search", "Paris", "--limit", "0"]), code: .usage, containing: "--limit takes a whole number from 1 to 50")
+    }
+
+    @Test func ambiguousNamesSayWhichPlaceWasChosen() async throws {
+        let server = try providerServer()
+        let run = await runCLI(["compare", "Paris", "--config", try liveConfiguration(server), "--format", "jsonl"],
+                               environment: ["TEST_OWM_KEY": sentinelKey], transport: { CurlTransport(userAgent: "isobar/test") })
+        #expect(run.stderr.contains("note: 'Paris' is Paris, FR; also: Paris, Texas, US"))
+        let place = try #require(try parseLines(run).last).member("place")
+        #expect(try place.member("runners_up").elements().first?.optionalString("admin_area") == "Texas")
+        #expect(try place.string("query") == "Paris")
+    }
+}
+
+@Suite struct GeocodingFallbackTests {
+    let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
+
+    func configuration(_ geocoder: LoopbackServer, _ weather: LoopbackServer) throws -> String {
+        try temporaryConfiguration("""
+        {"providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "\(weather.baseURL)", "geocoding_url": "\(geocoder.baseURL)"}]}
+        """)
+    }
+
+    @Test func unknownNamesAreGeocodedAndCached() async throws {
+        let geocoder = try LoopbackServer { request in
+            request.parameter("name") == "Xyzzyville"
+                ? .init(#"{"results":[{"id":1,"name":"Xyzzyville","latitude":12.5,"longitude":-3.25,"country_code":"ML","timezone":"Africa/Bamako","admin1":"Kayes"}],"generationtime_ms":0.5}"#)
+                : .init(#"{"generationtime_ms":0.2}"#)
+        }
+        let weather = try providerServer()
+        let config = try configuration(geocoder, weather)
+        let environment = ["XDG_CACHE_HOME": temporaryDirectory("geo-cache")]
+        let run = await runCLI(["compare", "Xyzzyville", "--config", config, "--format", "jsonl"], environment: environment, transport: curl)
+        #expect(run.code == 0, "\(run.stderr)")
+        let place = try #require(try parseLines(run).last).member("place")
+        #expect(try place.string("name") == "Xyzzyville")
+        #expect(try place.double("latitude") == 12.5)
+        #expect(geocoder.requests.count == 1)
+        _ = await runCLI(["compare", "Xyzzyville", "--config", config], environment: environment, transport: curl)
+        #expect(geocoder.requests.count == 1)
+        // No `results` key means no match: a clear unknown-place error.
+        expectOneLineError(await runCLI(["compare", "Qwxzzt", "--config", config], environment: environment, transport: curl),
+                           code: .badPlace, containing: "unknown place 'Qwxzzt'")
+    }
+
+    @Test func aGeocodingErrorIsAWarningThenAnUnknownPlace() async throws {
+        let geocoder = try LoopbackServer { _ in .init(status: 400, #"{"error":true,"reason":"Parameter count must be between 1 and 100."}"#) }
+        let weather = try providerServer()
+        let run = await runCLI(["compare", "Qwxzzt", "--config", try configuration(geocoder, weather)], transport: curl)
+        #expect(run.code == ExitCode.badPlace.rawValue)
+        #expect(run.stderr.contains("warning: geocoding 'Qwxzzt' failed"))
+        #expect(run.stderr.contains("Parameter count must be between 1 and 100."))
+    }
+
+    @Test func offlineAndDemoRunsNeverGeocode() async throws {
+        let geocoder = try LoopbackServer { _ in .init(#"{"generationtime_ms":0.2}"#) }
+        let weather = try providerServer()
+        _ = await runCLI(["compare", "Qwxzzt", "--config", try configuration(geocoder, weather), "--offline"], transport: curl)
+        _ = await runCLI(["compare", "Qwxzzt", "--demo"], transport: curl)
+        #expect(geocoder.requests.isEmpty)
+    }
+}
+
+@Suite struct CitiesCommandTests {
+    @Test func firstRunSeedsMinskAndMoscowAndChangesPersist() async throws {
+        let environment = ["XDG_CACHE_HOME": temporaryDirectory("cities")]
+        let first = try parseLines(await runCLI(["cities", "--demo", "--format", "jsonl"], environment: environment))
+        #expect(try first.map { try $0.member("place").string("name") } == ["Minsk", "Moscow"])
+        #expect(try first.first?.double("temperature") == -0.43)
+        #expect(try first.first?.string("condition") == "snow")
+        let added = await runCLI(["cities", "add", "Tokyo", "--demo"], environment: environment)
+        #expect(added.stdout == "Added Tokyo, Tokyo, JP as city number 3.\n")
+        let again = await runCLI(["cities", "add", "東京", "--demo"], environment: environment)
+        #expect(again.stdout == "Tokyo, Tokyo, JP is already city number 3.\n")
+        let removed = await runCLI(["cities", "remove", "moscow", "--demo"], environment: environment)
+        #expect(removed.stdout == "Removed Moscow, Moscow, RU.\n")
+        let table = await runCLI(["cities", "--demo"], environment: environment)
+        #expect(table.stdout.contains("1  Minsk, Minsk City, BY"))
+        #expect(table.stdout.contains("2  Tokyo, Tokyo, JP"))
+        #expect(!table.stdout.contains("Moscow"))
+        // Removing everything does not bring the first-run cities back.
+        _ = await runCLI(["cities", "remove", "1", "--demo"], environment: environment)
+        _ = await runCLI(["cities", "remove", "1", "--demo"], environment: environment)
+        #expect(await runCLI(["cities", "--demo"], environment: environment).stdout.contains("You have no cities"))
+    }
+
+    @Test func badCityCommandsAreClearErrors() async throws {
+        let environment = ["XDG_CACHE_HOME": temporaryDirectory("cities")]
+        expectOneLineError(await runCLI(["cities", "remove", "Atlantis", "--demo"], environment: environment), code: .badPlace,
+                           containing: "'Atlantis' is not one of your cities (Minsk, Moscow)")
+        expectOneLineError(await runCLI(["cities", "remove", "7", "--demo"], environment: environment), code: .badPlace,
+                           containing: "there is no city number 7; you have 2")
+        expectOneLineError(await runCLI(["cities", "add", "Springfield", "--demo"], environment: environment), code: .badPlace,
+                           containing: "'Springfield' could be")
+        expectOneLineError(await runCLI(["cities", "ad", "Tokyo"], environment: environment), code: .usage, containing: "did you mean 'add'?")
+        expectOneLineError(await runCLI(["cities", "add", "x'); DROP TABLE favourites; --", "--demo"], environment: environment),
+                           code: .badPlace, containing: "unknown place")
+        expectOneLineError(await runCLI(["cities", "add", String(repeating: "z", count: 10_000), "--demo"], environment: environment),
+                           code: .badPlace, containing: "too long")
+        // The store is intact after all that.
+        let list = try parseLines(await runCLI(["cities", "--demo", "--format", "jsonl"], environment: environment))
+        #expect(list.count == 2)
+    }
+
+    @Test func twoProcessesAddingAtOnceLoseNothing() throws {
+        let environment = ["XDG_CACHE_HOME": temporaryDirectory("cities")]
+        _ = try runProcess(try #require(isobarExecutable()), ["cities", "--demo"], environment: environment)
+        let places = ["Tokyo", "London", "New York", "São Paulo", "Paris, FR", "Berlin"]
+        let runs = try runConcurrently(places.map { ["cities", "add", $0, "--demo"] }, environment: environment)
+        for run in runs { #expect(run.code == 0, "\(run.stderr)") }
+        let list = try runProcess(try #require(isobarExecutable()), ["cities", "--demo", "--format", "jsonl"], environment: environment)
+        let names = try parseLines(list).map { try $0.member("place").string("name") }
+        #expect(names.count == 8)
+        #expect(Set(names) == Set(["Minsk", "Moscow", "Tokyo", "London", "New York", "São Paulo", "Paris", "Berlin"]))
+    }
+
+    @Test func searchAddAddsTheTopResultAndShowsIt() async throws {
+        let environment = ["XDG_CACHE_HOME": temporaryDirectory("cities")]
+        let run = await runCLI(["search", "tokio", "--add", "--demo"], environment: environment)
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("added Tokyo, JP to your cities as number 3"))
+        #expect(run.stdout.contains("Now (18:00)"))
+        #expect(run.stdout.contains("Hourly consensus"))
+    }
+}
+
+@Suite struct HomeCommandTests {
+    @Test func homeIsShownWithNoArgumentsAndFallsBackToTheFirstCity() async throws {
+        let environment = ["XDG_CACHE_HOME": temporaryDirectory("home")]
+        let fallback = await runCLI(["--demo"], environment: environment)
+        #expect(fallback.code == 0, "\(fallback.stderr)")
+        #expect(fallback.stderr.contains("no home set"))
+        #expect(fallback.stdout.hasPrefix("Minsk, Minsk City, BY"))
+        #expect(fallback.stdout.contains("Daily consensus"))
+        let set = await runCLI(["home", "set", "São Paulo", "--demo"], environment: environment)
+        #expect(set.stdout == "Home is now São Paulo, São Paulo, BR.\n")
+        let home = await runCLI(["--demo", "--format", "jsonl"], environment: environment)
+        let consensus = try #require(try parseLines(home).last)
+        #expect(try consensus.member("place").string("name") == "São Paulo")
+        #expect(try consensus.member("hourly").count() == 12)
+        #expect(try consensus.member("daily").count() == 5)
+        #expect(try consensus.member("current").member("temperature").double("value") == 20.46)
+        expectOneLineError(await runCLI(["home", "move", "--demo"], environment: environment), code: .usage, containing: "unknown home action")
+    }
+}
