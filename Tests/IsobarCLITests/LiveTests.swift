@@ -44,6 +44,18 @@ func liveConfiguration(_ server: LoopbackServer, extra: String = "") throws -> S
     """)
 }
 
+/// True when any file under a directory holds `text`'s bytes.
+func filesContain(_ directory: String, _ text: String) throws -> Bool {
+    let paths = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
+    let needle = Data(text.utf8)
+    return try paths.contains { path in
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory)
+        guard !isDirectory.boolValue else { return false }
+        return try Data(contentsOf: URL(fileURLWithPath: directory + "/" + path)).range(of: needle) != nil
+    }
+}
+
 /// Every file under a directory, as text.
 func filesText(_ directory: String) throws -> String {
     let paths = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []

@@ -50,6 +50,15 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         expectOneLineError(await runCLI(["search", text]), code: .badPlace, containing: message)
     }
 
+    @Test func invalidUTF8IsAnUnknownPlaceNotACrash() throws {
+        let binary = try #require(isobarExecutable())
+        let run = try runProcess("/bin/sh", ["-c", "'\(binary)' compare \"$(printf 'Min\\377sk')\" --demo"])
+        // The invalid byte arrives as U+FFFD: the name is then either corrected, with a note, or unknown.
+        #expect(run.code == 0 || run.code == ExitCode.badPlace.rawValue, "\(run.stderr)")
+        #expect(run.stderr.contains("no place is called") || run.stderr.contains("unknown place"))
+        #expect(!run.stderr.contains("Fatal"))
+    }
+
     @Test func searchLimitIsChecked() async {
         expectOneLineError(await runCLI(["search", "Paris", "--limit", "0"]), code: .usage, containing: "--limit takes a whole number from 1 to 50")
     }
@@ -101,8 +110,37 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         let weather = try providerServer()
         let run = await runCLI(["compare", "Qwxzzt", "--config", try configuration(geocoder, weather)], transport: curl)
         #expect(run.code == ExitCode.badPlace.rawValue)
-        #expect(run.stderr.contains("warning: geocoding 'Qwxzzt' failed"))
+        #expect(run.stderr.contains("warning: geocoding 'Qwxzzt' with open-meteo failed"))
         #expect(run.stderr.contains("Parameter count must be between 1 and 100."))
+    }
+
+    @Test func openWeatherMapGeocodingIsAskedWhenOpenMeteoFindsNothing() async throws {
+        let geocoder = try LoopbackServer { request in
+            switch request.path {
+            case "/v1/search": .init(#"{"generationtime_ms":0.2}"#)
+            case "/geo/1.0/direct": .init(#"[{"name":"Qwxzzt","local_names":{"en":"Qwxzzt"},"lat":-10.25,"lon":20.5,"country":"AO","state":"Moxico"}]"#)
+            default: .init(status: 404, "{}")
+            }
+        }
+        let weather = try providerServer()
+        let config = try temporaryConfiguration("""
+        {"providers": [
+          {"id": "open-meteo", "type": "open-meteo", "base_url": "\(weather.baseURL)", "geocoding_url": "\(geocoder.baseURL)"},
+          {"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY", "base_url": "\(weather.baseURL)", "geocoding_url": "\(geocoder.baseURL)"}
+        ]}
+        """)
+        let cache = temporaryDirectory("geo-cache")
+        let run = await runCLI(["compare", "Qwxzzt", "--config", config, "--format", "jsonl"],
+                               environment: ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": cache], transport: curl)
+        #expect(run.code == 0, "\(run.stderr)")
+        let place = try #require(try parseLines(run).last).member("place")
+        #expect(try place.string("admin_area") == "Moxico")
+        #expect(try place.double("latitude") == -10.25)
+        let owmRequest = try #require(geocoder.requests.first { $0.path == "/geo/1.0/direct" })
+        #expect(owmRequest.parameter("q") == "Qwxzzt")
+        #expect(owmRequest.parameter("appid") == sentinelKey)
+        #expect(!run.stdout.contains(sentinelKey) && !run.stderr.contains(sentinelKey))
+        #expect(try !filesContain(cache, sentinelKey))
     }
 
     @Test func offlineAndDemoRunsNeverGeocode() async throws {

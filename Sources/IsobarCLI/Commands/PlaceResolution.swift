@@ -3,6 +3,7 @@ import IsobarCore
 import IsobarPlaces
 import IsobarStore
 import OpenMeteo
+import OpenWeatherMap
 
 extension IsobarCommandLine {
     /// The bundled places and the offline gazetteer (loaded only when a name is not among the bundled places).
@@ -12,9 +13,9 @@ extension IsobarCommandLine {
     }
 
     /// Resolves what the user typed; says on stderr which place it chose when the name was ambiguous.
-    /// Unknown names go to Open-Meteo's geocoding when `network` allows (cached for 30 days).
+    /// Unknown names go to the geocoding services when `network` allows (answers cached for 30 days).
     func resolvePlace(_ text: String, network: (any Transport)?, store: @autoclosure () -> Store?,
-                      geocodingURL: RequestURL? = nil, announce: Bool = true) async throws(PlaceError) -> Resolution {
+                      geocoders: [Geocoder] = [], announce: Bool = true) async throws(PlaceError) -> Resolution {
         let resolver = try placeResolver()
         if let resolution = try resolver.resolveOffline(text) {
             if announce && resolution.source == "gazetteer (typo)" {
@@ -25,7 +26,7 @@ extension IsobarCommandLine {
             }
             return resolution
         }
-        if let network, let found = try await geocode(text.trimmingSpaces(), transport: network, store: store(), baseURL: geocodingURL) {
+        if let network, let found = await geocode(text.trimmingSpaces(), transport: network, store: store(), geocoders: geocoders) {
             return found
         }
         let suggestions = resolver.suggestions(text).map(\.fullLabel)
@@ -33,22 +34,47 @@ extension IsobarCommandLine {
         throw PlaceError("unknown place '\(text.trimmingSpaces())'\(hint) (try isobar search, or give coordinates such as 53.9,27.57)")
     }
 
-    private func geocode(_ text: String, transport: any Transport, store: Store?, baseURL: RequestURL?) async throws(PlaceError) -> Resolution? {
+    /// A geocoding service the command may ask: its id for the cache, and how to search.
+    struct Geocoder: Sendable {
+        let id: String
+        let search: @Sendable (String, any Transport) async throws(ProviderError) -> [Place]
+    }
+
+    /// Open-Meteo's geocoding, then OpenWeatherMap's when a key is configured for it.
+    func geocoders(_ configuration: Configuration) -> [Geocoder] {
+        let meteoURL = configuration.providers.first { $0.type == "open-meteo" && $0.geocodingURL != nil }?.geocodingURL
+        var result = [Geocoder(id: "open-meteo") { name, transport throws(ProviderError) in
+            let geocoder = meteoURL.map(OpenMeteoGeocoder.init(baseURL:)) ?? OpenMeteoGeocoder()
+            return try await geocoder.search(name, count: 5, transport: transport)
+        }]
+        if let entry = configuration.providers.first(where: { $0.type == "openweathermap" && $0.enabled && $0.replay == nil }),
+           let key = entry.apiKey ?? environment[entry.apiKeyEnv ?? "OPENWEATHERMAP_API_KEY"], !key.isEmpty {
+            let url = entry.geocodingURL ?? entry.baseURL ?? RequestURL(string: "https://api.openweathermap.org")!
+            result.append(Geocoder(id: "openweathermap") { name, transport throws(ProviderError) in
+                try await OpenWeatherMapGeocoder(baseURL: url, apiKey: key).search(name, limit: 5, transport: transport)
+            })
+        }
+        return result
+    }
+
+    private func geocode(_ text: String, transport: any Transport, store: Store?, geocoders: [Geocoder]) async -> Resolution? {
         let key = PlaceDirectory.fold(text)
         let now = time.now()
-        if let entry = try? store?.geocoded(provider: "open-meteo", query: key), now.timeIntervalSince(entry.fetchedAt) < 30 * 86_400,
-           let places = Self.decodePlaces(entry.payload) {
-            return places.first.map { Resolution(place: $0, runnersUp: Array(places.dropFirst().prefix(4)), source: "open-meteo") }
+        for geocoder in geocoders {
+            if let entry = try? store?.geocoded(provider: geocoder.id, query: key), now.timeIntervalSince(entry.fetchedAt) < 30 * 86_400,
+               let places = Self.decodePlaces(entry.payload) {
+                if let first = places.first { return Resolution(place: first, runnersUp: Array(places.dropFirst().prefix(4)), source: geocoder.id) }
+                continue
+            }
+            do {
+                let places = try await geocoder.search(text, transport)
+                try? store?.storeGeocoded(provider: geocoder.id, query: key, entry: CacheEntry(fetchedAt: now, payload: Self.encodePlaces(places)))
+                if let first = places.first { return Resolution(place: first, runnersUp: Array(places.dropFirst()), source: geocoder.id) }
+            } catch {
+                warn("geocoding '\(text)' with \(geocoder.id) failed: \(error.message)")
+            }
         }
-        do {
-            let geocoder = baseURL.map(OpenMeteoGeocoder.init(baseURL:)) ?? OpenMeteoGeocoder()
-            let places = try await geocoder.search(text, count: 5, transport: transport)
-            try? store?.storeGeocoded(provider: "open-meteo", query: key, entry: CacheEntry(fetchedAt: now, payload: Self.encodePlaces(places)))
-            return places.first.map { Resolution(place: $0, runnersUp: Array(places.dropFirst()), source: "open-meteo") }
-        } catch {
-            warn("geocoding '\(text)' failed: \(error.message)")
-            return nil
-        }
+        return nil
     }
 
     static func encodePlaces(_ places: [Place]) -> String {

@@ -51,7 +51,7 @@ extension IsobarCommandLine {
             let prepared = try weatherSetup(parsed)
             setup = prepared
             if let transport = networkTransport(prepared, parsed),
-               let found = try? await resolvePlace(text, network: transport, store: prepared.store, geocodingURL: prepared.geocodingURL) {
+               let found = try? await resolvePlace(text, network: transport, store: prepared.store, geocoders: geocoders(prepared.configuration)) {
                 results = ([found.place] + found.runnersUp).prefix(limit).map { ($0, found.source) }
             }
         }
@@ -101,7 +101,7 @@ extension IsobarCommandLine {
         case "add":
             let text = parsed.positionals[1]
             let resolution = try await resolvePlace(text, network: networkTransport(setup, parsed), store: setup.store,
-                                                    geocodingURL: setup.geocodingURL, announce: false)
+                                                    geocoders: geocoders(setup.configuration), announce: false)
             if !resolution.runnersUp.isEmpty && resolution.source == "gazetteer" {
                 let options = ([resolution.place] + resolution.runnersUp).prefix(5).map(\.fullLabel)
                 throw PlaceError("'\(text.trimmingSpaces())' could be \(options.joined(separator: "; ")); add one with a qualifier, e.g. \"\(resolution.place.name), \(resolution.place.countryCode ?? "CC")\"")
@@ -198,7 +198,7 @@ extension IsobarCommandLine {
         if action == "set" {
             guard parsed.positionals.count == 2 else { throw UsageError("'home set' needs a PLACE") }
             let resolution = try await resolvePlace(parsed.positionals[1], network: networkTransport(setup, parsed), store: setup.store,
-                                                geocodingURL: setup.geocodingURL)
+                                                geocoders: geocoders(setup.configuration))
             try store.setSetting("home", Self.encodePlaces([resolution.place]))
             output.write("Home is now \(resolution.place.fullLabel).\n")
             return .success

@@ -19,18 +19,13 @@ extension IsobarCommandLine {
         var options: EngineOptions
         var minimum: Int?
         var units: UnitSystem
-
-        /// The Open-Meteo geocoding host from the configuration, if one is set.
-        var geocodingURL: RequestURL? {
-            configuration.providers.first { $0.type == "open-meteo" && $0.geocodingURL != nil }?.geocodingURL
-        }
     }
 
     /// Runs compare, now or forecast.
     func runWeather(_ view: View, _ parsed: ParsedArguments) async throws -> ExitCode {
         let setup = try weatherSetup(parsed)
         let resolution = try await resolvePlace(parsed.positionals[0], network: networkTransport(setup, parsed), store: setup.store,
-                                                geocodingURL: setup.geocodingURL)
+                                                geocoders: geocoders(setup.configuration))
         return await showWeather(view, resolution, setup, parsed)
     }
 
