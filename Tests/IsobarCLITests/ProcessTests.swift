@@ -5,31 +5,10 @@ import IsobarStore
 import IsobarTestKit
 import Testing
 
-/// Starts the real binary without waiting for it.
-func launch(_ arguments: [String], environment: [String: String]) throws -> (Process, Pipe, Pipe) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(isobarExecutable()))
-    process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home"].merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    return (process, out, err)
-}
-
-/// Runs every command line at once and waits for all of them.
+/// Runs every command line of the real binary at once and waits for all of them.
 func runConcurrently(_ commands: [[String]], environment: [String: String]) throws -> [CLIRun] {
-    let launched = try commands.map { try launch($0, environment: environment) }
-    return launched.map { process, out, err in
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLIRun(code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
+    let binary = try #require(isobarExecutable())
+    return try commands.map { try launch(binary, $0, environment: environment) }.map(finish)
 }
 
 /// The most requests the server saw in any window of `seconds`.
@@ -58,27 +37,13 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
                 "'\(binary)' compare \(10 + process),\(run) --refresh --timeout 8 --config '\(config)' --format jsonl; echo \"exit=$?\""
             }.joined(separator: "; ")]
         }
-        let launched = try commands.map { command -> (Process, Pipe, Pipe) in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: command[0])
-            process.arguments = Array(command.dropFirst())
-            process.environment = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home"].merging(environment) { $1 }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            return (process, out, err)
-        }
         var statuses: [String] = []
-        for (process, out, _) in launched {
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            for line in text.split(separator: "\n") where line.hasPrefix("{") {
+        for run in try commands.map({ try launch($0[0], Array($0.dropFirst()), environment: environment) }).map(finish) {
+            for line in run.stdout.split(separator: "\n") where line.hasPrefix("{") {
                 let value = try JSONDocument(parsing: String(line)).rootValue
                 if let status = try value.optionalString("status") { statuses.append(status) }
             }
-            #expect(!text.contains(sentinelKey))
+            #expect(!run.stdout.contains(sentinelKey) && !run.stderr.contains(sentinelKey))
         }
         #expect(statuses.count == 32)
         #expect(statuses.allSatisfy { $0 == "ok" || $0 == "rate_limited" }, "\(statuses)")
@@ -111,7 +76,8 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         let cache = temporaryDirectory("killed-cache")
         let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": cache]
         for round in 0..<12 {
-            let (process, _, _) = try launch(["compare", "\(round),\(round)", "--refresh", "--config", config], environment: environment)
+            let (process, _, _) = try launch(try #require(isobarExecutable()), ["compare", "\(round),\(round)", "--refresh", "--config", config],
+                                             environment: environment)
             usleep(UInt32(5_000 + round * 4_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -59,26 +59,35 @@ func isobarExecutable() -> String? {
     return nil
 }
 
-/// Runs a program to completion with the given environment and optional shell pipeline.
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+/// Starts a program with a clean environment (plus `environment`) and no standard input, without waiting for it.
+func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    var env = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
-               "XDG_CACHE_HOME": temporaryDirectory("cache")]
-    env.merge(environment) { $1 }
-    process.environment = env
+    process.environment = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
+                           "XDG_CACHE_HOME": temporaryDirectory("cache")].merging(environment) { $1 }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    return (process, out, err)
+}
+
+/// Waits for a launched program and collects what it printed.
+func finish(_ launched: (Process, Pipe, Pipe)) -> CLIRun {
+    let (process, out, err) = launched
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return CLIRun(code: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                   stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// Runs a program to completion with a clean environment (plus `environment`).
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+    finish(try launch(executable, arguments, environment: environment))
 }
 
 /// The response body of the cassette interaction whose URL path ends with `pathSuffix`.
