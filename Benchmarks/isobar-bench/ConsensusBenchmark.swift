@@ -1,0 +1,89 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Throughput of the v1 merge: 1,000 places, each with 16 days of hourly data (384 steps, every quantity, a condition)
+/// from 5 providers, two of which also give their own 16 days; one place at a time on one core.
+func benchmarkConsensus() throws {
+    let places = [
+        ("New York", "America/New_York", -18_000), ("Tokyo", "Asia/Tokyo", 32_400), ("London", "Europe/London", 0),
+        ("Minsk", "Europe/Minsk", 10_800), ("São Paulo", "America/Sao_Paulo", -10_800), ("Sydney", "Australia/Sydney", 39_600),
+    ].map { name, zone, offset in
+        Place(name: name, coordinate: Coordinate(latitude: 0, longitude: 0)!, utcOffsetSeconds: offset, timeZoneIdentifier: zone)
+    }
+    let start = Date(timeIntervalSince1970: 1_795_824_000)  // 2026-11-28T00:00:00Z
+    var generator = BenchmarkGenerator(seed: 20_261_128)
+    let clock = ContinuousClock()
+    let count = 1000
+    var merging = Duration.zero
+    var sink = 0
+    // Two warm-up merges, not counted.
+    for index in 0..<(count + 2) {
+        let place = places[index % places.count]
+        let reports = (0..<5).map { provider in consensusBenchmarkReport("p\(provider)", place: place, start: start, days: provider < 2, &generator) }
+        let started = clock.now
+        let result = ConsensusV1.merge(reports, place: place, now: start)
+        if index >= 2 { merging += clock.now - started }
+        sink &+= result.hourly.count + result.daily.count
+    }
+    let seconds = Double(merging.components.seconds) + Double(merging.components.attoseconds) / 1e18
+    print("consensus: v1 merge of 5 providers × 384 hourly steps (+ 16 own days from 2 of them), \(count) places, one core")
+    print("  \(Int((Double(count) / seconds).rounded())) places/s   \(consensusFormat(seconds / Double(count) * 1000)) ms per place"
+        + "   (zone file read per place; \(sink / count) merged hours and days per place)")
+}
+
+/// One provider's 16 days: a diurnal cycle plus provider noise, every quantity, a condition every hour.
+private func consensusBenchmarkReport(_ id: String, place: Place, start: Date, days: Bool, _ generator: inout BenchmarkGenerator) -> WeatherReport {
+    let steps = (0..<384).map { hour -> WeatherSample in
+        var step = WeatherSample(time: start.addingTimeInterval(Double(hour) * 3600), periodHours: 1)
+        let phase = 2 * Double.pi * Double(hour) / 24
+        func noise(_ scale: Double) -> Double { Double.random(in: -scale...scale, using: &generator) }
+        step.temperatureC = 5 + 4 * sin(phase) + noise(1.5)
+        step.apparentTemperatureC = 3 + 4 * sin(phase) + noise(2)
+        step.humidityPercent = 75 + 10 * cos(phase) + noise(5)
+        step.pressureHPa = 1010 + 4 * sin(phase / 5) + noise(2)
+        step.windSpeedMS = 5 + 2 * sin(phase) + noise(1)
+        step.windGustMS = 9 + 3 * sin(phase) + noise(1.5)
+        step.windDirectionDeg = (200 + 40 * sin(phase) + noise(30) + 360).truncatingRemainder(dividingBy: 360)
+        step.cloudCoverPercent = 60 + noise(30)
+        step.visibilityM = 10_000 + noise(3000)
+        step.precipitationMM = max(0, noise(1))
+        step.precipitationProbabilityPercent = Double(Int.random(in: 0...10, using: &generator) * 10)
+        step.condition = [.clear, .partlyCloudy, .cloudy, .rain, .snow].randomElement(using: &generator)
+        return step
+    }
+    let firstDay = LocalDate(start, utcOffsetSeconds: place.utcOffsetSeconds ?? 0)
+    let daily = days ? (0..<16).map { offset -> DailyPoint in
+        var day = DailyPoint(date: LocalDate(daysSinceEpoch: firstDay.daysSinceEpoch + offset))
+        day.temperatureMaxC = 9 + Double.random(in: -1...1, using: &generator)
+        day.temperatureMinC = 1 + Double.random(in: -1...1, using: &generator)
+        day.precipitationMM = Double.random(in: 0...5, using: &generator)
+        day.condition = .cloudy
+        return day
+    } : []
+    var current = steps[0]
+    current.time = start.addingTimeInterval(-600)
+    return WeatherReport(
+        providerID: id, place: place, fetchedAt: start, utcOffsetSeconds: place.utcOffsetSeconds,
+        timeZoneIdentifier: place.timeZoneIdentifier, current: current, hourly: steps, daily: daily)
+}
+
+private func consensusFormat(_ value: Double) -> String { String((value * 100).rounded() / 100) }
+
+/// SplitMix64, so every run merges the same data.
+private struct BenchmarkGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
