@@ -156,7 +156,7 @@ func format(_ value: Double) -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Memory figures are peaks: cachehit (a child's peak includes this process's peak at spawn) and places (this
 // process's peak) run first, before the other benchmarks grow this process.
-let known = ["cachehit", "places", "decode", "fanout", "http"]
+let known = ["cachehit", "places", "decode", "fanout", "http", "consensus"]
 for name in arguments.isEmpty ? known : arguments {
     switch name {
     case "decode": try benchmarkDecode()
@@ -164,6 +164,7 @@ for name in arguments.isEmpty ? known : arguments {
     case "http": try await benchmarkHTTP()
     case "places": try benchmarkPlaces()
     case "cachehit": try benchmarkCacheHit()
+    case "consensus": try benchmarkConsensus()
     default: print("unknown benchmark '\(name)'; known: \(known.joined(separator: ", "))")
     }
 }

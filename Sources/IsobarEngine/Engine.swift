@@ -26,7 +26,7 @@ public enum EngineEvent: Sendable {
     /// A provider failed.
     case failure(providerID: String, error: ProviderError)
     /// Every provider has finished; the merge of those that answered.
-    case consensus(Consensus)
+    case consensus(ConsensusResult)
 }
 
 /// Asks every provider at once and streams their answers, then the consensus.
@@ -70,11 +70,22 @@ public struct Engine: Sendable {
                 }
                 let order = Dictionary(uniqueKeysWithValues: bindings.enumerated().map { ($1.provider.id, $0) })
                 reports.sort { order[$0.providerID, default: 0] < order[$1.providerID, default: 0] }
-                continuation.yield(.consensus(ConsensusV0.merge(reports, place: request.place)))
+                continuation.yield(.consensus(ConsensusV1.merge(
+                    reports, place: request.place, weights: engine.options.weights, now: Self.referenceTime(reports, engine.time.now()))))
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// Lead times count from now; for answers that are all replayed, from their latest recording time.
+    static func referenceTime(_ reports: [WeatherReport], _ now: Date) -> Date {
+        let recorded = reports.compactMap { report -> Date? in
+            if case .replay(let recordedAt) = report.source { return recordedAt }
+            return nil
+        }
+        guard !reports.isEmpty, recorded.count == reports.count else { return now }
+        return recorded.max() ?? now
     }
 
     /// Collects every event of a run.

@@ -22,6 +22,8 @@ public struct EngineOptions: Sendable {
     public var longestWaitSeconds: Double = 3600
     /// Seconds after which another process's fetch lock is taken over.
     public var lockStaleSeconds: Double = 5
+    /// Weights of providers in the consensus (missing: 1).
+    public var weights: [String: Double] = [:]
 
     /// Options with the defaults.
     public init() {}

@@ -18,7 +18,8 @@ let bundledPlaces: [(name: String, slug: String)] = [
         for column in ["OpenWeatherMap", "Open-Meteo", "Consensus", "Spread"] { #expect(header.contains(column)) }
         // OWM main.temp 0.04 → 0.0; Open-Meteo −0.9; median −0.43 → −0.4; spread 0.94 → 0.9.
         let temperature = try #require(lines.first { $0.hasPrefix("Temperature (°C)") })
-        #expect(temperature.split(separator: " ").suffix(4) == ["0.0", "-0.9", "-0.4", "0.9"])
+        #expect(temperature.split(separator: " ").suffix(5).prefix(4) == ["0.0", "-0.9", "-0.4", "0.9"])
+        #expect(temperature.hasSuffix("%"))
         #expect(run.stdout.contains("Replayed data, not live"))
         #expect(run.stdout.contains("recorded 2026-11-28 09:00 UTC"))
         #expect(run.stdout.contains("Europe/Minsk UTC+03:00"))

@@ -169,23 +169,8 @@ extension EngineEvent {
         return nil
     }
 
-    var consensus: Consensus? {
+    var consensus: ConsensusResult? {
         if case .consensus(let consensus) = self { return consensus }
         return nil
     }
-}
-
-/// The fields of a `MergedValue` (whose initializer is internal), for comparisons in tests.
-struct Merged: Equatable, CustomStringConvertible {
-    var value: Double
-    var min: Double
-    var max: Double
-    var spread: Double
-    var providers: [String]
-
-    var description: String { "value \(value), min \(min), max \(max), spread \(spread), providers \(providers)" }
-}
-
-extension MergedValue {
-    var fields: Merged { Merged(value: value, min: min, max: max, spread: spread, providers: providers) }
 }

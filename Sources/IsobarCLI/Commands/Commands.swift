@@ -18,6 +18,7 @@ enum Commands {
         .flag("offline", "use only the cache, never the network"),
         .value("cache-dir", "DIR", "keep the cache in DIR (default $XDG_CACHE_HOME/isobar)"),
         .value("min-providers", "N", "fail (exit 4) unless at least N providers answer"),
+        .value("weights", "ID=W,...", "weights of providers in the consensus, e.g. open-meteo=2 (default 1 each; 0 leaves one out)"),
         .flag("help", "show this help"),
     ]
 

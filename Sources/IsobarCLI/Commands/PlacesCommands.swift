@@ -140,10 +140,10 @@ extension IsobarCommandLine {
             return .success
         }
         let engine = Engine(bindings: setup.bindings, store: setup.store, options: setup.options, time: time)
-        let results = await withTaskGroup(of: (Int, Consensus?, [ProviderOutcome]).self) { group in
+        let results = await withTaskGroup(of: (Int, ConsensusResult?, [ProviderOutcome]).self) { group in
             for (index, city) in cities.enumerated() {
                 group.addTask {
-                    var consensus: Consensus?
+                    var consensus: ConsensusResult?
                     var outcomes: [ProviderOutcome] = []
                     for await event in engine.run(WeatherRequest(place: city, kinds: [.current])) {
                         switch event {
@@ -155,7 +155,7 @@ extension IsobarCommandLine {
                     return (index, consensus, outcomes)
                 }
             }
-            var collected: [(Int, Consensus?, [ProviderOutcome])] = []
+            var collected: [(Int, ConsensusResult?, [ProviderOutcome])] = []
             for await result in group { collected.append(result) }
             return collected.sorted { $0.0 < $1.0 }
         }
@@ -167,7 +167,7 @@ extension IsobarCommandLine {
                     ("index", .integer(index + 1)), ("place", Self.placeJSON(cities[index])),
                     ("units", .object([("temperature", .string(units.symbol(.temperature)))])),
                     ("temperature", .number(current?.values[.temperature].map { OutputNumber.converted($0.value, .temperature, units) })),
-                    ("condition", .string(current?.condition?.condition.id)),
+                    ("condition", .string(current?.condition?.value.id)),
                     ("providers", .array((consensus?.providers ?? []).map(JSONOutput.string))),
                     ("outcomes", .array(outcomes.map { .string($0.rawValue) })),
                 ]))
@@ -179,7 +179,7 @@ extension IsobarCommandLine {
                 let current = consensus?.current
                 let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
                 let from = Set(outcomes.map(\.rawValue)).sorted().joined(separator: ", ")
-                table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.condition.label ?? "–",
+                table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
                                    "\(consensus?.providers.count ?? 0)/\(setup.bindings.count)", from])
             }
             output.write(table.render())

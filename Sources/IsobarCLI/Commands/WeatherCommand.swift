@@ -43,7 +43,7 @@ extension IsobarCommandLine {
         if parsed.has("offline") && (parsed.has("refresh") || parsed.has("record")) {
             throw UsageError("--offline uses only the cache; it cannot be used with --refresh or --record")
         }
-        let options = try engineOptions(parsed)
+        var options = try engineOptions(parsed)
         let minimum = try parsed["min-providers"].map { text throws(UsageError) in
             guard let count = Int(text), count >= 1 else { throw UsageError("--min-providers takes a whole number of at least 1, not '\(text)'") }
             return count
@@ -69,6 +69,7 @@ extension IsobarCommandLine {
         if let minimum, minimum > bindings.count {
             throw UsageError("--min-providers \(minimum) is more than the \(bindings.count) provider(s) asked")
         }
+        options.weights = try weights(parsed["weights"], configuration)
         let store = bindings.contains { $0.policy != nil } ? openStore(parsed, configuration) : nil
         let units = parsed["units"].flatMap(UnitSystem.init(rawValue:)) ?? configuration.units
         return WeatherSetup(configuration: configuration, bindings: bindings, store: store, live: live, recorders: recorders,
@@ -129,6 +130,26 @@ extension IsobarCommandLine {
             options.maxAgeSeconds = seconds
         }
         return options
+    }
+
+    /// Weights from the configuration, overridden by `--weights id=w,...`.
+    private func weights(_ text: String?, _ configuration: Configuration) throws(UsageError) -> [String: Double] {
+        var weights: [String: Double] = [:]
+        for entry in configuration.providers { if let weight = entry.weight { weights[entry.id] = weight } }
+        guard let text else { return weights }
+        let known = configuration.providers.map(\.id)
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
+            guard parts.count == 2, let weight = Double(parts[1]), weight >= 0, weight.isFinite else {
+                throw UsageError("--weights takes id=weight pairs such as open-meteo=2, not '\(pair)'")
+            }
+            guard known.contains(parts[0]) else {
+                let suggestion = Spelling.closest(to: parts[0], in: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError("--weights names unknown provider '\(parts[0])'\(suggestion)")
+            }
+            weights[parts[0]] = weight
+        }
+        return weights
     }
 
     private func selectProviders(_ list: String, _ configuration: Configuration) throws(UsageError) -> [ProviderEntry] {

@@ -33,6 +33,8 @@ public struct ProviderEntry: Sendable {
     public var ttlSeconds: (current: Double?, forecast: Double?) = (nil, nil)
     /// Seconds a cached answer may be served, marked stale, when the provider fails.
     public var maxStaleSeconds: Double?
+    /// Weight in the consensus (default 1).
+    public var weight: Double?
     /// Cassette directory (absolute) to replay instead of going live.
     public var replay: String?
     /// Days of forecast to ask for, where the provider lets you choose.
@@ -55,7 +57,7 @@ public struct Configuration: Sendable {
     /// The keys a provider entry may have.
     static let providerKeys = [
         "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
-        "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s",
+        "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s", "weight",
     ]
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir"]
@@ -140,6 +142,10 @@ public struct Configuration: Sendable {
             }
         }
         provider.maxStaleSeconds = try entry.optionalDouble("max_stale_s")
+        if let weight = try entry.optionalDouble("weight") {
+            guard weight >= 0, weight.isFinite else { throw ConfigurationError("\(file): \(entry.path).weight must be 0 or more") }
+            provider.weight = weight
+        }
     }
 
     private static func limits(_ entry: JSONValue, file: String) throws -> TransferLimits? {

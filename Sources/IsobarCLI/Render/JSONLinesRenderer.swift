@@ -147,53 +147,93 @@ public struct JSONLinesRenderer: Renderer {
         return items.sorted { (order.firstIndex(of: id($0)) ?? .max) < (order.firstIndex(of: id($1)) ?? .max) }
     }
 
-    private func mergedJSON(_ merged: MergedValue?, _ dimension: Dimension) -> JSONOutput {
+    private func mergedJSON(_ merged: MergedField?, _ dimension: Dimension) -> JSONOutput {
         guard let merged else { return .null }
-        let spread = OutputNumber.round3(context.units.convertDifference(merged.spread, dimension))
-        return .object([
-            ("value", number(merged.value, dimension)), ("min", number(merged.min, dimension)), ("max", number(merged.max, dimension)),
-            ("spread", .number(spread)), ("providers", .array(merged.providers.map(JSONOutput.string))),
-        ])
-    }
-
-    private func conditionJSON(_ merged: MergedCondition?) -> JSONOutput {
-        guard let merged else { return .null }
-        return .object([
-            ("value", .string(merged.condition.id)),
-            ("votes", .object(merged.votes.map { ($0.provider, JSONOutput.string($0.condition.id)) })),
-        ])
-    }
-
-    private func consensusSampleJSON(_ sample: ConsensusSample, offset: Int) -> JSONOutput {
+        let difference = { (value: Double) in JSONOutput.number(OutputNumber.round3(context.units.convertDifference(value, dimension))) }
         var members: [(String, JSONOutput)] = [
-            ("time", .string(CivilTime.iso(sample.time, utcOffsetSeconds: offset))), ("condition", conditionJSON(sample.condition)),
+            ("value", number(merged.value, dimension)), ("min", number(merged.min, dimension)), ("max", number(merged.max, dimension)),
+            ("spread", difference(merged.spread)), ("mad", difference(merged.medianAbsoluteDeviation)),
+            ("confidence", .number(OutputNumber.round3(merged.confidence))),
+            ("providers", .array(merged.contributors.map(JSONOutput.string))),
+            ("outliers", .array(merged.outliers.map(JSONOutput.string))),
+            ("missing", .array(merged.missing.map(JSONOutput.string))),
+            ("inputs", .array(merged.inputs.map { input in
+                .object([("provider", .string(input.provider)), ("value", number(input.value, dimension)),
+                         ("weight", .number(input.weight)), ("origin", .string(Self.origin(input.origin))), ("outlier", .bool(input.isOutlier))])
+            })),
         ]
-        members += Quantity.allCases.map { ($0.rawValue, mergedJSON(sample.values[$0], $0.dimension)) }
+        if let disagreement = merged.disagreement, merged.inputs.count >= 2 {
+            members.append(("disagreement", .object([
+                ("difference", difference(disagreement.difference)), ("floor", difference(disagreement.floor)),
+                ("exceeds_floor", .bool(disagreement.exceedsFloor)),
+            ])))
+        }
         return .object(members)
     }
 
-    private func consensusMembers(_ consensus: Consensus) -> [(String, JSONOutput)] {
-        let offset = consensus.utcOffsetSeconds
+    static func origin(_ origin: ValueOrigin) -> String {
+        switch origin {
+        case .given: "given"
+        case .interpolated: "interpolated"
+        case .derived: "derived"
+        }
+    }
+
+    private func conditionJSON(_ merged: MergedConditionV1?) -> JSONOutput {
+        guard let merged else { return .null }
+        return .object([
+            ("value", .string(merged.value.id)),
+            ("votes", .object(merged.votes.map { ($0.provider, JSONOutput.string($0.condition.id)) })),
+            ("missing", .array(merged.missing.map(JSONOutput.string))),
+            ("demoted_from", .string(merged.demotedFrom?.id)), ("implausible", .bool(merged.isImplausible)),
+            ("confidence", .number(OutputNumber.round3(merged.confidence))),
+        ])
+    }
+
+    private func consensusHourJSON(_ hour: ConsensusHour) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [
+            ("time", .string(CivilTime.iso(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds))),
+            ("lead_hours", .number(OutputNumber.round3(hour.leadHours))),
+            ("confidence", .number(hour.confidence.map(OutputNumber.round3))),
+            ("condition", conditionJSON(hour.condition)),
+        ]
+        members += Quantity.allCases.map { ($0.rawValue, mergedJSON(hour[$0], $0.dimension)) }
+        return .object(members)
+    }
+
+    private func consensusDayJSON(_ day: ConsensusDayV1) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [
+            ("date", .string(day.date.description)),
+            ("start", .string(CivilTime.iso(day.start, utcOffsetSeconds: day.utcOffsetSeconds))), ("hours", .number(day.hours)),
+            ("confidence", .number(day.confidence.map(OutputNumber.round3))), ("condition", conditionJSON(day.condition)),
+        ]
+        members += DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day[$0], $0.dimension)) }
+        return .object(members)
+    }
+
+    private func consensusMembers(_ consensus: ConsensusResult) -> [(String, JSONOutput)] {
+        let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds
+            ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? context.place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
             ("providers", .array(consensus.providers.map(JSONOutput.string))),
             ("failed", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
             ("outcomes", .object(inDisplayOrder(outcomes, id: \.0).map { ($0.0, JSONOutput.string($0.1.rawValue)) })),
             ("sources", .object(inDisplayOrder(reports, id: \.providerID).map { ($0.providerID, sourceJSON($0.source)) })),
+            ("weights", .object(consensus.providers.map { ($0, JSONOutput.number(consensus.weights[$0] ?? 1)) })),
+            ("excluded", .array(consensus.excluded.map(JSONOutput.string))),
+            ("zone", .string(consensus.zone.description)),
+            ("zone_fallback_reason", .string(consensus.zoneFallbackReason)),
             ("utc_offset_seconds", .integer(offset)),
-            ("timezone", .string(consensus.timeZoneIdentifier)),
+            ("timezone", .string(consensus.zone.identifier ?? reports.lazy.compactMap(\.timeZoneIdentifier).first)),
             ("units", unitsJSON),
         ]
         let (wantsCurrent, days, hours) = context.view.sections
-        if wantsCurrent { members.append(("current", consensus.current.map { consensusSampleJSON($0, offset: offset) } ?? .null)) }
+        if wantsCurrent { members.append(("current", consensus.current.map(consensusHourJSON) ?? .null)) }
         if days > 0 {
             let window = ForecastWindow(reports: reports, now: context.now, days: days)
-            members.append(("daily", .array(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map { day in
-                var dayMembers: [(String, JSONOutput)] = [("date", .string(day.date.description)), ("condition", conditionJSON(day.condition))]
-                dayMembers += DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day.values[$0], $0.dimension)) }
-                return JSONOutput.object(dayMembers)
-            })))
+            members.append(("daily", .array(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map(consensusDayJSON))))
             if let hours {
-                members.append(("hourly", .array(window.hours(consensus.hourly, time: \.time).prefix(hours).map { consensusSampleJSON($0, offset: offset) })))
+                members.append(("hourly", .array(window.hours(consensus.hourly, time: \.time).prefix(hours).map(consensusHourJSON))))
             }
         }
         return members

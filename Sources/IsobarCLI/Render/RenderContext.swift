@@ -108,3 +108,11 @@ struct ForecastWindow {
         return items.filter { date($0) >= first && date($0).daysSinceEpoch < first.daysSinceEpoch + days }
     }
 }
+
+extension DayZone {
+    /// The IANA name, when the days follow one.
+    var identifier: String? {
+        if case .named(let name) = self { return name }
+        return nil
+    }
+}

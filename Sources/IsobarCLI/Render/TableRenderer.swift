@@ -8,7 +8,7 @@ public struct TableRenderer: Renderer {
     private let output: any OutputSink
     private var reports: [WeatherReport] = []
     private var failures: [(id: String, error: ProviderError)] = []
-    private var consensus: Consensus?
+    private var consensus: ConsensusResult?
     private let style: Style
 
     /// A renderer writing to `output`.
@@ -56,12 +56,16 @@ public struct TableRenderer: Renderer {
 
     // MARK: Pieces
 
-    private var offset: Int { consensus?.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0 }
+    /// The offset now (the current conditions' or the first day's), for the heading.
+    private var offset: Int {
+        consensus?.current?.utcOffsetSeconds ?? consensus?.daily.first?.utcOffsetSeconds
+            ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? context.place.utcOffsetSeconds ?? 0
+    }
 
     private func heading() -> String {
         let place = context.place
         let coordinate = "\(JSONOutput.format(place.coordinate.latitude)), \(JSONOutput.format(place.coordinate.longitude))"
-        let zone = consensus?.timeZoneIdentifier ?? place.timeZoneIdentifier
+        let zone = consensus?.zone.identifier ?? place.timeZoneIdentifier
         let zoneText = [zone, "UTC\(CivilTime.offsetText(offset))"].compactMap { $0 }.joined(separator: " ")
         let name = [place.name, place.adminArea, place.countryCode].compactMap { $0 }.joined(separator: ", ")
         return style.bold(name) + "  \(coordinate)  \(zoneText)\n"
@@ -74,55 +78,78 @@ public struct TableRenderer: Renderer {
         return Self.fixed(context.units.convert(value, dimension), decimals: context.units.decimals(dimension))
     }
 
-    private func formatSpread(_ merged: MergedValue?, _ dimension: Dimension) -> String {
-        guard let merged, merged.providers.count > 1 else { return "" }
-        return Self.fixed(context.units.convertDifference(merged.spread, dimension), decimals: context.units.decimals(dimension))
+    /// The spread, with `!` when two providers differ by more than the quantity's floor.
+    private func formatSpread(_ merged: MergedField?, _ dimension: Dimension) -> String {
+        guard let merged, merged.inputs.count > 1 else { return "" }
+        let text = Self.fixed(context.units.convertDifference(merged.spread, dimension), decimals: context.units.decimals(dimension))
+        return merged.disagreement?.exceedsFloor == true && merged.inputs.count >= 2 ? text + " !" : text
     }
 
-    /// The consensus value with its range when several providers contributed: `1.2 (0.9…1.5)`.
-    private func formatMerged(_ merged: MergedValue?, _ dimension: Dimension) -> String {
+    /// The consensus value with the providers' range when several contributed: `1.2 (0.9…1.5)`; `*` when an outlier was left out.
+    private func formatMerged(_ merged: MergedField?, _ dimension: Dimension) -> String {
         guard let merged else { return "–" }
-        let value = format(merged.value, dimension)
+        let value = format(merged.value, dimension) + (merged.outliers.isEmpty ? "" : "*")
         let low = format(merged.min, dimension)
         let high = format(merged.max, dimension)
-        guard merged.providers.count > 1, low != high else { return value }
+        guard merged.inputs.count > 1, low != high else { return value }
         return "\(value) (\(low)…\(high))"
     }
 
-    private func compareTable(_ reports: [WeatherReport], _ consensus: Consensus) -> String {
-        var table = TextTable(header: ["Now"] + reports.map { context.name(of: $0.providerID) } + ["Consensus", "Spread"])
+    /// A provider's value in the compare table, marked when the merge left it out as an outlier.
+    private func formatInput(_ value: Double?, _ merged: MergedField?, provider: String, _ dimension: Dimension) -> String {
+        let text = format(value, dimension)
+        guard merged?.outliers.contains(provider) == true else { return text }
+        return style.red(text + "*")
+    }
+
+    static func percent(_ confidence: Double?) -> String {
+        confidence.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
+    }
+
+    private func compareTable(_ reports: [WeatherReport], _ consensus: ConsensusResult) -> String {
+        var table = TextTable(header: ["Now"] + reports.map { context.name(of: $0.providerID) } + ["Consensus", "Spread", "Confidence"])
         table.leftAligned = [0]
+        let current = consensus.current
         if reports.contains(where: { $0.freshness != .fresh }) {
-            table.rows.append(["Status"] + reports.map { Self.status($0.freshness) } + ["", ""])
+            table.rows.append(["Status"] + reports.map { Self.status($0.freshness) } + ["", "", ""])
         }
         table.rows.append(["Observed at"] + reports.map { report in
             report.current.map { CivilTime.clock($0.time, utcOffsetSeconds: offset) } ?? "–"
-        } + [consensus.current.map { CivilTime.clock($0.time, utcOffsetSeconds: offset) } ?? "–", ""])
+        } + [current.map { CivilTime.clock($0.time, utcOffsetSeconds: $0.utcOffsetSeconds) } ?? "–", "", Self.percent(current?.confidence)])
+        let condition = current?.condition
+        let conditionNote = condition?.isImplausible == true ? "implausible \(condition?.demotedFrom?.label ?? "")" : disagreement(condition)
         table.rows.append(["Condition"] + reports.map { $0.current?.condition?.label ?? "–" }
-            + [consensus.current?.condition?.condition.label ?? "–", disagreement(consensus.current?.condition)])
+            + [condition?.value.label ?? "–", conditionNote, Self.percent(condition?.confidence)])
         for quantity in Quantity.allCases where quantity != .precipitationProbability {
-            let merged = consensus.current?.values[quantity]
+            let merged = current?[quantity]
             table.rows.append(["\(quantity.label) (\(unit(quantity.dimension)))"]
-                + reports.map { format($0.current?[quantity], quantity.dimension) }
-                + [merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension)])
+                + reports.map { formatInput($0.current?[quantity], merged, provider: $0.providerID, quantity.dimension) }
+                + [merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension),
+                   merged.map { Self.percent($0.confidence) } ?? ""])
         }
-        return table.render(bold: style.bold)
+        var text = table.render(bold: style.bold)
+        let allFields = current.map { Array($0.values.values) } ?? []
+        if allFields.contains(where: { !$0.outliers.isEmpty }) { text += "* left out of the consensus as an outlier\n" }
+        if allFields.contains(where: { $0.disagreement?.exceedsFloor == true && $0.inputs.count >= 2 }) {
+            text += "! the providers disagree by more than usual for this quantity\n"
+        }
+        return text
     }
 
-    private func disagreement(_ condition: MergedCondition?) -> String {
+    private func disagreement(_ condition: MergedConditionV1?) -> String {
         guard let condition, Set(condition.votes.map(\.condition)).count > 1 else { return "" }
         return "differs"
     }
 
-    private func nowSummary(_ reports: [WeatherReport], _ consensus: Consensus) -> String {
+    private func nowSummary(_ reports: [WeatherReport], _ consensus: ConsensusResult) -> String {
         guard let current = consensus.current else { return "No current conditions.\n" }
         let values = current.values
         func part(_ label: String, _ quantity: Quantity) -> String? {
             values[quantity].map { "\(label) \(format($0.value, quantity.dimension)) \(unit(quantity.dimension))" }
         }
-        let time = CivilTime.clock(current.time, utcOffsetSeconds: offset)
+        let time = CivilTime.clock(current.time, utcOffsetSeconds: current.utcOffsetSeconds)
         var lines = [style.bold("Now (\(time))") + "  " + [
-            current.condition.map { $0.condition.label.capitalizedFirst },
+            current.condition.map { $0.value.label.capitalizedFirst },
             values[.temperature].map { "\(format($0.value, .temperature)) \(unit(.temperature))" },
             part("feels like", .apparentTemperature),
         ].compactMap { $0 }.joined(separator: ", ")]
@@ -139,40 +166,46 @@ public struct TableRenderer: Renderer {
             return "\(context.name(of: report.providerID)) \(temperature) \(report.current?.condition?.label ?? "")".trimmingTrailingSpaces()
         }
         var sources = "From \(reports.count) provider\(reports.count == 1 ? "" : "s"): " + perProvider.joined(separator: " · ")
-        if let spread = values[.temperature], spread.providers.count > 1 {
+        if let spread = values[.temperature], spread.inputs.count > 1 {
             sources += " (spread \(formatSpread(spread, .temperature)) \(unit(.temperature)))"
         }
+        sources += "; confidence \(Self.percent(current.confidence))"
         lines.append(sources)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func forecastTables(_ reports: [WeatherReport], _ consensus: Consensus, days: Int, hours limit: Int?) -> String {
+    private func forecastTables(_ reports: [WeatherReport], _ consensus: ConsensusResult, days: Int, hours limit: Int?) -> String {
         let window = ForecastWindow(reports: reports, now: context.now, days: days)
         var daily = TextTable(header: ["Day", "Condition", "Max \(unit(.temperature))", "Min \(unit(.temperature))",
-                                       "Precip. \(unit(.precipitationAmount))", "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources"])
+                                       "Precip. \(unit(.precipitationAmount))", "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))",
+                                       "Sources", "Conf."])
         daily.leftAligned = [0, 1]
         for day in window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date) {
             let (_, month, dayOfMonth) = day.date.components
-            let sources = Set(day.values.values.flatMap(\.providers)).count
+            let sources = Set(day.values.values.flatMap(\.contributors)).count
             daily.rows.append([
-                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)", day.condition?.condition.label ?? "–",
-                formatMerged(day.values[.temperatureMax], .temperature), formatMerged(day.values[.temperatureMin], .temperature),
-                formatMerged(day.values[.precipitationSum], .precipitationAmount), formatMerged(day.values[.precipitationProbabilityMax], .percent),
-                formatMerged(day.values[.windSpeedMax], .speed), formatMerged(day.values[.windGustMax], .speed), String(sources),
+                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)" + (abs(day.hours - 24) > 0.01 ? " (\(Int(day.hours)) h)" : ""),
+                day.condition.map { $0.value.label + ($0.isImplausible ? " (?)" : "") } ?? "–",
+                formatMerged(day[.temperatureMax], .temperature), formatMerged(day[.temperatureMin], .temperature),
+                formatMerged(day[.precipitationSum], .precipitationAmount), formatMerged(day[.precipitationProbabilityMax], .percent),
+                formatMerged(day[.windSpeedMax], .speed), formatMerged(day[.windGustMax], .speed), String(sources), Self.percent(day.confidence),
             ])
         }
-        var text = style.bold("Daily consensus") + " (value, with the providers' range in brackets)\n" + daily.render(bold: style.bold)
+        var text = style.bold("Daily consensus") + " in \(consensus.zone) (value, with the providers' range in brackets; * an outlier left out)\n"
+            + daily.render(bold: style.bold)
         guard let limit else { return text }
         var hours = TextTable(header: ["Time", "Condition", "Temp \(unit(.temperature))", "Precip. \(unit(.precipitationRate))",
-                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources"])
+                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources", "Conf."])
         hours.leftAligned = [0, 1]
-        for sample in window.hours(consensus.hourly, time: \.time).prefix(limit) {
-            let date = LocalDate(sample.time, utcOffsetSeconds: offset)
+        for hour in window.hours(consensus.hourly, time: \.time).prefix(limit) {
+            let date = LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
             hours.rows.append([
-                "\(date.weekdayName) \(CivilTime.clock(sample.time, utcOffsetSeconds: offset))", sample.condition?.condition.label ?? "–",
-                formatMerged(sample.values[.temperature], .temperature), formatMerged(sample.values[.precipitationRate], .precipitationRate),
-                formatMerged(sample.values[.precipitationProbability], .percent), formatMerged(sample.values[.windSpeed], .speed),
-                formatMerged(sample.values[.windGust], .speed), String(Set(sample.values.values.flatMap(\.providers)).count),
+                "\(date.weekdayName) \(CivilTime.clock(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds))",
+                hour.condition.map { $0.value.label + ($0.isImplausible ? " (?)" : "") } ?? "–",
+                formatMerged(hour[.temperature], .temperature), formatMerged(hour[.precipitationRate], .precipitationRate),
+                formatMerged(hour[.precipitationProbability], .percent), formatMerged(hour[.windSpeed], .speed),
+                formatMerged(hour[.windGust], .speed), String(Set(hour.values.values.flatMap(\.contributors)).count),
+                Self.percent(hour.confidence),
             ])
         }
         text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(bold: style.bold)

@@ -1,0 +1,144 @@
+import FoundationEssentials
+import IsobarCore
+
+/// One provider's forecast steps put on the UTC hour grid (hours ending at whole UTC hours).
+///
+/// - Continuous quantities (temperature, apparent temperature, humidity, pressure, wind speed, gusts, cloud cover,
+///   visibility) are instantaneous values at a step's time, interpolated linearly between consecutive steps at
+///   most `maxGapHours` apart; never extrapolated.
+/// - Wind direction is interpolated as a vector (speed × unit vector when both steps give a speed above 0,
+///   unit vectors otherwise).
+/// - Precipitation: a step's amount is spread evenly over its period `(time − periodHours, time]`, and each grid
+///   hour gets the amount falling inside it (a 3-hour step ending at T with 3 mm gives 1 mm to the hours ending
+///   T − 2 h, T − 1 h and T). An hour has an amount only when steps with amounts cover all of it. It is stored as
+///   `precipitationRate`: mm in the hour, which is mm/h.
+/// - Precipitation probability and condition are held: the hour ending at H takes the value of the step whose
+///   period holds the hour's middle, H − 30 min.
+///
+/// A value not given by a step for exactly that hour is marked interpolated.
+public struct AlignedSeries: Sendable, Equatable {
+    /// A value on the grid and whether it was interpolated, held or split rather than given.
+    public struct Point: Sendable, Equatable {
+        /// The value in the quantity's internal unit.
+        public var value: Double
+        /// True when not given by a one-hour step ending at this hour.
+        public var isInterpolated: Bool
+
+        /// Creates a point.
+        public init(value: Double, isInterpolated: Bool) {
+            self.value = value
+            self.isInterpolated = isInterpolated
+        }
+    }
+
+    /// The provider.
+    public let provider: String
+    /// Hours since 1970 of the first grid hour (its end); the series covers `firstHour ..< firstHour + count`.
+    public let firstHour: Int
+    /// Number of grid hours covered.
+    public let count: Int
+    /// Per quantity slot, per hour: the value, NaN when absent.
+    var columns: [[Double]]
+    /// Per quantity slot, per hour: interpolated, held or split.
+    var interpolated: [[Bool]]
+    /// Per hour: the held condition.
+    var conditions: [Condition?]
+    /// Per hour: true when the condition was held over a longer step.
+    var conditionHeld: [Bool]
+
+    /// Aligns a provider's steps (any order; a later duplicate of an instant wins).
+    public init(provider: String, steps: [WeatherSample], maxGapHours: Double = 6) {
+        self.provider = provider
+        let sorted = Self.inTimeOrder(steps)
+        let seconds = sorted.map(\.time.timeIntervalSince1970)
+        guard let first = sorted.first, let last = sorted.last else {
+            (firstHour, count, columns, interpolated, conditions, conditionHeld) = (0, 0, [], [], [], [])
+            return
+        }
+        let earliest = first.time.timeIntervalSince1970 - max(0, sorted.map(\.periodHours).max() ?? 0) * 3600
+        firstHour = Int((earliest / 3600).rounded(.down))
+        count = max(0, Int((last.time.timeIntervalSince1970 / 3600).rounded(.up)) + 1 - firstHour)
+        columns = Array(repeating: Array(repeating: .nan, count: count), count: QuantitySlot.count)
+        interpolated = Array(repeating: Array(repeating: false, count: count), count: QuantitySlot.count)
+        conditions = Array(repeating: nil, count: count)
+        conditionHeld = Array(repeating: false, count: count)
+        for quantity in QuantitySlot.continuous {
+            let points = sorted.indices.compactMap { index in sorted[index][quantity].map { (seconds[index], $0) } }
+            fillLinear(points, slot: quantity.consensusSlot, maxGap: maxGapHours * 3600)
+        }
+        fillDirection(sorted, seconds: seconds, maxGap: maxGapHours * 3600)
+        fillPrecipitation(sorted, seconds: seconds)
+        fillHeld(sorted, seconds: seconds)
+    }
+
+    /// The steps in time order, a later duplicate of an instant replacing the earlier one, and none more than
+    /// `maxSpanHours` after the first (so one absurd timestamp cannot make the grid enormous).
+    private static func inTimeOrder(_ steps: [WeatherSample]) -> [WeatherSample] {
+        var sorted = steps
+        if !zip(steps, steps.dropFirst()).allSatisfy({ $0.time < $1.time }) {
+            var byTime: [Date: WeatherSample] = [:]
+            for step in steps { byTime[step.time] = step }
+            sorted = byTime.values.sorted { $0.time < $1.time }
+        }
+        guard let first = sorted.first, sorted[sorted.count - 1].time.timeIntervalSince(first.time) > maxSpanHours * 3600 else { return sorted }
+        return sorted.filter { $0.time.timeIntervalSince(first.time) <= maxSpanHours * 3600 }
+    }
+
+    /// The longest stretch of steps aligned: 400 days.
+    public static let maxSpanHours = 400.0 * 24
+
+    /// The instant a grid hour ends.
+    public func time(ofHour hour: Int) -> Date { Date(timeIntervalSince1970: Double(hour) * 3600) }
+
+    /// The value of a quantity for the hour ending at `hour` (hours since 1970), when the series has one.
+    public func point(_ quantity: Quantity, hour: Int) -> Point? {
+        let index = hour - firstHour
+        guard index >= 0, index < count else { return nil }
+        let value = columns[quantity.consensusSlot][index]
+        return value.isNaN ? nil : Point(value: value, isInterpolated: interpolated[quantity.consensusSlot][index])
+    }
+
+    /// The value of a quantity for the hour ending at `time`, when `time` is a whole UTC hour the series covers.
+    public func point(_ quantity: Quantity, at time: Date) -> Point? {
+        guard let hour = Self.hour(of: time) else { return nil }
+        return point(quantity, hour: hour)
+    }
+
+    /// The condition for the hour ending at `hour` and whether it was held over a longer step.
+    public func condition(hour: Int) -> (condition: Condition, isHeld: Bool)? {
+        let index = hour - firstHour
+        guard index >= 0, index < count, let condition = conditions[index] else { return nil }
+        return (condition, conditionHeld[index])
+    }
+
+    /// Hours since 1970 of a whole UTC hour; nil for other instants.
+    static func hour(of time: Date) -> Int? {
+        let seconds = time.timeIntervalSince1970
+        return seconds.truncatingRemainder(dividingBy: 3600) == 0 ? Int(seconds / 3600) : nil
+    }
+
+    /// Grid hours `h` with `lower <= h × 3600 <= upper`, clipped to the series.
+    func hours(from lower: Double, through upper: Double) -> ClosedRange<Int>? {
+        let start = max(firstHour, Int((lower / 3600).rounded(.up)))
+        let end = min(firstHour + count - 1, Int((upper / 3600).rounded(.down)))
+        return start <= end ? start...end : nil
+    }
+
+    mutating func set(_ slot: Int, _ hour: Int, _ value: Double, interpolated isInterpolated: Bool) {
+        columns[slot][hour - firstHour] = value
+        interpolated[slot][hour - firstHour] = isInterpolated
+    }
+
+    private mutating func fillLinear(_ points: [(Double, Double)], slot: Int, maxGap: Double) {
+        for (index, (time, value)) in points.enumerated() {
+            if let hour = hours(from: time, through: time)?.lowerBound { set(slot, hour, value, interpolated: false) }
+            guard index + 1 < points.count else { continue }
+            let (nextTime, nextValue) = points[index + 1]
+            guard nextTime - time <= maxGap, let range = hours(from: time, through: nextTime) else { continue }
+            for hour in range where Double(hour) * 3600 > time && Double(hour) * 3600 < nextTime {
+                let fraction = (Double(hour) * 3600 - time) / (nextTime - time)
+                set(slot, hour, value + fraction * (nextValue - value), interpolated: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import FoundationEssentials
+import IsobarCore
+
+extension ConsensusMerger {
+    /// Every local day some provider has a value for, merged: each provider's own day where it gives the field,
+    /// else the day computed from its hours.
+    func daily() -> [ConsensusDayV1] {
+        let native = reports.map { report in Dictionary(report.daily.map { ($0.date, $0) }, uniquingKeysWith: { _, later in later }) }
+        var dates = Set(native.flatMap(\.keys))
+        for aligned in series where aligned.count > 0 {
+            let first = calendar.localDate(of: aligned.time(ofHour: aligned.firstHour))
+            let last = calendar.localDate(of: aligned.time(ofHour: aligned.firstHour + aligned.count - 1))
+            for day in first.daysSinceEpoch...last.daysSinceEpoch { dates.insert(LocalDate(daysSinceEpoch: day)) }
+        }
+        return dates.sorted().compactMap { date in
+            let interval = calendar.interval(of: date)
+            let days = series.indices.map { index in
+                DayInputs(native: native[index][date], derived: series[index].derivedDay(date, interval: interval))
+            }
+            return day(date, interval: interval, inputs: days)
+        }
+    }
+
+    /// The merge of one local day, nil when no provider has anything for it.
+    private func day(_ date: LocalDate, interval: Range<Date>, inputs days: [DayInputs]) -> ConsensusDayV1? {
+        let middle = interval.lowerBound.addingTimeInterval(interval.upperBound.timeIntervalSince(interval.lowerBound) / 2)
+        let lead = leadHours(middle)
+        var values: [DailyQuantity: MergedField] = [:]
+        for quantity in DailyQuantity.allCases {
+            var inputs: [ProviderValue] = []
+            var missing: [String] = []
+            for (index, day) in days.enumerated() {
+                if let (value, origin) = day.value(quantity) {
+                    inputs.append(ProviderValue(provider: ids[index], value: value, weight: weights[index], origin: origin))
+                } else {
+                    missing.append(ids[index])
+                }
+            }
+            values[quantity] = field(
+                inputs, missing: missing, floor: configuration.floor(quantity), circular: quantity == .windDirectionDominant, leadHours: lead)
+        }
+        var votes: [ConditionVote] = []
+        var missing: [String] = []
+        var evidence: [PrecipitationEvidence] = []
+        for (index, day) in days.enumerated() {
+            if let (condition, origin) = day.condition {
+                votes.append(ConditionVote(provider: ids[index], condition: condition, weight: weights[index], origin: origin))
+            } else {
+                missing.append(ids[index])
+            }
+            let amount = day.value(.precipitationSum)?.0
+            let probability = day.value(.precipitationProbabilityMax)?.0
+            if amount != nil || probability != nil { evidence.append(PrecipitationEvidence(amountMM: amount, probabilityPercent: probability)) }
+        }
+        let merged = condition(votes, evidence: evidence, missing: missing, leadHours: lead)
+        guard !values.isEmpty || merged != nil else { return nil }
+        return ConsensusDayV1(
+            date: date, start: interval.lowerBound, end: interval.upperBound, utcOffsetSeconds: calendar.utcOffsetSeconds(at: interval.lowerBound),
+            leadHours: lead, values: values, condition: merged,
+            confidence: Self.meanConfidence(DailyQuantity.allCases.map { values[$0] }, merged))
+    }
+}
+
+/// One provider's day: its own, and the one computed from its hours.
+private struct DayInputs {
+    var native: DailyPoint?
+    var derived: DailyPoint?
+
+    /// The provider's own value of a field where it gives one, else the computed one.
+    func value(_ quantity: DailyQuantity) -> (Double, ValueOrigin)? {
+        if let native, let value = native[quantity] { return (value, native.isDerived ? .derived : .given) }
+        if let value = derived?[quantity] { return (value, .derived) }
+        return nil
+    }
+
+    /// The provider's own condition where it gives one, else the computed one.
+    var condition: (Condition, ValueOrigin)? {
+        if let native, let condition = native.condition { return (condition, native.isDerived ? .derived : .given) }
+        return derived?.condition.map { ($0, .derived) }
+    }
+}

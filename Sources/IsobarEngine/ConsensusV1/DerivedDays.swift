@@ -1,0 +1,46 @@
+import FoundationEssentials
+import IsobarCore
+
+extension AlignedSeries {
+    /// A local day computed from the grid hours, each field only when every hour of the day has it; nil when none has.
+    ///
+    /// Instantaneous values (temperature, wind, gusts, direction) belong to the day holding their instant, so a day
+    /// uses those from its 00:00 to its last hour; hours' amounts, chances and conditions belong to the day holding
+    /// the hour's start, so a day uses the hours ending 01:00 … 24:00. A DST day has 23 or 25 of each.
+    /// Max/min temperature, total precipitation, highest chance, highest wind and gust, circular mean of the
+    /// directions, and the most frequent condition (a tie goes to the more severe).
+    public func derivedDay(_ date: LocalDate, interval: Range<Date>) -> DailyPoint? {
+        let start = interval.lowerBound.timeIntervalSince1970 / 3600
+        let end = interval.upperBound.timeIntervalSince1970 / 3600
+        let instants = Int(start.rounded(.up))...(Int(end.rounded(.up)) - 1)
+        let windows = (instants.lowerBound + 1)...(instants.upperBound + 1)
+        var day = DailyPoint(date: date, isDerived: true)
+        if let temperatures = values(.temperature, instants) {
+            day.temperatureMaxC = temperatures.max()
+            day.temperatureMinC = temperatures.min()
+        }
+        day.precipitationMM = values(.precipitationRate, windows)?.reduce(0, +)
+        day.precipitationProbabilityMaxPercent = values(.precipitationProbability, windows)?.max()
+        day.windSpeedMaxMS = values(.windSpeed, instants)?.max()
+        day.windGustMaxMS = values(.windGust, instants)?.max()
+        day.windDirectionDominantDeg = values(.windDirection, instants).flatMap { CircularStatistics.mean($0) }
+        let conditions = windows.compactMap { condition(hour: $0)?.condition }
+        if conditions.count == windows.count { day.condition = Vote.winner(conditions) }
+        let hasValue = DailyQuantity.allCases.contains { day[$0] != nil } || day.condition != nil
+        return hasValue ? day : nil
+    }
+
+    /// Every hour's value of a quantity, or nil when one is missing.
+    private func values(_ quantity: Quantity, _ hours: ClosedRange<Int>) -> [Double]? {
+        guard hours.lowerBound >= firstHour, hours.upperBound < firstHour + count else { return nil }
+        let column = columns[quantity.consensusSlot]
+        var result: [Double] = []
+        result.reserveCapacity(hours.count)
+        for hour in hours {
+            let value = column[hour - firstHour]
+            if value.isNaN { return nil }
+            result.append(value)
+        }
+        return result
+    }
+}

@@ -1,0 +1,112 @@
+import IsobarCore
+
+/// The robust merge of one field: weighted median, spread, MAD, the outlier rule and confidence.
+///
+/// 1. `m` = weighted median of every input, `MAD` = weighted median of `|x − m|` (see `WeightedMedian`).
+/// 2. When the inputs' total weight is at least 3 (three providers at the default weight), an input with
+///    `|x − m| > max(3 × 1.4826 × MAD, floor)` is an outlier; the consensus is the weighted median of the rest.
+/// 3. Otherwise (two providers, or one, at the default weight) the consensus is `m`, and the disagreement
+///    (`max − min` against the floor; 0 for a single input) is reported instead.
+///
+/// Directions are first unwrapped onto the smallest arc holding every input (cut at the widest gap between
+/// them), merged there like plain numbers, and wrapped back into 0..<360; deviations are measured along that arc.
+public enum FieldMerge {
+    /// Merges providers' values of one quantity; nil when no input has a positive weight and a finite value.
+    public static func merge(
+        _ inputs: [ProviderValue], missing: [String] = [], floor: Double, circular: Bool = false, leadHours: Double = 0,
+        configuration: ConsensusConfiguration = ConsensusConfiguration()
+    ) -> MergedField? {
+        var inputs = inputs
+        if !inputs.allSatisfy(isUsable) { inputs.removeAll { !isUsable($0) } }
+        guard !inputs.isEmpty else { return nil }
+        let count = inputs.count
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { values in
+            withUnsafeTemporaryAllocation(of: WeightedMedian.Entry.self, capacity: count) { buffer in
+                // The values to merge: as given, or for directions, degrees along their smallest arc.
+                var origin = 0.0
+                let low: Double
+                let high: Double
+                let spread: Double
+                if circular {
+                    let arc = smallestArc(inputs.map { wrap($0.value) })
+                    origin = arc.start
+                    for index in 0..<count {
+                        let angle = wrap(inputs[index].value)
+                        values[index] = angle == origin ? 0 : wrap(angle - origin)
+                    }
+                    (low, high, spread) = (arc.start, arc.end, arc.width)
+                } else {
+                    for index in 0..<count { values[index] = inputs[index].value }
+                    (low, high) = (values.min()!, values.max()!)
+                    spread = high - low
+                }
+
+                for index in 0..<count { buffer[index] = .init(values[index], weight: inputs[index].weight) }
+                let (center, totalWeight) = WeightedMedian.medianAndTotalWeight(sorting: buffer)!
+                for index in 0..<count { buffer[index] = .init(abs(values[index] - center), weight: inputs[index].weight) }
+                let mad = WeightedMedian.median(sorting: buffer)!
+
+                var disagreement: Disagreement?
+                var outliers = 0
+                if totalWeight >= configuration.outlierRuleMinimumWeight - 1e-9 {
+                    let threshold = Swift.max(configuration.outlierMultiplier * configuration.madScale * mad, floor)
+                    for index in 0..<count where abs(values[index] - center) > threshold {
+                        inputs[index].isOutlier = true
+                        outliers += 1
+                    }
+                } else {
+                    disagreement = Disagreement(difference: spread, floor: floor, exceedsFloor: spread > floor)
+                }
+
+                // Without outliers the consensus is the median already found.
+                var (value, keptWeight, keptSpread) = (center, totalWeight, circular ? spread : high - low)
+                if outliers > 0 {
+                    var kept = 0
+                    var keptLow = Double.infinity
+                    var keptHigh = -Double.infinity
+                    for index in 0..<count where !inputs[index].isOutlier {
+                        buffer[kept] = .init(values[index], weight: inputs[index].weight)
+                        keptLow = Swift.min(keptLow, values[index])
+                        keptHigh = Swift.max(keptHigh, values[index])
+                        kept += 1
+                    }
+                    (value, keptWeight) = WeightedMedian.medianAndTotalWeight(sorting: UnsafeMutableBufferPointer(rebasing: buffer[0..<kept]))!
+                    keptSpread = keptHigh - keptLow
+                }
+                let confidence = ConsensusConfidence.confidence(
+                    agreement: ConsensusConfidence.agreement(spread: keptSpread, floor: floor), sourceWeight: keptWeight,
+                    leadHours: leadHours, halfLifeHours: configuration.leadTimeHalfLifeHours)
+                return MergedField(
+                    value: circular ? wrap(origin + value) : value, min: low, max: high, spread: spread, medianAbsoluteDeviation: mad,
+                    inputs: inputs, missing: missing, disagreement: disagreement, confidence: confidence)
+            }
+        }
+    }
+
+    /// True for an input with a positive finite weight and a finite value.
+    private static func isUsable(_ input: ProviderValue) -> Bool {
+        input.weight > 0 && input.weight.isFinite && input.value.isFinite
+    }
+
+    /// The smallest arc holding every angle (each in 0..<360, not empty): it starts after the widest gap between
+    /// neighbours, and its ends are input angles exactly. The first of equally wide gaps counts, in ascending order.
+    static func smallestArc(_ degrees: [Double]) -> (start: Double, end: Double, width: Double) {
+        let sorted = degrees.sorted()
+        var widestGap = sorted[0] + 360 - sorted[sorted.count - 1]
+        var start = sorted[0]
+        var end = sorted[sorted.count - 1]
+        for index in sorted.indices.dropFirst() where sorted[index] - sorted[index - 1] > widestGap {
+            widestGap = sorted[index] - sorted[index - 1]
+            start = sorted[index]
+            end = sorted[index - 1]
+        }
+        return (start, end, 360 - widestGap)
+    }
+
+    /// An angle in 0..<360.
+    static func wrap(_ degrees: Double) -> Double {
+        let result = degrees.truncatingRemainder(dividingBy: 360)
+        let positive = result < 0 ? result + 360 : result
+        return positive >= 360 ? 0 : positive
+    }
+}

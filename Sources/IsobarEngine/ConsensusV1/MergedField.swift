@@ -1,0 +1,91 @@
+/// Where a provider's input to a merged field came from.
+public enum ValueOrigin: Sendable, Equatable {
+    /// Given by the provider for exactly this hour or day.
+    case given
+    /// Put on the hour grid from the provider's steps: interpolated, held over a step, or split from a longer step.
+    case interpolated
+    /// A daily value computed from the provider's hours because it gives no such day.
+    case derived
+}
+
+/// One provider's value for a merged field.
+public struct ProviderValue: Sendable, Equatable {
+    /// The provider.
+    public var provider: String
+    /// Its value, in the quantity's internal unit.
+    public var value: Double
+    /// Its weight in the merge.
+    public var weight: Double
+    /// Where the value came from.
+    public var origin: ValueOrigin
+    /// True when the outlier rule left it out of the consensus.
+    public var isOutlier: Bool
+
+    /// Creates a provider value.
+    public init(provider: String, value: Double, weight: Double = 1, origin: ValueOrigin = .given, isOutlier: Bool = false) {
+        self.provider = provider
+        self.value = value
+        self.weight = weight
+        self.origin = origin
+        self.isOutlier = isOutlier
+    }
+}
+
+/// How far apart the sources are when there are too few of them for the outlier rule.
+public struct Disagreement: Sendable, Equatable {
+    /// `max − min` of the inputs (for directions, the width of the smallest arc holding them).
+    public var difference: Double
+    /// The quantity's floor.
+    public var floor: Double
+    /// True when the difference is larger than the floor.
+    public var exceedsFloor: Bool
+
+    /// Creates a disagreement.
+    public init(difference: Double, floor: Double, exceedsFloor: Bool) {
+        self.difference = difference
+        self.floor = floor
+        self.exceedsFloor = exceedsFloor
+    }
+}
+
+/// One merged number with its provenance: the consensus, the range of the inputs, who contributed and how sure it is.
+public struct MergedField: Sendable, Equatable {
+    /// The consensus: the weighted median of the inputs that are not outliers (directions: on their smallest arc).
+    public var value: Double
+    /// Lowest input, outliers included (for directions, the start of the smallest arc holding every input).
+    public var min: Double
+    /// Highest input, outliers included (for directions, the end of that arc, which may be below `min` across north).
+    public var max: Double
+    /// `max − min` (for directions, the width of the arc).
+    public var spread: Double
+    /// The weighted median absolute deviation of every input from their weighted median (unscaled).
+    public var medianAbsoluteDeviation: Double
+    /// Every provider's input, in input order, outliers marked.
+    public var inputs: [ProviderValue]
+    /// Providers in the merge that gave no value for this field.
+    public var missing: [String]
+    /// The disagreement, reported instead of outliers when the sources weigh less than the outlier rule needs (two sources or one by default).
+    public var disagreement: Disagreement?
+    /// Confidence in 0…1 (see `ConsensusConfidence`).
+    public var confidence: Double
+
+    /// Creates a merged field (for tests and renderers; merges come from `FieldMerge`).
+    public init(value: Double, min: Double, max: Double, spread: Double, medianAbsoluteDeviation: Double, inputs: [ProviderValue],
+                missing: [String] = [], disagreement: Disagreement? = nil, confidence: Double) {
+        self.value = value
+        self.min = min
+        self.max = max
+        self.spread = spread
+        self.medianAbsoluteDeviation = medianAbsoluteDeviation
+        self.inputs = inputs
+        self.missing = missing
+        self.disagreement = disagreement
+        self.confidence = confidence
+    }
+
+    /// Providers whose values made the consensus.
+    public var contributors: [String] { inputs.filter { !$0.isOutlier }.map(\.provider) }
+
+    /// Providers left out as outliers.
+    public var outliers: [String] { inputs.filter(\.isOutlier).map(\.provider) }
+}

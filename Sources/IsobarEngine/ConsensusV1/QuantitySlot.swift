@@ -1,0 +1,29 @@
+import IsobarCore
+
+/// Dense indexes for `Quantity`, so aligned series and merged hours can use arrays rather than dictionaries.
+enum QuantitySlot {
+    static let count = Quantity.allCases.count
+    /// Quantities interpolated linearly.
+    static let continuous: [Quantity] = [
+        .temperature, .apparentTemperature, .humidity, .pressure, .windSpeed, .windGust, .cloudCover, .visibility,
+    ]
+}
+
+extension Quantity {
+    /// The quantity's index in `Quantity.allCases`.
+    var consensusSlot: Int {
+        switch self {
+        case .temperature: 0
+        case .apparentTemperature: 1
+        case .humidity: 2
+        case .pressure: 3
+        case .windSpeed: 4
+        case .windGust: 5
+        case .windDirection: 6
+        case .cloudCover: 7
+        case .visibility: 8
+        case .precipitationRate: 9
+        case .precipitationProbability: 10
+        }
+    }
+}
