@@ -102,7 +102,7 @@ public struct JSONLinesRenderer: Renderer {
         if wantsCurrent { members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null)) }
         if days > 0 {
             let window = ForecastWindow(source: report.source, now: context.now, days: days)
-            let ownDays = report.daily.isEmpty ? DailyAggregation.days(from: report.hourly, utcOffsetSeconds: offset) : report.daily
+            let ownDays = ProviderDays.days(of: report, calendar: LocalCalendar.resolve(place: context.place, reports: [report]))
             members.append(("daily", .array(window.dates(ownDays, utcOffsetSeconds: offset, date: \.date).map(dayJSON))))
             if let hours {
                 members.append(("hourly", .array(window.hours(report.hourly, time: \.time).prefix(hours).map { sampleJSON($0, offset: offset) })))
