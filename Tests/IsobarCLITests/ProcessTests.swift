@@ -70,6 +70,27 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         #expect(statuses.filter { $0 == "cached" }.count == 38)
     }
 
+    @Test func aRetryAfterIsHonouredByTheNextProcess() throws {
+        let weather = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather")
+        let answered = Atomic429()
+        let server = try LoopbackServer { _ in
+            answered.next() ? .init(status: 429, #"{"cod":429,"message":"slow down"}"#, headers: [("Retry-After", "2")]) : .init(weather)
+        }
+        let config = try temporaryConfiguration("""
+        {"providers": [{"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY", "base_url": "\(server.baseURL)"}]}
+        """)
+        let binary = try #require(isobarExecutable())
+        let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": temporaryDirectory("cooldown")]
+        let first = try runProcess(binary, ["compare", "Minsk", "--config", config, "--format", "jsonl"], environment: environment)
+        #expect(first.code == ExitCode.noneAnswered.rawValue)
+        let second = try runProcess(binary, ["compare", "Minsk", "--config", config, "--format", "jsonl"], environment: environment)
+        #expect(second.code == 0, "\(second.stdout)")
+        let requests = server.requests
+        #expect(requests.count == 2)
+        // The second process waited out the cooldown before asking.
+        if requests.count == 2 { #expect(requests[1].receivedAt - requests[0].receivedAt >= 1.9) }
+    }
+
     @Test func aKilledWriterLeavesAUsableStore() throws {
         let server = try providerServer()
         let config = try liveConfiguration(server)
@@ -100,5 +121,18 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         #expect(run.code == 0)
         #expect(run.stderr.contains("was damaged; moved it to"))
         #expect(run.stdout.contains("Consensus"))
+    }
+}
+
+/// Answers true the first time only.
+final class Atomic429: @unchecked Sendable {
+    private let lock = NSLock()
+    private var used = false
+
+    func next() -> Bool {
+        lock.withLock {
+            defer { used = true }
+            return !used
+        }
     }
 }
