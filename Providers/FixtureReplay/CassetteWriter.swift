@@ -41,13 +41,13 @@ extension Cassette {
         func scrub(_ text: String) -> String {
             secrets.reduce(text) { $0.replacingAll($1, with: "REDACTED") }
         }
-        // (Header and body scrubbing share ProviderError's rule: every occurrence becomes REDACTED.)
         let names = CassetteLibrary.secretNames.union(request.secretQueryNames)
         let headers = response.headers
             .filter { !droppedHeaders.contains($0.name.lowercased()) }
             .map { HTTPHeader($0.name, scrub($0.value)) }
-        var body = response.body
-        if !secrets.isEmpty, let text = String(validating: body, as: UTF8.self) { body = Array(scrub(text).utf8) }
+        // Bytes, not text: a body that is not UTF-8 is stored as base64 and must be clean too; percent-encoded copies as well.
+        let forms = secrets.flatMap { [Array($0.utf8), Array(PercentEncoding.encode($0, keeping: PercentEncoding.querySafe).utf8)] }
+        let body = forms.reduce(response.body) { $0.replacingAll($1, with: Array("REDACTED".utf8)) }
         return Interaction(
             method: request.method, url: request.url.removing(queryNames: names),
             response: HTTPResponse(status: response.status, headers: headers, body: body), recordedAt: recordedAt, file: "")
@@ -65,5 +65,25 @@ extension String {
             rest = rest[range.upperBound...]
         }
         return result + rest
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Every occurrence of `target` replaced.
+    func replacingAll(_ target: [UInt8], with replacement: [UInt8]) -> [UInt8] {
+        guard !target.isEmpty, count >= target.count else { return self }
+        var result: [UInt8] = []
+        result.reserveCapacity(count)
+        var index = startIndex
+        while index < endIndex {
+            if index + target.count <= endIndex, self[index..<index + target.count].elementsEqual(target) {
+                result += replacement
+                index += target.count
+            } else {
+                result.append(self[index])
+                index += 1
+            }
+        }
+        return result
     }
 }

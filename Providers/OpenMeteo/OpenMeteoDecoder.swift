@@ -35,7 +35,11 @@ public struct OpenMeteoDecoder: Sendable {
             if try root.nonNullMember("error")?.bool() == true {
                 throw ProviderError(.badRequest, "\(providerName) rejected the request: \(reason ?? "no reason given")")
             }
-            let offset = try root.int("utc_offset_seconds")
+            let offsetValue = try root.member("utc_offset_seconds")
+            let offset = try offsetValue.int()
+            guard PlausibleRange.utcOffsetSeconds.contains(offset) else {
+                throw JSONError(.typeMismatch(expected: "an offset within ±18 h", found: String(offset)), path: offsetValue.path)
+            }
             let zone = try root.optionalString("timezone")
             var forecast = OpenMeteoForecast(
                 utcOffsetSeconds: offset, timeZoneIdentifier: zone == "GMT" ? nil : zone, current: nil, hourly: [], daily: [])

@@ -18,14 +18,14 @@ public struct OpenWeatherMapDecoder: Sendable {
     public func current(_ response: HTTPResponse, now: Date) throws(ProviderError) -> (sample: WeatherSample, utcOffsetSeconds: Int?) {
         let root = try checkedRoot(response, now: now)
         do {
-            var sample = WeatherSample(time: Date(timeIntervalSince1970: try root.double("dt")), periodHours: 1)
+            var sample = WeatherSample(time: Date(timeIntervalSince1970: try root.double("dt", in: PlausibleRange.unixSeconds)), periodHours: 1)
             try fillCommon(&sample, from: root)
             let rain = try precipitation(root.nonNullMember("rain"))
             let snow = try precipitation(root.nonNullMember("snow"))
             // Absent `rain` and `snow` objects mean none fell (OpenWeatherMap's documented convention).
             sample.precipitationMM = (rain?.mm ?? 0) + (snow?.mm ?? 0)
             sample.periodHours = rain?.hours ?? snow?.hours ?? 1
-            return (sample, try root.optionalInt("timezone"))
+            return (sample, try root.optionalInt("timezone", in: PlausibleRange.utcOffsetSeconds))
         } catch {
             throw ProviderError.badResponse(error, provider: providerName)
         }
@@ -37,7 +37,7 @@ public struct OpenWeatherMapDecoder: Sendable {
         do {
             var steps: [WeatherSample] = []
             for item in try root.member("list").elements() {
-                var sample = WeatherSample(time: Date(timeIntervalSince1970: try item.double("dt")), periodHours: 3)
+                var sample = WeatherSample(time: Date(timeIntervalSince1970: try item.double("dt", in: PlausibleRange.unixSeconds)), periodHours: 3)
                 try fillCommon(&sample, from: item)
                 sample.precipitationMM = (try item.nonNullMember("rain")?.optionalDouble("3h") ?? 0)
                     + (try item.nonNullMember("snow")?.optionalDouble("3h") ?? 0)
@@ -46,7 +46,7 @@ public struct OpenWeatherMapDecoder: Sendable {
                 steps.append(sample)
             }
             steps.sort { $0.time < $1.time }
-            return (steps, try root.nonNullMember("city")?.optionalInt("timezone"))
+            return (steps, try root.nonNullMember("city")?.optionalInt("timezone", in: PlausibleRange.utcOffsetSeconds))
         } catch {
             throw ProviderError.badResponse(error, provider: providerName)
         }

@@ -108,8 +108,12 @@ public struct Engine: Sendable {
                     return nil
                 }
                 let text = JSONOutput.format(options.timeoutSeconds)
-                return .failure(providerID: binding.provider.id, error: ProviderError(
-                    .timeout, "\(binding.provider.displayName): no answer within the \(text) s deadline", reason: "deadline"))
+                let error = ProviderError(.timeout, "\(binding.provider.displayName): no answer within the \(text) s deadline", reason: "deadline")
+                // A cached answer, even a stale one, beats none.
+                if let stale = self.pipeline(binding, deadline: deadline)?.staleAnswer(self.narrowed(request, for: binding.provider), because: error) {
+                    return .result(stale)
+                }
+                return .failure(providerID: binding.provider.id, error: error)
             }
             let first = await group.next() ?? nil
             group.cancelAll()
@@ -122,21 +126,32 @@ public struct Engine: Sendable {
         guard !Task.isCancelled else {
             return .failure(providerID: provider.id, error: ProviderError(.cancelled, "\(provider.displayName): cancelled"))
         }
-        let wanted = request.kinds.intersection(provider.capabilities.kinds.union(provider.capabilities.kinds.contains(.hourly) ? [.daily] : []))
-        guard !wanted.isEmpty else {
+        let narrowed = narrowed(request, for: provider)
+        guard !narrowed.kinds.isEmpty else {
             return .failure(providerID: provider.id, error: ProviderError(.unsupported, "\(provider.displayName) cannot answer this request"))
         }
         do {
-            var narrowed = request
-            narrowed.kinds = wanted
-            guard let policy = binding.policy, let store else {
+            guard let pipeline = pipeline(binding, deadline: deadline) else {
                 return .result(try await provider.fetch(narrowed, transport: binding.transport))
             }
-            let pipeline = ProviderPipeline(binding: binding, policy: policy, store: store, options: options, time: time,
-                                            deadline: deadline, random: random)
             return .result(try await pipeline.run(narrowed))
         } catch {
             return .failure(providerID: provider.id, error: error)
         }
     }
+
+    /// The request with only the kinds the provider can answer (days come from steps when it has no days of its own).
+    private func narrowed(_ request: WeatherRequest, for provider: any WeatherProvider) -> WeatherRequest {
+        let kinds = provider.capabilities.kinds
+        var narrowed = request
+        narrowed.kinds = request.kinds.intersection(kinds.union(kinds.contains(.hourly) ? [.daily] : []))
+        return narrowed
+    }
+
+    /// The cache-and-limits pipeline for a provider, when it has a policy and there is a store.
+    private func pipeline(_ binding: ProviderBinding, deadline: Date) -> ProviderPipeline? {
+        guard let policy = binding.policy, let store else { return nil }
+        return ProviderPipeline(binding: binding, policy: policy, store: store, options: options, time: time, deadline: deadline, random: random)
+    }
+
 }

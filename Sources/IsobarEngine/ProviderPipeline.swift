@@ -113,6 +113,11 @@ struct ProviderPipeline {
         return combine(parts, freshness: fresh ? .cached(ageSeconds: age(parts)) : .stale(ageSeconds: age(parts), because: "offline"))
     }
 
+    /// The cached answer for `request` within `max_stale`, marked stale because of `error`; nil when there is none.
+    func staleAnswer(_ request: WeatherRequest, because error: ProviderError) -> WeatherReport? {
+        staleAnswer(request, Self.cacheKinds(request.kinds), Self.placeKey(request.place.coordinate), because: error)
+    }
+
     private func staleAnswer(_ request: WeatherRequest, _ kinds: [CacheKind], _ placeKey: String, because error: ProviderError) -> WeatherReport? {
         switch error.code {
         case .notConfigured, .unauthorized, .unsupported, .badRequest, .notFound: return nil

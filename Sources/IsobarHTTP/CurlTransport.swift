@@ -167,6 +167,7 @@ public final class CurlTransport: Transport {
         private let core: Core
         private var active: [UnsafeMutableRawPointer: Transfer] = [:]
         private var cancelledEarly: Set<Int> = []
+        private var highestAdded = 0
 
         init(core: Core) { self.core = core }
 
@@ -180,13 +181,23 @@ public final class CurlTransport: Transport {
                     }
                     return (state.additions, state.cancellations, state.stopping)
                 }
-                if stopping { break }
+                if stopping {
+                    // Requests queued in the same breath as the stop still get their answer: cancelled.
+                    for transfer in additions {
+                        transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")))
+                    }
+                    break
+                }
                 cancelledEarly.formUnion(cancellations)
-                for transfer in additions { start(transfer, multi) }
+                for transfer in additions {
+                    highestAdded = max(highestAdded, transfer.id)
+                    start(transfer, multi)
+                }
                 for (handle, transfer) in active where cancelledEarly.contains(transfer.id) {
                     end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")), multi)
                 }
-                cancelledEarly.subtract(active.values.map(\.id))
+                // Keep only cancellations whose transfer has not arrived yet.
+                cancelledEarly = cancelledEarly.filter { $0 > highestAdded }
                 var running: Int32 = 0
                 _ = isobar_curl_multi_perform(multi, &running)
                 var remaining: Int32 = 0

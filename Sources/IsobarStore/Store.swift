@@ -1,6 +1,9 @@
 import CSQLite
 import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Isobar's one SQLite file: response cache, rate-limit ledger, cooldowns, breakers and fetch locks.
 ///
@@ -161,8 +164,9 @@ public final class Store: @unchecked Sendable {
 
     /// Size of the database file in bytes (0 in memory).
     public var fileSize: Int {
-        guard path != ":memory:", let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return 0 }
-        return (attributes[.size] as? Int) ?? 0
+        var info = stat()
+        guard path != ":memory:", stat(path, &info) == 0 else { return 0 }
+        return Int(info.st_size)
     }
 
     /// SQLite's integrity check: `ok` when the file is sound.

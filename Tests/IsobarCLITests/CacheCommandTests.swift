@@ -54,6 +54,10 @@ import Testing
         expectOneLineError(await runCLI(["cache", "stat"], environment: environment), code: .usage, containing: "did you mean 'stats'?")
         expectOneLineError(await runCLI(["cache", "prune", "--older-than", "-1"], environment: environment), code: .usage,
                            containing: "--older-than takes seconds")
+        expectOneLineError(await runCLI(["cache", "prune", "--older-than", "inf"], environment: environment), code: .usage,
+                           containing: "--older-than takes seconds")
+        let bytes = try #require(try parseLines(await runCLI(["cache", "stats", "--format", "jsonl"], environment: environment)).first)
+        #expect(try bytes.int("file_bytes") > 0)
     }
 
     @Test func providersListsLimitsUsageCooldownAndBreaker() async throws {

@@ -54,6 +54,8 @@ func temporaryConfiguration(_ text: String) throws -> String {
         ("{\"providers\": [", "invalid JSON"),
         ("{\"providers\": [{\"type\": 7}]}", "expected string at $.providers[0].type"),
         ("{\"providers\": []}", "no provider is enabled"),
+        ("{\"providers\": [{\"type\": \"open-meteo\", \"base_url\": \"http://example.com\"}]}", "must use https"),
+        ("{\"providers\": [{\"type\": \"open-meteo\", \"forecast_days\": 20}]}", "a whole number in 1…16"),
     ])
     func badConfigurationIsAOneLineConfigurationError(text: String, message: String) async throws {
         let config = try temporaryConfiguration(text)

@@ -218,7 +218,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         let second = try Harness(store: Store.open(directory: directory, warn: { _ in }))
         second.server.script("/a", [ok(7)])
         let task = Task { await second.run([("a", policy())]) }
-        while second.clock.sleeperCount < 2 { await Task.yield() }
+        await waitForSleepers(second.clock, 2)
         #expect(second.server.count("/a") == 0)
         second.clock.advance(by: 3)
         let results = await task.value
@@ -247,7 +247,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         let tight = [("a", policy(limits: [RateLimit(limit: 1, perSeconds: 5)]))]
         _ = await harness.run(tight)
         let task = Task { await harness.run(tight) }
-        while harness.clock.sleeperCount < 2 { await Task.yield() }
+        await waitForSleepers(harness.clock, 2)
         harness.clock.advance(by: 5)
         #expect(await task.value["a"]?.report != nil)
         #expect(harness.server.count("/a") == 2)
@@ -272,6 +272,33 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         #expect(refused["a"]?.error?.message.contains("frees up at") == true)
     }
 
+    @Test func aCachedAnswerIsServedStaleWhenTheDeadlineEndsASlowProvider() async throws {
+        var harness = try Harness()
+        harness.server.script("/a", [ok(4)])
+        _ = await harness.run([("a", policy(currentTTL: 60))])
+        harness.clock.advance(by: 600)
+        harness.options.timeoutSeconds = 2
+        let clock = harness.clock
+        let slowTransport = SlowTransport(clock: clock)
+        let engine = Engine(bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: slowTransport, policy: policy(currentTTL: 60))],
+                            store: harness.store, options: harness.options, time: clock)
+        let task = Task { await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current])) }
+        await waitForSleepers(clock, 2)
+        clock.advance(by: 2)
+        let events = await task.value
+        guard case .result(let report) = events.first else {
+            Issue.record("expected the stale answer, got \(String(describing: events.first))")
+            return
+        }
+        #expect(report.current?.temperatureC == 4)
+        guard case .stale(let age, let because) = report.freshness else {
+            Issue.record("expected stale, got \(report.freshness)")
+            return
+        }
+        #expect(age == 602)
+        #expect(because.contains("deadline"))
+    }
+
     @Test func theDeadlineEndsASlowProvider() async throws {
         var harness = try Harness()
         harness.options.timeoutSeconds = 2
@@ -283,7 +310,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         let engine = Engine(bindings: [ProviderBinding(provider: slow, transport: harness.server, policy: policy())],
                             store: harness.store, options: harness.options, time: clock)
         let task = Task { await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current])) }
-        while clock.sleeperCount < 2 { await Task.yield() }
+        await waitForSleepers(clock, 2)
         clock.advance(by: 2)
         let events = await task.value
         guard case .failure(_, let error) = events.first else {
@@ -297,4 +324,23 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
 
 func temporaryStoreDirectory() -> String {
     "/tmp/isobar-store-test-\(UInt64.random(in: 0...UInt64.max))"
+}
+
+/// A transport that answers only after a minute on the manual clock.
+struct SlowTransport: Transport {
+    let clock: ManualClock
+
+    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        do { try await clock.sleep(seconds: 60) } catch { throw ProviderError(.cancelled, "cancelled") }
+        return ok(1)
+    }
+}
+
+/// Yields until `count` tasks sleep on the clock; records an issue instead of hanging when they never do.
+func waitForSleepers(_ clock: ManualClock, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+    for _ in 0..<2_000_000 {
+        if clock.sleeperCount >= count { return }
+        await Task.yield()
+    }
+    Issue.record("\(count) sleepers never came", sourceLocation: sourceLocation)
 }

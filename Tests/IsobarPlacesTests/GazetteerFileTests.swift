@@ -121,6 +121,9 @@ final class GazetteerFileTests {
         ("625144\tMinsk\t\tBY\t04\t53.90019\t27.56653\t1742124\t0\tМинск|Mińsk", "625144\tMinsk\t\tBY\t04\t53.90019\t27.56653\t1742124\t0\tМинск"),
         ("\n3\n0\n2\n1\n", "\n3\n0\n2\n9\n"),
         ("\n3\n0\n2\n1\n", "\n3\n0\n2\n1\nextra\n"),
+        // Counts no file of this size can hold are refused before anything is allocated for them.
+        ("isobar-gazetteer\t1\t1\t0\t1\t2\t4\t4", "isobar-gazetteer\t1\t1\t0\t1\t4000000000\t4\t4"),
+        ("isobar-gazetteer\t1\t1\t0\t1\t2\t4\t4", "isobar-gazetteer\t1\t1\t0\t70000\t2\t4\t4"),
     ])
     func damagedLines(original: String, damaged: String) throws {
         let text = Self.sample.replacingOccurrences(of: original, with: damaged)

@@ -30,7 +30,9 @@ extension IsobarCommandLine {
                                    : "Removed \(removed) cached answer(s) from \(store.path).\n")
             case "prune":
                 let olderThan = try parsed["older-than"].map { text throws(UsageError) in
-                    guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--older-than takes seconds (0 or more), not '\(text)'") }
+                    guard let seconds = Double(text), seconds >= 0, seconds <= 10 * 366 * 86_400 else {
+                        throw UsageError("--older-than takes seconds (0 to ten years), not '\(text)'")
+                    }
                     return seconds
                 } ?? 86_400
                 let now = time.now()

@@ -2,6 +2,7 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarHTTP
+import IsobarStore
 
 /// The `isobar` command: parses arguments, loads configuration, runs the engine and renders, returning an exit code.
 public struct IsobarCommandLine: Sendable {
@@ -37,6 +38,8 @@ public struct IsobarCommandLine: Sendable {
         } catch let error as PlaceError {
             return fail(error.message, .badPlace)
         } catch let error as ConfigurationError {
+            return fail(error.message, .configuration)
+        } catch let error as StoreError {
             return fail(error.message, .configuration)
         } catch {
             return fail("unexpected error: \(error)", .internalError)

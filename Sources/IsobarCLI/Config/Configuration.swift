@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarHTTP
 
 /// A configuration that cannot be used; exits with the configuration code.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -85,12 +86,15 @@ public struct Configuration: Sendable {
                 var provider = ProviderEntry(
                     id: try entry.optionalString("id") ?? type, type: type,
                     apiKeyEnv: try entry.optionalString("api_key_env"), apiKey: try entry.optionalString("api_key"),
-                    baseURL: nil, geocodingURL: nil, limits: nil, replay: nil, forecastDays: try entry.optionalInt("forecast_days"),
+                    baseURL: nil, geocodingURL: nil, limits: nil, replay: nil, forecastDays: try entry.optionalInt("forecast_days", in: 1...16),
                     enabled: try entry.nonNullMember("enabled")?.bool() ?? true)
                 for (key, keyPath) in [("base_url", \ProviderEntry.baseURL), ("geocoding_url", \ProviderEntry.geocodingURL)] {
                     guard let text = try entry.optionalString(key) else { continue }
                     guard let url = RequestURL(string: text) else {
                         throw ConfigurationError("\(file): \(entry.path).\(key) is not an http(s) URL")
+                    }
+                    guard url.scheme == "https" || CurlTransport.isLoopback(url.host) else {
+                        throw ConfigurationError("\(file): \(entry.path).\(key) must use https (plain http only for loopback hosts)")
                     }
                     provider[keyPath: keyPath] = url
                 }

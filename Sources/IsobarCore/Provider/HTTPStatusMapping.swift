@@ -34,9 +34,11 @@ public enum RetryAfter {
     /// Seconds to wait from `now`, never negative; nil when the text is neither form.
     public static func seconds(_ text: String, now: Date) -> Double? {
         let trimmed = text.trimmingSpaces()
-        if let delay = Int(trimmed) { return delay >= 0 ? Double(delay) : nil }
+        // Anything beyond a year is as good as never, and keeps later arithmetic in range.
+        let longest = 366.0 * 86_400
+        if let delay = Int(trimmed) { return delay >= 0 ? min(Double(delay), longest) : nil }
         guard let date = httpDate(trimmed) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        return min(longest, max(0, date.timeIntervalSince(now)))
     }
 
     /// Parses an IMF-fixdate such as `Sun, 06 Nov 1994 08:49:37 GMT`.

@@ -8,9 +8,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The day `daysSinceEpoch` days after 1970-01-01.
     public init(daysSinceEpoch: Int) { self.daysSinceEpoch = daysSinceEpoch }
 
-    /// The day with the given year, month (1–12) and day (1–31), or nil when it does not exist.
+    /// The day with the given year (1–9999), month (1–12) and day (1–31), or nil when it does not exist.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), (1...CivilTime.daysIn(month: month, year: year)).contains(day) else { return nil }
+        guard (1...9999).contains(year), (1...12).contains(month), (1...CivilTime.daysIn(month: month, year: year)).contains(day) else { return nil }
         daysSinceEpoch = CivilTime.days(year: year, month: month, day: day)
     }
 

@@ -74,10 +74,14 @@ public struct AlignedSeries: Sendable, Equatable {
     /// The steps in time order, a later duplicate of an instant replacing the earlier one, and none more than
     /// `maxSpanHours` after the first (so one absurd timestamp cannot make the grid enormous).
     private static func inTimeOrder(_ steps: [WeatherSample]) -> [WeatherSample] {
-        var sorted = steps
-        if !zip(steps, steps.dropFirst()).allSatisfy({ $0.time < $1.time }) {
+        // Steps outside 1970…9999 or with absurd periods cannot be placed on the grid.
+        let placeable = steps.filter {
+            PlausibleRange.unixSeconds.contains($0.time.timeIntervalSince1970) && $0.periodHours.isFinite && (0...48).contains($0.periodHours)
+        }
+        var sorted = placeable
+        if !zip(placeable, placeable.dropFirst()).allSatisfy({ $0.time < $1.time }) {
             var byTime: [Date: WeatherSample] = [:]
-            for step in steps { byTime[step.time] = step }
+            for step in placeable { byTime[step.time] = step }
             sorted = byTime.values.sorted { $0.time < $1.time }
         }
         guard let first = sorted.first, sorted[sorted.count - 1].time.timeIntervalSince(first.time) > maxSpanHours * 3600 else { return sorted }

@@ -59,7 +59,10 @@ struct GazetteerParser {
                 + "rebuild it with scripts/make-gazetteer.py")
         }
         let values = parts[2...].compactMap(cursor.integer).filter { $0 < Int(UInt32.max) }
-        guard values.count == 6 else { throw corrupt("bad counts in the header") }
+        // Every entry takes at least one byte of the file, and zone numbers must fit their 16 bits.
+        guard values.count == 6, values.allSatisfy({ $0 <= cursor.bytes.count }), values[2] <= Int(UInt16.max) else {
+            throw corrupt("bad counts in the header")
+        }
         return Counts(countries: values[0], admins: values[1], zones: values[2], cities: values[3], names: values[4], index: values[5])
     }
 
