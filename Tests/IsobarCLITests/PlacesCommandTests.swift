@@ -234,3 +234,19 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         expectOneLineError(await runCLI(["home", "move", "--demo"], environment: environment), code: .usage, containing: "unknown home action")
     }
 }
+
+@Suite struct PlacesJSONLinesTests {
+    @Test func cityAndHomeChangesSpeakJSONLines() async throws {
+        let environment = ["XDG_CACHE_HOME": temporaryDirectory("json-cities")]
+        let added = try #require(try parseLines(await runCLI(["cities", "add", "Tokyo", "--demo", "--format", "jsonl"], environment: environment)).first)
+        #expect(try added.string("type") == "city_added")
+        #expect(try added.int("index") == 3)
+        #expect(try !added.member("already_there").bool())
+        let removed = try #require(try parseLines(await runCLI(["cities", "remove", "1", "--demo", "--format", "jsonl"], environment: environment)).first)
+        #expect(try removed.string("type") == "city_removed")
+        #expect(try removed.member("place").string("name") == "Minsk")
+        let home = try #require(try parseLines(await runCLI(["home", "set", "London", "--demo", "--format", "jsonl"], environment: environment)).first)
+        #expect(try home.string("type") == "home_set")
+        #expect(try home.member("place").string("country_code") == "GB")
+    }
+}

@@ -48,7 +48,7 @@ extension IsobarCommandLine {
             return try await geocoder.search(name, count: 5, transport: transport)
         }]
         if let entry = configuration.providers.first(where: { $0.type == "openweathermap" && $0.enabled && $0.replay == nil }),
-           let key = entry.apiKey ?? environment[entry.apiKeyEnv ?? "OPENWEATHERMAP_API_KEY"], !key.isEmpty {
+           let key = entry.resolvedKey(environment) {
             let url = entry.geocodingURL ?? entry.baseURL ?? RequestURL(string: "https://api.openweathermap.org")!
             result.append(Geocoder(id: "openweathermap") { name, transport throws(ProviderError) in
                 try await OpenWeatherMapGeocoder(baseURL: url, apiKey: key).search(name, limit: 5, transport: transport)
@@ -78,11 +78,7 @@ extension IsobarCommandLine {
     }
 
     static func encodePlaces(_ places: [Place]) -> String {
-        JSONOutput.array(places.map { place in
-            .object([("name", .string(place.name)), ("admin_area", .string(place.adminArea)), ("country_code", .string(place.countryCode)),
-                     ("latitude", .number(place.coordinate.latitude)), ("longitude", .number(place.coordinate.longitude)),
-                     ("timezone", .string(place.timeZoneIdentifier))])
-        }).serialized()
+        JSONOutput.array(places.map(placeJSON)).serialized()
     }
 
     static func decodePlaces(_ text: String) -> [Place]? {

@@ -106,7 +106,17 @@ extension IsobarCommandLine {
                 let options = ([resolution.place] + resolution.runnersUp).prefix(5).map(\.fullLabel)
                 throw PlaceError("'\(text.trimmingSpaces())' could be \(options.joined(separator: "; ")); add one with a qualifier, e.g. \"\(resolution.place.name), \(resolution.place.countryCode ?? "CC")\"")
             }
-            switch try store.addFavourite(resolution.place, now: time.now()) {
+            let addition = try store.addFavourite(resolution.place, now: time.now())
+            if parsed["format"] == "jsonl" {
+                let (position, already) = switch addition {
+                case .added(let position): (position, false)
+                case .alreadyThere(let position): (position, true)
+                }
+                output.write(line("city_added", [("index", .integer(position)), ("place", Self.placeJSON(resolution.place)),
+                                                 ("already_there", .bool(already))]))
+                return .success
+            }
+            switch addition {
             case .added(let position): output.write("Added \(resolution.place.fullLabel) as city number \(position).\n")
             case .alreadyThere(let position): output.write("\(resolution.place.fullLabel) is already city number \(position).\n")
             }
@@ -126,7 +136,9 @@ extension IsobarCommandLine {
             guard let removed = try store.removeFavourite(at: position) else {
                 throw PlaceError("there is no city number \(position); you have \(cities.count)")
             }
-            output.write("Removed \(removed.fullLabel).\n")
+            output.write(parsed["format"] == "jsonl"
+                ? line("city_removed", [("index", .integer(position)), ("place", Self.placeJSON(removed))])
+                : "Removed \(removed.fullLabel).\n")
             return .success
         default:
             return await listCities(cities, setup, parsed)
@@ -200,7 +212,9 @@ extension IsobarCommandLine {
             let resolution = try await resolvePlace(parsed.positionals[1], network: networkTransport(setup, parsed), store: setup.store,
                                                 geocoders: geocoders(setup.configuration))
             try store.setSetting("home", Self.encodePlaces([resolution.place]))
-            output.write("Home is now \(resolution.place.fullLabel).\n")
+            output.write(parsed["format"] == "jsonl"
+                ? line("home_set", [("place", Self.placeJSON(resolution.place))])
+                : "Home is now \(resolution.place.fullLabel).\n")
             return .success
         }
         let home = try store.setting("home").flatMap(Self.decodePlaces)?.first

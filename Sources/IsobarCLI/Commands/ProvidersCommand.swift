@@ -18,8 +18,8 @@ extension IsobarCommandLine {
             let entry = configuration.providers.first { $0.id == provider.id }
             let capabilities = provider.capabilities
             let needsKey = capabilities.requiresAPIKey && entry?.replay == nil
-            let keyEnv = entry?.apiKeyEnv ?? "OPENWEATHERMAP_API_KEY"
-            let configured = !needsKey || entry?.apiKey != nil || environment[keyEnv].map { !$0.isEmpty } == true
+            let keyEnv = entry?.keyVariable ?? "OPENWEATHERMAP_API_KEY"
+            let configured = !needsKey || entry?.resolvedKey(environment) != nil
             let mode = entry?.replay.map { "replay \($0)" } ?? "live"
             let limits = binding.policy?.rateLimits ?? []
             let usage = (try? store?.usage(provider: provider.id, windows: limits, now: now)) ?? limits.map { _ in 0 }

@@ -36,6 +36,17 @@ public struct ProviderEntry: Sendable {
     public var maxStaleSeconds: Double?
     /// Weight in the consensus (default 1).
     public var weight: Double?
+
+    /// Where the key is looked for: `api_key_env`, or the type's usual variable.
+    public var keyVariable: String? {
+        apiKeyEnv ?? (type == "openweathermap" ? "OPENWEATHERMAP_API_KEY" : nil)
+    }
+
+    /// The key from the configuration file or the environment; nil when neither has a non-empty one.
+    public func resolvedKey(_ environment: [String: String]) -> String? {
+        let key = apiKey ?? keyVariable.flatMap { environment[$0] }
+        return key?.isEmpty == false ? key : nil
+    }
     /// Cassette directory (absolute) to replay instead of going live.
     public var replay: String?
     /// Days of forecast to ask for, where the provider lets you choose.

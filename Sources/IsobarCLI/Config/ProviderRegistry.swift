@@ -23,8 +23,8 @@ public struct ProviderRegistry: Sendable {
     public static func standard() -> ProviderRegistry {
         ProviderRegistry(factories: [
             Factory(type: "openweathermap", summary: "OpenWeatherMap: current + 3-hourly, 5 days; needs a key") { entry, environment in
-                let keySource = entry.apiKeyEnv ?? "OPENWEATHERMAP_API_KEY"
-                let key = entry.replay != nil ? "replay" : (entry.apiKey ?? environment[keySource])
+                let keySource = entry.keyVariable ?? "OPENWEATHERMAP_API_KEY"
+                let key = entry.replay != nil ? "replay" : entry.resolvedKey(environment)
                 var configuration = OpenWeatherMapProvider.Configuration(id: entry.id, apiKey: key, apiKeySource: keySource)
                 if let url = entry.baseURL { configuration.baseURL = url }
                 return OpenWeatherMapProvider(configuration: configuration)
@@ -32,7 +32,7 @@ public struct ProviderRegistry: Sendable {
             Factory(type: "open-meteo", summary: "Open-Meteo: current, hourly, daily, 16 days; no key") { entry, environment in
                 var configuration = OpenMeteoProvider.Configuration(id: entry.id, forecastDays: entry.forecastDays ?? 16)
                 if let url = entry.baseURL { configuration.baseURL = url }
-                if entry.replay == nil { configuration.apiKey = entry.apiKey ?? entry.apiKeyEnv.flatMap { environment[$0] } }
+                if entry.replay == nil { configuration.apiKey = entry.resolvedKey(environment) }
                 return OpenMeteoProvider(configuration: configuration)
             },
         ])
