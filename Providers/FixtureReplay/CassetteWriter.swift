@@ -54,20 +54,6 @@ extension Cassette {
     }
 }
 
-extension String {
-    /// Every occurrence of `target` replaced.
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-}
-
 extension Array where Element == UInt8 {
     /// Every occurrence of `target` replaced.
     func replacingAll(_ target: [UInt8], with replacement: [UInt8]) -> [UInt8] {

@@ -50,7 +50,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             kinds: Set(DataKind.allCases), horizonDays: configuration.forecastDays, stepHours: 1,
-            quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: false,
+            quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: true,
             rateLimits: [
                 RateLimit(limit: 600, perSeconds: 60), RateLimit(limit: 5_000, perSeconds: 3_600),
                 RateLimit(limit: 10_000, perSeconds: 86_400), RateLimit(limit: 300_000, perSeconds: 30 * 86_400),

@@ -42,7 +42,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             kinds: [.current, .hourly], horizonDays: 5, stepHours: 3,
-            quantities: Set(Quantity.allCases), requiresAPIKey: true, geocoding: false,
+            quantities: Set(Quantity.allCases), requiresAPIKey: true, geocoding: true,
             rateLimits: [RateLimit(limit: 60, perSeconds: 60), RateLimit(limit: 1_000_000, perSeconds: 30 * 86_400)],
             freshFor: (current: 600, forecast: 3 * 3600))
     }

@@ -155,9 +155,6 @@ CURLcode isobar_curl_get_long(CURL *handle, CURLINFO info, long *value) {
 CURLcode isobar_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
     return ready() ? curl.easy_getinfo(handle, info, value) : CURLE_FAILED_INIT;
 }
-CURLcode isobar_curl_get_pointer(CURL *handle, CURLINFO info, void **value) {
-    return ready() ? curl.easy_getinfo(handle, info, value) : CURLE_FAILED_INIT;
-}
 
 struct curl_slist *isobar_curl_slist_append(struct curl_slist *list, const char *string) {
     return ready() ? curl.slist_append(list, string) : NULL;

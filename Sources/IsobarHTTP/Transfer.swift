@@ -126,17 +126,8 @@ private func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _
         transfer.headers.removeAll()
     } else if let colon = line.firstIndex(of: ":") {
         let name = String(line[..<colon])
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: " \t\r\n")
+        let value = String(line[line.index(after: colon)...]).trimming(" \t\r\n")
         transfer.headers.append(HTTPHeader(name, value))
     }
     return length
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        guard let first = firstIndex(where: { !characters.contains($0) }) else { return "" }
-        let last = lastIndex(where: { !characters.contains($0) })!
-        return String(self[first...last])
-    }
 }

@@ -1,3 +1,4 @@
+import IsobarCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,7 @@ public final class LoopbackServer: Sendable {
         public func parameter(_ name: String) -> String? {
             for pair in query.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.first.map(String.init) == name { return parts.count > 1 ? String(parts[1]).removingPercentEncoding : "" }
+                if parts.first.map(String.init) == name { return parts.count > 1 ? PercentEncoding.decode(parts[1], plusIsSpace: true) : "" }
             }
             return nil
         }
@@ -201,7 +202,7 @@ public final class LoopbackServer: Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...]).trimmedSpaces
+            headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...]).trimmingSpaces()
         }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
@@ -320,27 +321,5 @@ enum Gzip {
             for _ in 0..<8 { crc = (crc >> 1) ^ (0xedb8_8320 & (0 &- (crc & 1))) }
         }
         return ~crc
-    }
-}
-
-extension String {
-    var trimmedSpaces: String {
-        guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
-        return String(self[first...lastIndex(where: { $0 != " " && $0 != "\t" })!])
-    }
-
-    var removingPercentEncoding: String? {
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next(), let low = iterator.next(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
-                bytes.append(value)
-            } else {
-                bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 }

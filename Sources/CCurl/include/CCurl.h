@@ -32,7 +32,6 @@ CURLcode isobar_curl_set_list(CURL *handle, CURLoption option, struct curl_slist
 CURLcode isobar_curl_set_callback(CURL *handle, CURLoption option, isobar_curl_data_callback value);
 CURLcode isobar_curl_get_long(CURL *handle, CURLINFO info, long *value);
 CURLcode isobar_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value);
-CURLcode isobar_curl_get_pointer(CURL *handle, CURLINFO info, void **value);
 
 /// Returns NULL when the string cannot be appended (or libcurl is not loaded); `list` is then left as it was.
 struct curl_slist *isobar_curl_slist_append(struct curl_slist *list, const char *string);

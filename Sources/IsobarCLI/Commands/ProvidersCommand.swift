@@ -35,6 +35,7 @@ extension IsobarCommandLine {
                     ("mode", .string(entry?.replay == nil ? "live" : "replay")), ("configured", .bool(configured)),
                     ("kinds", .array(DataKind.allCases.filter(capabilities.kinds.contains).map { .string($0.rawValue) })),
                     ("horizon_days", .integer(capabilities.horizonDays)), ("step_hours", .integer(capabilities.stepHours)),
+                    ("geocoding", .bool(capabilities.geocoding)),
                     ("ttl_s", .object([("current", .number(binding.policy?.currentTTLSeconds)), ("forecast", .number(binding.policy?.forecastTTLSeconds))])),
                     ("rate_limits", .array(zip(limits, usage).map { limit, used in
                         .object([("limit", .number(limit.limit)), ("per_s", .number(limit.perSeconds)), ("used", .number((used * 1000).rounded() / 1000))])
@@ -47,7 +48,8 @@ extension IsobarCommandLine {
             text += "\(provider.id) (\(provider.displayName), type \(entry?.type ?? "?")): \(mode)"
             text += configured ? "\n" : ", NOT CONFIGURED: set \(keyEnv)\n"
             let kinds = DataKind.allCases.filter(capabilities.kinds.contains).map(\.rawValue).joined(separator: ", ")
-            text += "  data: \(kinds); \(capabilities.horizonDays) days in \(capabilities.stepHours)-hour steps\n"
+            text += "  data: \(kinds); \(capabilities.horizonDays) days in \(capabilities.stepHours)-hour steps"
+                + (capabilities.geocoding ? "; finds places by name\n" : "\n")
             if let policy = binding.policy {
                 text += "  fresh for: current \(Self.age(policy.currentTTLSeconds)), forecast \(Self.age(policy.forecastTTLSeconds))\n"
                 let windows = zip(limits, usage).map { limit, used in

@@ -54,9 +54,24 @@ public enum RetryAfter {
 
 extension String {
     /// The text without leading and trailing spaces and tabs.
-    public func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+    public func trimmingSpaces() -> String { trimming(" \t") }
+
+    /// The text without leading and trailing characters from `characters`.
+    public func trimming(_ characters: String) -> String {
+        let set = Set(characters)
+        guard let first = firstIndex(where: { !set.contains($0) }), let last = lastIndex(where: { !set.contains($0) }) else { return "" }
         return String(self[first...last])
+    }
+
+    /// Every occurrence of `target` replaced by `replacement`.
+    public func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 }

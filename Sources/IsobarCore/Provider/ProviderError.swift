@@ -65,15 +65,7 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     /// This error with every occurrence of the given secrets in its message replaced by `REDACTED`.
     public func redacting(_ secrets: [String]) -> ProviderError {
         var copy = self
-        for secret in secrets where !secret.isEmpty {
-            var result = ""
-            var rest = Substring(copy.message)
-            while let range = rest.firstRange(of: secret) {
-                result += rest[..<range.lowerBound] + "REDACTED"
-                rest = rest[range.upperBound...]
-            }
-            copy.message = result + rest
-        }
+        copy.message = secrets.reduce(message) { $0.replacingAll($1, with: "REDACTED") }
         return copy
     }
 
