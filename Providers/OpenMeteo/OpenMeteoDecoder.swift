@@ -25,13 +25,10 @@ public struct OpenMeteoDecoder: Sendable {
 
     /// Decodes a response, mapping failure statuses and `{"error":true}` bodies to errors.
     public func decode(_ response: HTTPResponse, now: Date) throws(ProviderError) -> OpenMeteoForecast {
-        let parsed = Result { () throws(JSONError) in try JSONDocument(parsing: response.body).rootValue }
-        let reason = (try? parsed.get()).flatMap { try? $0.optionalString("reason") }
-        if let failure = ProviderError.forStatus(response, provider: providerName, serverMessage: reason, now: now) {
-            throw failure
-        }
+        let body = try CheckedBody(response, provider: providerName, messageKey: "reason", now: now)
+        let reason = body.serverMessage
         do {
-            let root = try parsed.get()
+            let root = try body.root()
             if try root.nonNullMember("error")?.bool() == true {
                 throw ProviderError(.badRequest, "\(providerName) rejected the request: \(reason ?? "no reason given")")
             }

@@ -19,13 +19,9 @@ public struct OpenMeteoGeocoder: Sendable {
 
     /// Places found, best first; no match is an empty list (the API then omits `results`).
     public func decode(_ response: HTTPResponse, now: Date) throws(ProviderError) -> [Place] {
-        let parsed = Result { () throws(JSONError) in try JSONDocument(parsing: response.body).rootValue }
-        let reason = (try? parsed.get()).flatMap { try? $0.optionalString("reason") }
-        if let failure = ProviderError.forStatus(response, provider: "Open-Meteo geocoding", serverMessage: reason, now: now) {
-            throw failure
-        }
+        let body = try CheckedBody(response, provider: "Open-Meteo geocoding", messageKey: "reason", now: now)
         do throws(JSONError) {
-            guard let results = try parsed.get().nonNullMember("results") else { return [] }
+            guard let results = try body.root().nonNullMember("results") else { return [] }
             var places: [Place] = []
             for item in try results.elements() {
                 guard let coordinate = Coordinate(latitude: try item.double("latitude"), longitude: try item.double("longitude")) else { continue }

@@ -94,14 +94,10 @@ public struct OpenWeatherMapDecoder: Sendable {
 
     /// Parses the body after mapping a failure status, or a success status whose `cod` says otherwise, to its error.
     private func checkedRoot(_ response: HTTPResponse, now: Date) throws(ProviderError) -> JSONValue {
-        let parsed = Result { () throws(JSONError) in try JSONDocument(parsing: response.body).rootValue }
-        let root = try? parsed.get()
-        let serverMessage = root.flatMap { try? $0.optionalString("message") }
-        if let failure = ProviderError.forStatus(response, provider: providerName, serverMessage: serverMessage, now: now) {
-            throw failure
-        }
+        let body = try CheckedBody(response, provider: providerName, messageKey: "message", now: now)
+        let serverMessage = body.serverMessage
         do {
-            let root = try parsed.get()
+            let root = try body.root()
             guard let cod = try root.nonNullMember("cod") else { return root }
             let code = try cod.intOrNumericString()
             guard code != 200 else { return root }

@@ -23,14 +23,15 @@ public struct OpenWeatherMapGeocoder: Sendable {
 
     /// Places found, best first; no match is an empty array.
     public func decode(_ response: HTTPResponse, now: Date) throws(ProviderError) -> [Place] {
-        let parsed = Result { () throws(JSONError) in try JSONDocument(parsing: response.body).rootValue }
-        let message = (try? parsed.get()).flatMap { try? $0.optionalString("message") }
-        if let failure = ProviderError.forStatus(response, provider: "OpenWeatherMap geocoding", serverMessage: message, now: now) {
-            throw failure.redacting([apiKey])
+        let body: CheckedBody
+        do {
+            body = try CheckedBody(response, provider: "OpenWeatherMap geocoding", messageKey: "message", now: now)
+        } catch {
+            throw error.redacting([apiKey])
         }
         do throws(JSONError) {
             var places: [Place] = []
-            for item in try parsed.get().elements() {
+            for item in try body.root().elements() {
                 guard let coordinate = Coordinate(latitude: try item.double("lat"), longitude: try item.double("lon")) else { continue }
                 places.append(Place(name: try item.string("name"), adminArea: try item.optionalString("state"),
                                     countryCode: try item.optionalString("country"), coordinate: coordinate))

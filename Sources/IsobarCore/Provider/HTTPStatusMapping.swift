@@ -75,3 +75,23 @@ extension String {
         return result + rest
     }
 }
+
+/// A response body parsed once, with the provider's own explanation read from it.
+public struct CheckedBody {
+    /// The parsed body, or why it could not be parsed.
+    public let parsed: Result<JSONValue, JSONError>
+    /// The provider's explanation (its `message` or `reason` member), when the body has one.
+    public let serverMessage: String?
+
+    /// Parses the body, then throws the error a failure status stands for (naming the server's explanation found under `messageKey`).
+    public init(_ response: HTTPResponse, provider: String, messageKey: String, now: Date) throws(ProviderError) {
+        parsed = Result { () throws(JSONError) in try JSONDocument(parsing: response.body).rootValue }
+        serverMessage = (try? parsed.get()).flatMap { try? $0.optionalString(messageKey) }
+        if let failure = ProviderError.forStatus(response, provider: provider, serverMessage: serverMessage, now: now) {
+            throw failure
+        }
+    }
+
+    /// The parsed body of a success status.
+    public func root() throws(JSONError) -> JSONValue { try parsed.get() }
+}
