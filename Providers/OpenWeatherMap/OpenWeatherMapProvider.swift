@@ -29,7 +29,12 @@ public struct OpenWeatherMapProvider: WeatherProvider {
 
     /// OpenWeatherMap's `units` parameter values.
     public enum RequestUnits: String, Sendable, CaseIterable {
-        case standard, metric, imperial
+        /// Kelvin and m/s.
+        case standard
+        /// °C and m/s.
+        case metric
+        /// °F and mph.
+        case imperial
     }
 
     /// The configuration in use.

@@ -255,7 +255,18 @@ public struct JSONValue: @unchecked Sendable {
 
 /// The type of a JSON value.
 public enum JSONKind: Sendable {
-    case object, array, string, number, bool, null
+    /// An object.
+    case object
+    /// An array.
+    case array
+    /// A string.
+    case string
+    /// A number.
+    case number
+    /// A boolean.
+    case bool
+    /// `null`.
+    case null
 
     /// The name used in error messages.
     public var name: String {

@@ -1,10 +1,16 @@
 /// A JSON value built for output, with members kept in the order given and numbers in shortest round-trip form.
 public enum JSONOutput: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, printed in its shortest form.
     case number(Double)
+    /// A whole number.
     case integer(Int)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONOutput])
     case object([(String, JSONOutput)])
 

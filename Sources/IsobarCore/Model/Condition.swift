@@ -1,23 +1,42 @@
 /// The normalised weather condition vocabulary; cases are declared in increasing order of severity.
 public enum Condition: Int, Sendable, CaseIterable, Comparable, Hashable {
+    /// No cloud.
     case clear
+    /// A few clouds.
     case mainlyClear
+    /// Some cloud, some sun.
     case partlyCloudy
+    /// Mostly or fully overcast.
     case cloudy
+    /// Smoke, haze, dust, sand or ash in the air.
     case haze
+    /// Fog or mist.
     case fog
+    /// Drizzle.
     case drizzle
+    /// Drizzle that freezes on contact.
     case freezingDrizzle
+    /// Rain showers.
     case rainShowers
+    /// Rain.
     case rain
+    /// Rain that freezes on contact.
     case freezingRain
+    /// Rain and snow together (sleet).
     case rainAndSnow
+    /// Snow grains.
     case snowGrains
+    /// Snow showers.
     case snowShowers
+    /// Snow.
     case snow
+    /// Squalls.
     case squall
+    /// Thunderstorm.
     case thunderstorm
+    /// Thunderstorm with hail.
     case thunderstormWithHail
+    /// Tornado.
     case tornado
 
     /// The stable identifier used in JSON output, e.g. `partly_cloudy`.

@@ -2,7 +2,12 @@ import FoundationEssentials
 
 /// A kind of data a provider can give.
 public enum DataKind: String, Sendable, CaseIterable, Hashable {
-    case current, hourly, daily
+    /// Conditions now.
+    case current
+    /// Forecast steps.
+    case hourly
+    /// Forecast days.
+    case daily
 }
 
 /// What a provider can answer and how it should be used.
