@@ -29,7 +29,9 @@ func spawnAndMeasure(_ path: String, _ arguments: [String], environment: [String
     var end = timespec()
     clock_gettime(CLOCK_MONOTONIC, &end)
     let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
-    return (seconds, usage.ru_maxrss, (status >> 8) & 0xff)
+    // A child ended by a signal reports 128 + the signal, as a shell would.
+    let signalled = status & 0x7f
+    return (seconds, usage.ru_maxrss, signalled != 0 ? 128 + signalled : (status >> 8) & 0xff)
 }
 
 /// A warm cache hit of `isobar compare Minsk --format jsonl` with two live providers, next to `true`.
@@ -48,6 +50,7 @@ func benchmarkCacheHit() throws {
     let server = try LoopbackServer { request in .init(body: request.path == "/v1/forecast" ? meteoBody : owmBody) }
     let scratch = "/tmp/isobar-bench-\(getpid())"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
     let config = """
     {"providers": [
       {"id": "openweathermap", "type": "openweathermap", "api_key_env": "BENCH_OWM_KEY", "base_url": "\(server.baseURL)"},
