@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarPlaces
 
 /// A place name or coordinates that cannot be resolved; exits with the data-error code.
 public struct PlaceError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -86,14 +87,6 @@ public struct PlaceDirectory: Sendable {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    /// Lower case without the diacritics of Latin letters, for matching names.
-    static func fold(_ text: String) -> String {
-        let table: [Character: Character] = [
-            "á": "a", "à": "a", "â": "a", "ã": "a", "ä": "a", "å": "a", "ç": "c", "é": "e", "è": "e", "ê": "e", "ë": "e",
-            "í": "i", "ì": "i", "î": "i", "ï": "i", "ñ": "n", "ó": "o", "ò": "o", "ô": "o", "õ": "o", "ö": "o", "ø": "o",
-            "ú": "u", "ù": "u", "û": "u", "ü": "u", "ý": "y", "ÿ": "y", "ß": "s", "ł": "l", "ś": "s", "ź": "z", "ż": "z",
-            "č": "c", "ř": "r", "š": "s", "ž": "z", "ő": "o", "ű": "u", "ă": "a", "ș": "s", "ț": "t",
-        ]
-        return String(text.lowercased().map { table[$0] ?? $0 })
-    }
+    /// Lower case without diacritics, for matching names (the gazetteer's folding).
+    static func fold(_ text: String) -> String { SearchFolding.foldedString(text) }
 }
