@@ -80,13 +80,13 @@ public struct ProviderRegistry: Sendable {
     }
 }
 
-/// Stands in for the network when this build has no live transport: every request fails plainly.
+/// A transport that never touches the network: every request fails plainly (for listings, and for tests that must stay on this machine).
 public struct NoNetworkTransport: Transport {
     /// Creates the transport.
     public init() {}
 
     /// Fails with `unavailable`, naming the host (never the query, which may hold a key).
     public func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
-        throw ProviderError(.unavailable, "\(request.url.host) was not contacted: this build has no network transport (use --demo or a \"replay\" provider)")
+        throw ProviderError(.unavailable, "\(request.url.host) was not contacted: the network is off here (use --demo or a \"replay\" provider)")
     }
 }
