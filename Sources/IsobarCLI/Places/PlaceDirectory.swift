@@ -74,17 +74,17 @@ public struct PlaceDirectory: Sendable {
     /// True when the text looks like `lat,lon`.
     static func isCoordinateLike(_ text: String) -> Bool { (try? coordinate(text.trimmingSpaces())) != nil }
 
-    /// Parses `lat,lon`; nil when the text is not numeric, an error when it is but out of range.
+    /// Parses `lat,lon` with the gazetteer's rules; nil when the text is a name, an error when it is a bad coordinate pair.
     static func coordinate(_ text: String) throws(PlaceError) -> Coordinate? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
-        let numeric: (String) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isNumber || "+-.eE".contains($0) } && $0.contains(where: \.isNumber) }
-        guard parts.count == 2, numeric(parts[0]) || numeric(parts[1]) else { return nil }
-        guard let latitude = Double(parts[0]), let longitude = Double(parts[1]), latitude.isFinite, longitude.isFinite else {
-            throw PlaceError("'\(text)' is not a coordinate pair: expected two decimal numbers such as 53.9,27.57")
+        do {
+            if case .coordinate(let coordinate) = try PlaceQuery.parse(text) { return coordinate }
+            return nil
+        } catch where error.code == .invalidCoordinate {
+            throw PlaceError(error.message)
+        } catch {
+            // Other query problems (too short, control characters) are the name's, checked elsewhere.
+            return nil
         }
-        guard (-90...90).contains(latitude) else { throw PlaceError("latitude \(parts[0]) is out of range (−90 to 90)") }
-        guard (-180...180).contains(longitude) else { throw PlaceError("longitude \(parts[1]) is out of range (−180 to 180)") }
-        return Coordinate(latitude: latitude, longitude: longitude)
     }
 
     /// Lower case without diacritics, for matching names (the gazetteer's folding).
