@@ -217,12 +217,22 @@ struct ProviderPipeline {
 
     /// One request to the provider; the rate-limit call is settled when the answer (or failure) comes back.
     private func fetchOnce(_ request: WeatherRequest, settling callID: Int64?) async throws(ProviderError) -> WeatherReport {
-        defer { if let callID { try? store.settle(callID: callID, at: time.now()) } }
-        var report = try await provider.fetch(request, transport: DeadlineTransport(base: binding.transport, deadline: deadline, time: time))
-        // Ages are measured on the engine's clock.
-        if report.source == .live { report.fetchedAt = time.now() }
-        return report
+        do {
+            var report = try await provider.fetch(request, transport: DeadlineTransport(base: binding.transport, deadline: deadline, time: time))
+            if let callID { try? store.settle(callID: callID, at: time.now()) }
+            // Ages are measured on the engine's clock.
+            if report.source == .live { report.fetchedAt = time.now() }
+            return report
+        } catch {
+            // A request given up on (timeout, cancel, broken connection) may still reach the provider a moment later:
+            // it counts for a little longer.
+            if let callID { try? store.settle(callID: callID, at: time.now().addingTimeInterval(Self.lateArrivalMargin)) }
+            throw error
+        }
     }
+
+    /// Seconds a request given up on is assumed to be able to reach the provider after the client stopped waiting.
+    static let lateArrivalMargin = 1.0
 
     /// Records the failure against the breaker, and turns a 429 into a cooldown every process respects.
     private func noteFailure(_ error: ProviderError) throws(ProviderError) {
