@@ -1,3 +1,4 @@
+import IsobarTestKit
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
@@ -15,7 +16,7 @@ func benchmarkConsensus() throws {
         Place(name: name, coordinate: Coordinate(latitude: 0, longitude: 0)!, utcOffsetSeconds: offset, timeZoneIdentifier: zone)
     }
     let start = Date(timeIntervalSince1970: 1_795_824_000)  // 2026-11-28T00:00:00Z
-    var generator = BenchmarkGenerator(seed: 20_261_128)
+    var generator = SeededGenerator(seed: 20_261_128)
     let clock = ContinuousClock()
     let count = 1000
     var merging = Duration.zero
@@ -36,7 +37,7 @@ func benchmarkConsensus() throws {
 }
 
 /// One provider's 16 days: a diurnal cycle plus provider noise, every quantity, a condition every hour.
-private func consensusBenchmarkReport(_ id: String, place: Place, start: Date, days: Bool, _ generator: inout BenchmarkGenerator) -> WeatherReport {
+private func consensusBenchmarkReport(_ id: String, place: Place, start: Date, days: Bool, _ generator: inout SeededGenerator) -> WeatherReport {
     let steps = (0..<384).map { hour -> WeatherSample in
         var step = WeatherSample(time: start.addingTimeInterval(Double(hour) * 3600), periodHours: 1)
         let phase = 2 * Double.pi * Double(hour) / 24
@@ -73,17 +74,3 @@ private func consensusBenchmarkReport(_ id: String, place: Place, start: Date, d
 
 private func consensusFormat(_ value: Double) -> String { String((value * 100).rounded() / 100) }
 
-/// SplitMix64, so every run merges the same data.
-private struct BenchmarkGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

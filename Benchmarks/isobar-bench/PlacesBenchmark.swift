@@ -1,3 +1,4 @@
+import IsobarTestKit
 import FoundationEssentials
 import IsobarPlaces
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ func benchmarkPlaces() throws {
     print("  load (fresh Gazetteer, 15 runs)  median \(format(loads[loads.count / 2])) ms   min \(format(loads[0])) ms   max \(format(loads[loads.count - 1])) ms")
     print("  peak RSS once loaded (VmHWM)     \(format(Double(statusKilobytes("VmHWM")) / 1024)) MiB   (VmRSS \(format(Double(statusKilobytes("VmRSS")) / 1024)) MiB)")
 
-    var generator = SplitMix64(seed: 20_261_128)
+    var generator = SeededGenerator(seed: 20_261_128)
     let names = try cityNames(path: path)
     let prefixes = (0..<10_000).map { _ -> String in
         let name = Array(names[Int.random(in: 0..<names.count, using: &generator)])
@@ -86,15 +87,3 @@ private func statusKilobytes(_ key: String) -> Int {
     return 0
 }
 
-/// SplitMix64, so every run asks the same queries.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}

@@ -1,3 +1,4 @@
+import IsobarTestKit
 import Foundation
 import IsobarCore
 import IsobarEngine
@@ -11,7 +12,7 @@ struct ConsensusScenario {
     var reports: [WeatherReport]
     var weights: [String: Double] = [:]
 
-    init(_ generator: inout ConsensusSeededGenerator, randomWeights: Bool = false) {
+    init(_ generator: inout SeededGenerator, randomWeights: Bool = false) {
         place = [V1Fixture.newYork, V1Fixture.tokyo, V1Fixture.minsk].randomElement(using: &generator)!
         // Around New York's change of time, or an ordinary late-November day.
         let start = Bool.random(using: &generator) ? V1Fixture.utc(2026, 10, 31) : V1Fixture.utc(2026, 11, 27)
@@ -28,7 +29,7 @@ struct ConsensusScenario {
 
     func merge() -> ConsensusResult { ConsensusV1.merge(reports, place: place, weights: weights, now: now) }
 
-    static func report(_ id: String, place: Place, start: Date, _ generator: inout ConsensusSeededGenerator) -> WeatherReport {
+    static func report(_ id: String, place: Place, start: Date, _ generator: inout SeededGenerator) -> WeatherReport {
         let every: Double = Bool.random(using: &generator) ? 1 : 3
         let present = Set(Quantity.allCases.filter { _ in Double.random(in: 0..<1, using: &generator) < 0.8 })
         let spread = Double.random(in: 0.3...2, using: &generator)

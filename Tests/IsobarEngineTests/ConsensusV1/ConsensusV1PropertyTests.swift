@@ -1,3 +1,4 @@
+import IsobarTestKit
 import Foundation
 import IsobarCore
 import IsobarEngine
@@ -11,7 +12,7 @@ struct ConsensusV1PropertyTests {
     // MARK: Properties
 
     @Test func everyMergedValueLiesWithinItsInputs() {
-        var generator = ConsensusSeededGenerator(seed: 1)
+        var generator = SeededGenerator(seed: 1)
         for _ in 0..<Self.cases {
             let scenario = ConsensusScenario(&generator)
             let result = scenario.merge()
@@ -37,7 +38,7 @@ struct ConsensusV1PropertyTests {
     }
 
     @Test func permutingProvidersChangesNothing() {
-        var generator = ConsensusSeededGenerator(seed: 2)
+        var generator = SeededGenerator(seed: 2)
         for _ in 0..<Self.cases {
             let scenario = ConsensusScenario(&generator, randomWeights: true)
             var shuffled = scenario
@@ -47,7 +48,7 @@ struct ConsensusV1PropertyTests {
     }
 
     @Test func weightTwoEqualsCountingTwice() {
-        var generator = ConsensusSeededGenerator(seed: 3)
+        var generator = SeededGenerator(seed: 3)
         for _ in 0..<Self.cases {
             let scenario = ConsensusScenario(&generator)
             let doubled = scenario.reports.randomElement(using: &generator)!.providerID
@@ -78,7 +79,7 @@ struct ConsensusV1PropertyTests {
     /// is above the floor (`ConsensusV1FieldMergeTests.aCopyOfTheCentreCanShrinkTheMAD`). In these scenarios about
     /// 8 % of fields gain an outlier that way; the test bounds that share and checks every other field exactly.
     @Test func addingACopyOfTheConsensusChangesNothing() {
-        var generator = ConsensusSeededGenerator(seed: 4)
+        var generator = SeededGenerator(seed: 4)
         var compared = 0
         var changedOutliers = 0
         for _ in 0..<Self.cases {

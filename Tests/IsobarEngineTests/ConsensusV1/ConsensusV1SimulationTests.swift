@@ -1,3 +1,4 @@
+import IsobarTestKit
 import Foundation
 import IsobarCore
 import IsobarEngine
@@ -28,7 +29,7 @@ struct ConsensusV1SimulationTests {
     static let start = V1Fixture.utc(2026, 11, 28)
     static let hours = 96
 
-    static func sample(_ hour: Int, period: Double, bias: Bool, _ generator: inout ConsensusSeededGenerator) -> WeatherSample {
+    static func sample(_ hour: Int, period: Double, bias: Bool, _ generator: inout SeededGenerator) -> WeatherSample {
         var step = WeatherSample(time: start.addingTimeInterval(Double(hour) * 3600), periodHours: period)
         for field in fields {
             let value = field.truth(Double(hour)) + generator.normal(sigma: field.sigma) + (bias ? field.bias : 0)
@@ -48,7 +49,7 @@ struct ConsensusV1SimulationTests {
     }
 
     static func reports() -> [WeatherReport] {
-        var generator = ConsensusSeededGenerator(seed: 2026)
+        var generator = SeededGenerator(seed: 2026)
         var reports = (1...3).map { index in
             V1Fixture.report("p\(index)", hourly: (0...hours).map { sample($0, period: 1, bias: false, &generator) })
         }

@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCore
 import IsobarEngine
+import IsobarTestKit
 
 /// Builders for the v1 consensus tests.
 enum V1Fixture {
@@ -53,24 +54,3 @@ enum V1Fixture {
     }
 }
 
-/// SplitMix64: a small seeded generator, so random tests repeat.
-struct ConsensusSeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A normal deviate (Box–Muller).
-    mutating func normal(sigma: Double = 1) -> Double {
-        let u = Double.random(in: Double.ulpOfOne..<1, using: &self)
-        let v = Double.random(in: 0..<1, using: &self)
-        return sigma * (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
-}

@@ -1,3 +1,4 @@
+import IsobarTestKit
 import IsobarEngine
 import Testing
 
@@ -39,7 +40,7 @@ struct ConsensusV1WeightedMedianTests {
     }
 
     @Test func weightTwoEqualsListingTwice() {
-        var generator = ConsensusSeededGenerator(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<300 {
             let values = (0..<Int.random(in: 1...7, using: &generator)).map { _ in Double(Int.random(in: -20...20, using: &generator)) / 2 }
             let doubled = Int.random(in: 0..<values.count, using: &generator)
