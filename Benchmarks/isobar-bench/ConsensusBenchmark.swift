@@ -1,7 +1,7 @@
-import IsobarTestKit
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarTestKit
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
-import IsobarTestKit
 import FoundationEssentials
 import IsobarPlaces
+import IsobarTestKit
 #if canImport(Glibc)
 import Glibc
 #endif

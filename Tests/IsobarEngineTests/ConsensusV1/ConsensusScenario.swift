@@ -1,7 +1,7 @@
-import IsobarTestKit
 import Foundation
 import IsobarCore
 import IsobarEngine
+import IsobarTestKit
 
 /// Random reports from 2–6 providers over the same three days: hourly or three-hourly steps, each provider with its
 /// own subset of quantities, noise, occasional gross errors, values rounded so that ties happen, and sometimes its

@@ -1,7 +1,7 @@
-import IsobarTestKit
 import Foundation
 import IsobarCore
 import IsobarEngine
+import IsobarTestKit
 import Testing
 
 /// Seeded random inputs, a few hundred cases per property.

@@ -1,7 +1,7 @@
-import IsobarTestKit
 import Foundation
 import IsobarCore
 import IsobarEngine
+import IsobarTestKit
 import Testing
 
 /// Synthetic truth, four providers with independent noise (one of them with three-hour steps) and one biased provider.

@@ -1,5 +1,5 @@
-import IsobarTestKit
 import IsobarEngine
+import IsobarTestKit
 import Testing
 
 @Suite("ConsensusV1 weighted median")
