@@ -26,9 +26,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: strict),
-        .target(name: "IsobarStore", dependencies: ["IsobarCore", "CSQLite"], swiftSettings: strict),
+        .target(name: "IsobarStore", dependencies: ["IsobarCore", "IsobarEngine", "CSQLite"], swiftSettings: strict),
         .target(name: "IsobarHTTP", dependencies: ["IsobarCore", "CCurl"], swiftSettings: strict),
-        .target(name: "IsobarEngine", dependencies: ["IsobarCore", "IsobarStore"], swiftSettings: strict),
+        .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: strict),
         .target(name: "IsobarPlaces", dependencies: ["IsobarCore"], swiftSettings: strict),
 
         .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: strict),
@@ -50,7 +50,7 @@ let package = Package(
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
         .testTarget(name: "IsobarPlacesTests", dependencies: ["IsobarPlaces", "IsobarTestKit"], swiftSettings: strict),
-        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "ProviderTests",
@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(
             name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"],
             swiftSettings: strict),
-        .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarStore", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden"], swiftSettings: strict),
     ],

@@ -42,10 +42,12 @@ public struct FixtureReplayProvider: WeatherProvider {
     /// The adapter's capabilities.
     public var capabilities: ProviderCapabilities { base.capabilities }
 
-    /// Runs the adapter against the recordings; the given transport is not used.
-    public func fetch(_ request: WeatherRequest, transport _: any Transport) async throws(ProviderError) -> WeatherReport {
+    /// Runs the adapter against the recordings; the context's transport is not used.
+    public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         let replay = ReplayTransport(library: library)
-        var report = try await base.fetch(request, transport: replay)
+        var replayContext = context
+        replayContext.transport = replay
+        var report = try await base.fetch(request, context: replayContext)
         let recordedAt = replay.latestRecordedAt ?? report.fetchedAt
         report.source = .replay(recordedAt: recordedAt)
         report.fetchedAt = recordedAt

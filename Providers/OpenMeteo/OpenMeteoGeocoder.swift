@@ -2,7 +2,7 @@ import FoundationEssentials
 import IsobarCore
 
 /// Open-Meteo's geocoding API: places by name, for names the offline gazetteer does not know.
-public struct OpenMeteoGeocoder: Sendable {
+public struct OpenMeteoGeocoder: Geocoding {
     /// Base URL, `https://geocoding-api.open-meteo.com` unless pointed elsewhere.
     public var baseURL: RequestURL
 
@@ -35,9 +35,12 @@ public struct OpenMeteoGeocoder: Sendable {
         }
     }
 
-    /// Searches through `transport`.
-    public func search(_ name: String, count: Int, transport: any Transport) async throws(ProviderError) -> [Place] {
-        let response = try await transport.send(request(name: name, count: count))
-        return try decode(response, now: Date())
+    /// Caches its answers as `open-meteo`.
+    public var id: String { "open-meteo" }
+
+    /// Searches through the context's transport.
+    public func search(_ name: String, limit: Int, context: FetchContext) async throws(ProviderError) -> [Place] {
+        let response = try await context.transport.send(request(name: name, count: limit))
+        return try decode(response, now: context.time.now())
     }
 }

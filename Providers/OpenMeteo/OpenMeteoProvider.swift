@@ -84,12 +84,12 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// Fetches and decodes one forecast response; no error message ever holds the key.
-    public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+    public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         let httpRequest = self.request(for: request)
         let decoded: OpenMeteoForecast
-        let now = Date()
+        let now = context.time.now()
         do {
-            let response = try await transport.send(httpRequest)
+            let response = try await context.transport.send(httpRequest)
             decoded = try OpenMeteoDecoder(providerName: displayName).decode(response, now: now)
         } catch {
             throw error.redacting(httpRequest.secretValues)

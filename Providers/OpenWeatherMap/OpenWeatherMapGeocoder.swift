@@ -2,7 +2,7 @@ import FoundationEssentials
 import IsobarCore
 
 /// OpenWeatherMap's geocoding API (`/geo/1.0/direct`): places by name, needing the same key as the weather API.
-public struct OpenWeatherMapGeocoder: Sendable {
+public struct OpenWeatherMapGeocoder: Geocoding {
     /// Base URL, `https://api.openweathermap.org` unless pointed elsewhere.
     public var baseURL: RequestURL
     /// The API key.
@@ -42,11 +42,14 @@ public struct OpenWeatherMapGeocoder: Sendable {
         }
     }
 
-    /// Searches through `transport`; no message ever holds the key.
-    public func search(_ name: String, limit: Int, transport: any Transport) async throws(ProviderError) -> [Place] {
+    /// Caches its answers as `openweathermap`.
+    public var id: String { "openweathermap" }
+
+    /// Searches through the context's transport; no message ever holds the key.
+    public func search(_ name: String, limit: Int, context: FetchContext) async throws(ProviderError) -> [Place] {
         do {
-            let response = try await transport.send(request(name: name, limit: limit))
-            return try decode(response, now: Date())
+            let response = try await context.transport.send(request(name: name, limit: limit))
+            return try decode(response, now: context.time.now())
         } catch {
             throw error.redacting([apiKey])
         }

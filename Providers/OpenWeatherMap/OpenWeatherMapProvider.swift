@@ -75,18 +75,19 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     /// Fetches current weather and, when wanted, the forecast, concurrently; no error message ever holds the key.
-    public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+    public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         guard let key = configuration.apiKey, !key.isEmpty else {
             throw ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)")
         }
         do {
-            return try await fetchWithKey(request, transport: transport)
+            return try await fetchWithKey(request, context: context)
         } catch {
             throw error.redacting([key])
         }
     }
 
-    private func fetchWithKey(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+    private func fetchWithKey(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
+        let transport = context.transport
         let decoder = OpenWeatherMapDecoder(units: configuration.requestUnits, providerName: displayName)
         let planned = requests(for: request)
         let responses: [HTTPResponse]
@@ -104,7 +105,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         } catch {
             throw ProviderError(.unavailable, "\(displayName) could not be reached: \(error)")
         }
-        let now = Date()
+        let now = context.time.now()
         let current = try decoder.current(responses[0], now: now)
         var report = WeatherReport(
             providerID: id, place: request.place, fetchedAt: now,

@@ -120,6 +120,12 @@ CURLcode isobar_curl_global_init(long flags) {
     return ready() ? curl.global_init(flags) : CURLE_FAILED_INIT;
 }
 
+int isobar_curl_supports_http2(void) {
+    if (!ready()) return 0;
+    const curl_version_info_data *version = curl.version_info(CURLVERSION_NOW);
+    return version != NULL && (version->features & CURL_VERSION_HTTP2) != 0;
+}
+
 CURL *isobar_curl_easy_init(void) {
     return ready() ? curl.easy_init() : NULL;
 }

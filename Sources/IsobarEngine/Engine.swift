@@ -1,6 +1,5 @@
 import FoundationEssentials
 import IsobarCore
-import IsobarStore
 
 /// A provider together with the transport it is to use and the policy for caching and limiting it.
 public struct ProviderBinding: Sendable {
@@ -19,63 +18,167 @@ public struct ProviderBinding: Sendable {
     }
 }
 
-/// Something that happened while answering a request, in the order it happened.
-public enum EngineEvent: Sendable {
-    /// A provider answered.
-    case result(WeatherReport)
-    /// A provider failed.
-    case failure(providerID: String, error: ProviderError)
-    /// Every provider has finished; the merge of those that answered.
-    case consensus(ConsensusResult)
+/// One request the engine answers: a place and the kinds of data wanted, numbered in the order taken.
+public struct EngineRequest: Sendable, Equatable {
+    /// Its number within the run.
+    public var id: RequestID
+    /// The place and kinds.
+    public var weather: WeatherRequest
+
+    /// Creates a request.
+    public init(id: RequestID, weather: WeatherRequest) {
+        self.id = id
+        self.weather = weather
+    }
+
+    /// The place asked about.
+    public var place: Place { weather.place }
 }
 
-/// Asks every provider at once and streams their answers, then the consensus.
+/// A provider's answer with the days it contributes, computed once in the place's local calendar.
+public struct ProviderResult: Sendable, Equatable {
+    /// The answer.
+    public var report: WeatherReport
+    /// Its own days, or days computed from its steps (complete local days only); empty when days were not asked for.
+    public var days: [DailyPoint]
+
+    /// Creates a result.
+    public init(report: WeatherReport, days: [DailyPoint]) {
+        self.report = report
+        self.days = days
+    }
+}
+
+/// Something that happened while answering a request, in the order it happened, tagged with the request.
+public enum EngineEvent: Sendable {
+    /// A provider answered.
+    case result(EngineRequest, ProviderResult)
+    /// A provider failed.
+    case failure(EngineRequest, providerID: String, error: ProviderError)
+    /// Every provider has finished this request; the merge of those that answered.
+    case consensus(EngineRequest, ConsensusResult)
+
+    /// The request the event answers.
+    public var request: EngineRequest {
+        switch self {
+        case .result(let request, _), .failure(let request, _, _), .consensus(let request, _): request
+        }
+    }
+
+    /// The provider the event is about; nil for the consensus.
+    public var providerID: String? {
+        switch self {
+        case .result(_, let result): result.report.providerID
+        case .failure(_, let providerID, _): providerID
+        case .consensus: nil
+        }
+    }
+
+    /// How the provider's turn ended; nil for the consensus.
+    public var outcome: ProviderOutcome? {
+        switch self {
+        case .result(_, let result): ProviderOutcome(result.report.freshness)
+        case .failure(_, _, let error): ProviderOutcome(error)
+        case .consensus: nil
+        }
+    }
+}
+
+/// Asks every provider about each request at once and streams their answers, then each request's consensus.
+///
+/// Many requests may be in flight together: at most `maxConcurrentRequests` places, and at most
+/// `maxConcurrentCallsPerProvider` calls to any one provider. Every request shares the run's deadline.
 public struct Engine: Sendable {
     /// The providers asked, in display order.
     public let bindings: [ProviderBinding]
-    /// Cache, ledger and breakers shared with other processes; nil to ask providers directly.
-    public let store: Store?
-    /// Deadline, cache use and retry settings.
+    /// Cache, ledger, cooldowns, breakers and leases; nil to ask providers directly.
+    public let storage: EngineStorage?
+    /// Deadline, cache use, retry and concurrency settings.
     public let options: EngineOptions
     /// The clock all waiting goes through.
     public let time: any TimeSource
+    /// Where storage problems go.
+    public let diagnostics: any DiagnosticSink
     private let random: @Sendable (ClosedRange<Double>) -> Double
 
     /// An engine over the given providers.
-    public init(bindings: [ProviderBinding], store: Store? = nil, options: EngineOptions = EngineOptions(),
-                time: any TimeSource = SystemTime(), random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) {
+    public init(bindings: [ProviderBinding], storage: EngineStorage? = nil, options: EngineOptions = EngineOptions(),
+                time: any TimeSource = SystemTime(), diagnostics: any DiagnosticSink = DiagnosticLog(),
+                random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) {
         self.bindings = bindings
-        self.store = store
+        self.storage = storage
         self.options = options
         self.time = time
+        self.diagnostics = diagnostics
         self.random = random
     }
 
-    /// Runs the request against every provider concurrently; total time is that of the slowest provider, never past the deadline.
+    /// Runs one request; total time is that of the slowest provider, never past the deadline.
     public func run(_ request: WeatherRequest) -> AsyncStream<EngineEvent> {
+        run([request])
+    }
+
+    /// Runs every request, numbered from 0 in order, with bounded concurrency; events stream as they happen.
+    public func run(_ requests: [WeatherRequest]) -> AsyncStream<EngineEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: WeatherRequest.self)
+        for request in requests { continuation.yield(request) }
+        continuation.finish()
+        return run(stream)
+    }
+
+    /// Runs requests as they arrive from `requests` (taken only when there is room, so a long input is never held at once).
+    public func run(_ requests: AsyncStream<WeatherRequest>) -> AsyncStream<EngineEvent> {
         let engine = self
         return AsyncStream { continuation in
             let task = Task {
-                let bindings = engine.bindings
                 let deadline = engine.time.now().addingTimeInterval(engine.options.timeoutSeconds)
-                var reports: [WeatherReport] = []
-                await withTaskGroup(of: EngineEvent.self) { group in
-                    for binding in bindings {
-                        group.addTask { await engine.askBefore(deadline, binding, request) }
-                    }
-                    for await event in group {
-                        if case .result(let report) = event { reports.append(report) }
-                        continuation.yield(event)
+                let pipelines = engine.bindings.map { binding in
+                    Pipeline.compose(binding, storage: engine.storage, options: engine.options, time: engine.time, random: engine.random,
+                                     diagnostics: engine.diagnostics, slots: AsyncSemaphore(engine.options.maxConcurrentCallsPerProvider))
+                }
+                let places = AsyncSemaphore(engine.options.maxConcurrentRequests)
+                await withTaskGroup(of: Void.self) { group in
+                    var number = 0
+                    for await weather in requests {
+                        guard await places.acquire() else { break }
+                        let request = EngineRequest(id: RequestID(number), weather: weather)
+                        number += 1
+                        group.addTask {
+                            defer { places.release() }
+                            await engine.answer(request, pipelines: pipelines, deadline: deadline) { continuation.yield($0) }
+                        }
                     }
                 }
-                let order = Dictionary(uniqueKeysWithValues: bindings.enumerated().map { ($1.provider.id, $0) })
-                reports.sort { order[$0.providerID, default: 0] < order[$1.providerID, default: 0] }
-                continuation.yield(.consensus(ConsensusV1.merge(
-                    reports, place: request.place, weights: engine.options.weights, now: Self.referenceTime(reports, engine.time.now()))))
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// Collects every event of a run of one request.
+    public func collect(_ request: WeatherRequest) async -> [EngineEvent] {
+        var events: [EngineEvent] = []
+        for await event in run(request) { events.append(event) }
+        return events
+    }
+
+    /// Asks every provider about one request, emitting each answer as it comes and the consensus last.
+    private func answer(_ request: EngineRequest, pipelines: [(step: any PipelineStep, stale: StaleIfErrorStep?)], deadline: Date,
+                        emit: @Sendable (EngineEvent) -> Void) async {
+        var reports: [WeatherReport] = []
+        await withTaskGroup(of: EngineEvent.self) { group in
+            for (binding, pipeline) in zip(bindings, pipelines) {
+                group.addTask { await self.ask(binding, pipeline, request, deadline: deadline) }
+            }
+            for await event in group {
+                if case .result(_, let result) = event { reports.append(result.report) }
+                emit(event)
+            }
+        }
+        let order = Dictionary(uniqueKeysWithValues: bindings.enumerated().map { ($1.provider.id, $0) })
+        reports.sort { order[$0.providerID, default: 0] < order[$1.providerID, default: 0] }
+        emit(.consensus(request, ConsensusV1.merge(reports, place: request.place, weights: options.weights,
+                                                   now: Self.referenceTime(reports, time.now()))))
     }
 
     /// Lead times count from now; for answers that are all replayed, from their latest recording time.
@@ -88,56 +191,52 @@ public struct Engine: Sendable {
         return recorded.max() ?? now
     }
 
-    /// Collects every event of a run.
-    public func collect(_ request: WeatherRequest) async -> [EngineEvent] {
-        var events: [EngineEvent] = []
-        for await event in run(request) { events.append(event) }
-        return events
-    }
-
-    /// Asks one provider, giving up at the deadline.
-    private func askBefore(_ deadline: Date, _ binding: ProviderBinding, _ request: WeatherRequest) async -> EngineEvent {
+    /// Asks one provider, giving up at the deadline (with a cached answer, even a stale one, when there is one).
+    private func ask(_ binding: ProviderBinding, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
+                     deadline: Date) async -> EngineEvent {
+        let provider = binding.provider
+        let narrowed = narrowed(request.weather, for: provider)
+        guard !Task.isCancelled else {
+            return .failure(request, providerID: provider.id, error: ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled))
+        }
+        guard !narrowed.kinds.isEmpty else {
+            return .failure(request, providerID: provider.id, error: ProviderError(.unsupported, "\(provider.displayName) cannot answer this request"))
+        }
         let time = time
-        let seconds = deadline.timeIntervalSince(time.now())
-        return await withTaskGroup(of: EngineEvent?.self) { group in
-            group.addTask { await self.ask(binding, request, deadline: deadline) }
+        let options = options
+        let outcome = await withTaskGroup(of: Result<WeatherReport, ProviderError>?.self) { group in
+            group.addTask { () async -> Result<WeatherReport, ProviderError>? in
+                do throws(ProviderError) {
+                    return .success(try await pipeline.step.answer(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)))
+                } catch {
+                    return .failure(error)
+                }
+            }
             group.addTask {
                 do {
-                    try await time.sleep(seconds: seconds)
+                    try await time.sleep(seconds: deadline.timeIntervalSince(time.now()))
                 } catch {
                     return nil
                 }
                 let text = JSONOutput.format(options.timeoutSeconds)
-                let error = ProviderError(.timeout, "\(binding.provider.displayName): no answer within the \(text) s deadline", reason: "deadline")
-                // A cached answer, even a stale one, beats none.
-                if let stale = self.pipeline(binding, deadline: deadline)?.staleAnswer(self.narrowed(request, for: binding.provider), because: error) {
-                    return .result(stale)
-                }
-                return .failure(providerID: binding.provider.id, error: error)
+                let error = ProviderError(.timeout, "\(provider.displayName): no answer within the \(text) s deadline", reason: .deadline)
+                if let stale = await pipeline.stale?.staleAnswer(narrowed, because: error) { return .success(stale) }
+                return .failure(error)
             }
             let first = await group.next() ?? nil
             group.cancelAll()
-            return first ?? .failure(providerID: binding.provider.id, error: ProviderError(.cancelled, "\(binding.provider.displayName): cancelled"))
+            return first ?? .failure(ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled))
+        }
+        switch outcome {
+        case .success(let report): return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed)))
+        case .failure(let error): return .failure(request, providerID: provider.id, error: error)
         }
     }
 
-    private func ask(_ binding: ProviderBinding, _ request: WeatherRequest, deadline: Date) async -> EngineEvent {
-        let provider = binding.provider
-        guard !Task.isCancelled else {
-            return .failure(providerID: provider.id, error: ProviderError(.cancelled, "\(provider.displayName): cancelled"))
-        }
-        let narrowed = narrowed(request, for: provider)
-        guard !narrowed.kinds.isEmpty else {
-            return .failure(providerID: provider.id, error: ProviderError(.unsupported, "\(provider.displayName) cannot answer this request"))
-        }
-        do {
-            guard let pipeline = pipeline(binding, deadline: deadline) else {
-                return .result(try await provider.fetch(narrowed, transport: binding.transport))
-            }
-            return .result(try await pipeline.run(narrowed))
-        } catch {
-            return .failure(providerID: provider.id, error: error)
-        }
+    /// The provider's days in the place's local calendar, when days were asked for.
+    private func days(of report: WeatherReport, for request: WeatherRequest) -> [DailyPoint] {
+        guard request.kinds.contains(.daily) else { return [] }
+        return ProviderDays.days(of: report, calendar: LocalCalendar.resolve(place: request.place, reports: [report]))
     }
 
     /// The request with only the kinds the provider can answer (days come from steps when it has no days of its own).
@@ -147,11 +246,4 @@ public struct Engine: Sendable {
         narrowed.kinds = request.kinds.intersection(kinds.union(kinds.contains(.hourly) ? [.daily] : []))
         return narrowed
     }
-
-    /// The cache-and-limits pipeline for a provider, when it has a policy and there is a store.
-    private func pipeline(_ binding: ProviderBinding, deadline: Date) -> ProviderPipeline? {
-        guard let policy = binding.policy, let store else { return nil }
-        return ProviderPipeline(binding: binding, policy: policy, store: store, options: options, time: time, deadline: deadline, random: random)
-    }
-
 }

@@ -20,8 +20,12 @@ public struct EngineOptions: Sendable {
     public var breakerOpenSeconds: Double = 60
     /// A Retry-After longer than this skips the provider instead of waiting.
     public var longestWaitSeconds: Double = 3600
-    /// Seconds after which another process's fetch lock is taken over.
-    public var lockStaleSeconds: Double = 5
+    /// Seconds a fetch lease lasts unless its holder renews it; a holder that stopped is taken over after this.
+    public var leaseSeconds: Double = 5
+    /// Requests (places) in flight at once.
+    public var maxConcurrentRequests = 16
+    /// Calls in flight at once to any one provider (its host).
+    public var maxConcurrentCallsPerProvider = 8
     /// Weights of providers in the consensus (missing: 1).
     public var weights: [String: Double] = [:]
 
@@ -84,7 +88,7 @@ public enum ProviderOutcome: String, Sendable, CaseIterable {
     public init(_ error: ProviderError) {
         if case .rateLimited = error.code {
             self = .rateLimited
-        } else if let reason = error.reason, ["breaker_open", "cooldown", "offline"].contains(reason) {
+        } else if error.reason?.isSkip == true {
             self = .skipped
         } else {
             self = .error

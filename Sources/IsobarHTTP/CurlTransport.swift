@@ -14,6 +14,11 @@ import Glibc
 ///
 /// Plain `http` is allowed only to loopback hosts; TLS verification is always on; redirects only to https, at most 3;
 /// proxy environment variables are honoured by libcurl.
+///
+/// At most `maxConnectionsPerHost` connections are open to one host at once; further transfers to it queue inside
+/// libcurl until one is free, and the time they spend queued counts against their total timeout and deadline. Over
+/// https, HTTP/2 is used when the server offers it (ALPN), and then a new transfer waits to share the host's connection
+/// instead of opening another; plain http is always HTTP/1.1.
 public final class CurlTransport: Transport {
     /// Shared between callers and the I/O thread.
     private struct Inbox {
@@ -49,11 +54,18 @@ public final class CurlTransport: Transport {
     public let defaultLimits: TransferLimits
     /// The `User-Agent` sent.
     public let userAgent: String
+    /// The most connections open to one host (name and port) at once; at least 1.
+    public let maxConnectionsPerHost: Int
 
     /// Cheap: libcurl is loaded and the I/O thread started by the first `send`. One transport serves a whole process.
-    public init(defaultLimits: TransferLimits = TransferLimits(), userAgent: String = "isobar") {
+    ///
+    /// - Parameter maxConnectionsPerHost: the most connections open to one host at once (must be at least 1). Transfers
+    ///   beyond it wait for a connection to free up, within their timeouts; over HTTP/2 one connection carries many.
+    public init(defaultLimits: TransferLimits = TransferLimits(), userAgent: String = "isobar", maxConnectionsPerHost: Int = 8) {
+        precondition(maxConnectionsPerHost >= 1, "CurlTransport: maxConnectionsPerHost must be at least 1")
         self.defaultLimits = defaultLimits
         self.userAgent = userAgent
+        self.maxConnectionsPerHost = maxConnectionsPerHost
     }
 
     deinit {
@@ -79,18 +91,21 @@ public final class CurlTransport: Transport {
             case .running(let core):
                 return core
             case .stopped:
-                throw ProviderError(.cancelled, "\(label): the HTTP transport was stopped", reason: "cancelled")
+                throw ProviderError(.cancelled, "\(label): the HTTP transport was stopped", reason: .cancelled)
             case .unavailable(let reason):
-                throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: "transport_failure")
+                throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: .transportFailure)
             case .idle:
                 if let reason = CurlLibrary.failure {
                     phase = .unavailable(reason)
-                    throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: "transport_failure")
+                    throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: .transportFailure)
                 }
                 guard let multi = isobar_curl_multi_init() else {
-                    throw ProviderError(.unavailable, "\(label): libcurl cannot create a multi handle", reason: "transport_failure")
+                    throw ProviderError(.unavailable, "\(label): libcurl cannot create a multi handle", reason: .transportFailure)
                 }
-                _ = isobar_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 16)
+                guard Self.configure(multi, maxConnectionsPerHost: maxConnectionsPerHost) else {
+                    _ = isobar_curl_multi_cleanup(multi)
+                    throw ProviderError(.unavailable, "\(label): libcurl refused the connection settings", reason: .transportFailure)
+                }
                 let core = Core(multi: multi)
                 let context = Unmanaged.passRetained(IOLoop(core: core)).toOpaque()
                 var thread = pthread_t()
@@ -101,7 +116,7 @@ public final class CurlTransport: Transport {
                 guard started == 0 else {
                     Unmanaged<IOLoop>.fromOpaque(context).release()
                     throw ProviderError(.unavailable, "\(label): cannot start the HTTP I/O thread (error \(started))",
-                                        reason: "transport_failure")
+                                        reason: .transportFailure)
                 }
                 pthread_detach(thread)
                 phase = .running(core)
@@ -110,14 +125,27 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// Sets the connection policy on a new multi handle; false when libcurl refuses any of it.
+    ///
+    /// No `CURLMOPT_MAX_TOTAL_CONNECTIONS`: a process talks to a handful of provider hosts, so the per-host cap already
+    /// bounds its sockets, and a global cap would let a burst to one provider queue the requests to the others.
+    private static func configure(_ multi: UnsafeMutableRawPointer, maxConnectionsPerHost: Int) -> Bool {
+        // Idle connections kept for reuse, over all hosts.
+        isobar_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 16) == CURLM_OK
+            && isobar_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost) == CURLM_OK
+            // Several HTTP/2 streams on one connection (libcurl's default since 7.62; said here as it is relied on).
+            && isobar_curl_multi_set_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX) == CURLM_OK
+    }
+
     /// Sends the request and waits for the whole response, or fails with a `ProviderError`.
     public func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
         guard request.url.scheme == "https" || Self.isLoopback(request.url.host) else {
             let label = request.origin.isEmpty ? request.url.authority : request.origin
             throw ProviderError(.unsupported, "\(label): refusing plain http to \(request.url.authority); only loopback hosts may use http",
-                                reason: "insecure_url")
+                                reason: .insecureURL)
         }
         let core = try start(label: request.origin.isEmpty ? request.url.authority : request.origin)
+        let started = ContinuousClock.now
         let id = core.inbox.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -128,7 +156,7 @@ public final class CurlTransport: Transport {
             limits.totalTimeoutSeconds = min(limits.totalTimeoutSeconds, remaining)
             limits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, remaining)
         }
-        let transfer = Transfer(id: id, request: request, limits: limits, userAgent: userAgent)
+        let transfer = Transfer(id: id, request: request, limits: limits, userAgent: userAgent, started: started)
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -141,7 +169,7 @@ public final class CurlTransport: Transport {
                     if accepted {
                         core.wake()
                     } else {
-                        transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): the HTTP transport was stopped", reason: "cancelled")))
+                        transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): the HTTP transport was stopped", reason: .cancelled)))
                     }
                 }
             } onCancel: {
@@ -184,7 +212,7 @@ public final class CurlTransport: Transport {
                 if stopping {
                     // Requests queued in the same breath as the stop still get their answer: cancelled.
                     for transfer in additions {
-                        transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")))
+                        transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)))
                     }
                     break
                 }
@@ -194,7 +222,7 @@ public final class CurlTransport: Transport {
                     start(transfer, multi)
                 }
                 for (handle, transfer) in active where cancelledEarly.contains(transfer.id) {
-                    end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")), multi)
+                    end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
                 }
                 // Keep only cancellations whose transfer has not arrived yet.
                 cancelledEarly = cancelledEarly.filter { $0 > highestAdded }
@@ -207,24 +235,47 @@ public final class CurlTransport: Transport {
                     guard isobar_curl_message_done(message, &handle, &result) == 1, let handle, let transfer = active[handle] else { continue }
                     end(handle, transfer, transfer.outcome(result), multi)
                 }
-                _ = isobar_curl_multi_poll(multi, nil, 0, 1000, nil)
+                _ = isobar_curl_multi_poll(multi, nil, 0, endOverdue(multi), nil)
             }
             for (handle, transfer) in active {
-                end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")), multi)
+                end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
             }
             for transfer in core.inbox.withLock({ $0.additions }) {
-                transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")))
+                transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)))
             }
+        }
+
+        /// Ends, as timed out, the transfers whose total time has run out, and returns the milliseconds until the next
+        /// one's does (at most 1000).
+        ///
+        /// libcurl before 8.8 does not time out a transfer queued for a connection (the host at its connection cap):
+        /// without this, a queued transfer would wait for a free connection however long that takes. Deadlines count
+        /// from `send`, a little before libcurl's own clock starts, so this ends most timed-out transfers, queued or not;
+        /// the error is the one libcurl's timeout would give.
+        private func endOverdue(_ multi: UnsafeMutableRawPointer) -> Int32 {
+            let now = ContinuousClock.now
+            var wait = Duration.seconds(1)
+            for (handle, transfer) in active {
+                let deadline = transfer.deadline
+                if deadline <= now {
+                    end(handle, transfer, transfer.outcome(CURLE_OPERATION_TIMEDOUT), multi)
+                } else {
+                    wait = min(wait, now.duration(to: deadline))
+                }
+            }
+            let (seconds, attoseconds) = wait.components
+            // Rounded up, so that the loop does not wake just before a deadline and spin.
+            return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
         }
 
         private func start(_ transfer: Transfer, _ multi: UnsafeMutableRawPointer) {
             if cancelledEarly.remove(transfer.id) != nil {
-                transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: "cancelled")))
+                transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)))
                 return
             }
             guard transfer.prepare(), let handle = transfer.handle, isobar_curl_multi_add_handle(multi, handle) == CURLM_OK else {
                 transfer.release()
-                transfer.finish(.failure(ProviderError(.unavailable, "\(transfer.label): libcurl refused the request", reason: "transport_failure")))
+                transfer.finish(.failure(ProviderError(.unavailable, "\(transfer.label): libcurl refused the request", reason: .transportFailure)))
                 return
             }
             active[handle] = transfer
@@ -254,4 +305,7 @@ enum CurlLibrary {
         guard code == CURLE_OK else { return "curl_global_init failed: \(TransportErrors.describe(code))" }
         return nil
     }()
+
+    /// True when libcurl is usable and can speak HTTP/2.
+    static let supportsHTTP2: Bool = failure == nil && isobar_curl_supports_http2() == 1
 }

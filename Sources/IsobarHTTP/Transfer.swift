@@ -9,6 +9,8 @@ final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let limits: TransferLimits
     let userAgent: String
+    /// When the caller sent it: its total timeout counts from here, time spent queued for a connection included.
+    let started: ContinuousClock.Instant
     var continuation: CheckedContinuation<HTTPResponse, any Error>?
     var handle: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -16,12 +18,16 @@ final class Transfer: @unchecked Sendable {
     var headers: [HTTPHeader] = []
     var refusedAsTooLarge = false
 
-    init(id: Int, request: HTTPRequest, limits: TransferLimits, userAgent: String) {
+    init(id: Int, request: HTTPRequest, limits: TransferLimits, userAgent: String, started: ContinuousClock.Instant = .now) {
         self.id = id
         self.request = request
         self.limits = limits
         self.userAgent = userAgent
+        self.started = started
     }
+
+    /// When its total timeout runs out.
+    var deadline: ContinuousClock.Instant { started + .seconds(limits.totalTimeoutSeconds) }
 
     /// Resumes the waiting task once; later calls do nothing.
     func finish(_ result: Result<HTTPResponse, ProviderError>) {
@@ -54,7 +60,12 @@ final class Transfer: @unchecked Sendable {
         check(isobar_curl_set_string(handle, CURLOPT_USERAGENT, userAgent))
         check(isobar_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
         check(isobar_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
-        check(isobar_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
+        if CurlLibrary.supportsHTTP2 {
+            // HTTP/2 when the server offers it through ALPN, else HTTP/1.1; plain http is always HTTP/1.1. A libcurl
+            // without HTTP/2 would refuse this option, so it is left at HTTP/1.1 there.
+            check(isobar_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
+        }
+        if waitsToMultiplex { check(isobar_curl_set_long(handle, CURLOPT_PIPEWAIT, 1)) }
         if request.method != "GET" { check(isobar_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)) }
         for header in request.headers {
             // On failure libcurl leaves the list as it was (still ours to free) and returns nil.
@@ -72,6 +83,10 @@ final class Transfer: @unchecked Sendable {
         check(isobar_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
         return ok
     }
+
+    /// Whether a transfer to a host whose connection is still being set up waits to learn if it can share it (HTTP/2)
+    /// instead of opening another: over https only, as plain http never multiplexes and waiting would only serialise it.
+    var waitsToMultiplex: Bool { request.url.scheme == "https" && CurlLibrary.supportsHTTP2 }
 
     /// Frees the easy handle and header list.
     func release() {
@@ -91,8 +106,11 @@ final class Transfer: @unchecked Sendable {
         }
         var connectTime: curl_off_t = 0
         _ = isobar_curl_get_offset(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
+        // The connect timeout counts from when connecting began, never before `started`: a transfer not connected
+        // before that much time has passed (queued for a connection, say) ran out of its total time instead.
+        let connectTimeSpent = started.duration(to: .now) >= .seconds(limits.connectTimeoutSeconds) - .milliseconds(10)
         return .failure(TransportErrors.map(code, label: label, host: request.url.authority, limits: limits,
-                                            connected: connectTime > 0, refusedAsTooLarge: refusedAsTooLarge))
+                                            connectTimedOut: connectTime == 0 && connectTimeSpent, refusedAsTooLarge: refusedAsTooLarge))
     }
 
     /// `Provider (host)` for messages; never the URL, whose query may hold a key.

@@ -3,39 +3,42 @@ import IsobarCore
 
 /// Maps libcurl results to `ProviderError`s naming the provider and host, never the URL.
 enum TransportErrors {
-    static func map(_ code: CURLcode, label: String, host: String, limits: TransferLimits, connected: Bool,
+    /// `connectTimedOut` tells which limit a timeout hit: the connect timeout (no connection yet, and its time spent)
+    /// or the total one.
+    static func map(_ code: CURLcode, label: String, host: String, limits: TransferLimits, connectTimedOut: Bool,
                     refusedAsTooLarge: Bool) -> ProviderError {
         let seconds = { (value: Double) in value == value.rounded() ? String(Int(value)) : String(value) }
         switch code {
         case CURLE_WRITE_ERROR where refusedAsTooLarge:
-            return map(CURLE_FILESIZE_EXCEEDED, label: label, host: host, limits: limits, connected: connected, refusedAsTooLarge: true)
+            return map(CURLE_FILESIZE_EXCEEDED, label: label, host: host, limits: limits, connectTimedOut: connectTimedOut,
+                       refusedAsTooLarge: true)
         case CURLE_FILESIZE_EXCEEDED:
             return ProviderError(.badResponse(path: "$"), "\(label): \(host) sent a body larger than \(limits.maxResponseBytes) bytes; refused",
-                                 reason: "body_too_large")
+                                 reason: .bodyTooLarge)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-            return ProviderError(.unavailable, "\(label): cannot resolve \(host) (DNS failure or no network)", reason: "dns_failure")
+            return ProviderError(.unavailable, "\(label): cannot resolve \(host) (DNS failure or no network)", reason: .dnsFailure)
         case CURLE_COULDNT_CONNECT:
-            return ProviderError(.unavailable, "\(label): \(host) refused the connection or is unreachable", reason: "connection_refused")
-        case CURLE_OPERATION_TIMEDOUT where !connected:
+            return ProviderError(.unavailable, "\(label): \(host) refused the connection or is unreachable", reason: .connectionRefused)
+        case CURLE_OPERATION_TIMEDOUT where connectTimedOut:
             return ProviderError(.timeout, "\(label): no connection to \(host) within \(seconds(limits.connectTimeoutSeconds)) s",
-                                 reason: "connect_timeout")
+                                 reason: .connectTimeout)
         case CURLE_OPERATION_TIMEDOUT:
             return ProviderError(.timeout, "\(label): no complete answer from \(host) within \(seconds(limits.totalTimeoutSeconds)) s",
-                                 reason: "total_timeout")
+                                 reason: .totalTimeout)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
-            return ProviderError(.unavailable, "\(label): TLS with \(host) failed (\(describe(code)))", reason: "tls_failure")
+            return ProviderError(.unavailable, "\(label): TLS with \(host) failed (\(describe(code)))", reason: .tlsFailure)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return ProviderError(.unavailable, "\(label): \(host) closed the connection before the whole answer arrived",
-                                 reason: "body_truncated")
+                                 reason: .bodyTruncated)
         case CURLE_BAD_CONTENT_ENCODING:
-            return ProviderError(.badResponse(path: "$"), "\(label): \(host) sent a body that cannot be decompressed", reason: "bad_encoding")
+            return ProviderError(.badResponse(path: "$"), "\(label): \(host) sent a body that cannot be decompressed", reason: .badEncoding)
         case CURLE_TOO_MANY_REDIRECTS:
-            return ProviderError(.badResponse(path: "$"), "\(label): \(host) redirected more than 3 times", reason: "too_many_redirects")
+            return ProviderError(.badResponse(path: "$"), "\(label): \(host) redirected more than 3 times", reason: .tooManyRedirects)
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return ProviderError(.unsupported, "\(label): \(host) redirected to a non-https address; refused", reason: "insecure_redirect")
+            return ProviderError(.unsupported, "\(label): \(host) redirected to a non-https address; refused", reason: .insecureRedirect)
         default:
-            return ProviderError(.unavailable, "\(label): request to \(host) failed (\(describe(code)))", reason: "transport_failure")
+            return ProviderError(.unavailable, "\(label): request to \(host) failed (\(describe(code)))", reason: .transportFailure)
         }
     }
 

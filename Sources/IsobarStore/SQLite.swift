@@ -17,8 +17,11 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
 }
 
-/// One SQLite connection. Not thread-safe by itself: `Store` serialises access to it.
-final class Connection {
+/// One SQLite connection, opened in SQLite's multi-thread mode: usable from any thread, but by one at a time.
+///
+/// Safety of `@unchecked Sendable`: a connection is created by the thread of the `Executor` that owns it and used only by
+/// that thread until it is released; it is never shared.
+final class Connection: @unchecked Sendable {
     private let handle: OpaquePointer
     let path: String
 
@@ -65,6 +68,18 @@ final class Connection {
 
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The rowid of the last row inserted.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// True while a transaction is open; SQLite ends one by itself after some errors (busy, full, I/O).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Rolls back the open transaction, if any. Its result is not needed: when it fails the transaction is already gone.
+    func rollback() {
+        guard isInTransaction else { return }
+        _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+    }
 
     func error(_ result: Int32) -> StoreError {
         StoreError(code: result & 0xff, "store \(path): \(String(cString: sqlite3_errmsg(handle)))")

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarEngine
 
 /// What adding a favourite did.
 public enum FavouriteAddition: Sendable, Equatable {
@@ -11,8 +12,8 @@ public enum FavouriteAddition: Sendable, Equatable {
 
 extension Store {
     /// The favourites in order; the first call on a new store seeds them with `seed` (once: removing them does not bring them back).
-    public func favourites(seed: [Place], now: Date) throws(StoreError) -> [Place] {
-        try write { connection throws(StoreError) in
+    public func favourites(seed: [Place], now: Date) async throws(StoreError) -> [Place] {
+        try await write { connection throws(StoreError) in
             let seeded = try connection.query("SELECT value FROM settings WHERE key = 'favourites_seeded'").first != nil
             if !seeded {
                 for place in seed { _ = try Self.insertFavourite(place, now: now, connection) }
@@ -25,15 +26,15 @@ extension Store {
     }
 
     /// Adds a place at the end of the list, unless one within about 100 m is there already.
-    public func addFavourite(_ place: Place, now: Date) throws(StoreError) -> FavouriteAddition {
-        try write { connection throws(StoreError) in
+    public func addFavourite(_ place: Place, now: Date) async throws(StoreError) -> FavouriteAddition {
+        try await write { connection throws(StoreError) in
             try Self.insertFavourite(place, now: now, connection)
         }
     }
 
     /// Removes the favourite at a 1-based position; returns the place removed, or nil when there is none.
-    public func removeFavourite(at position: Int) throws(StoreError) -> Place? {
-        try write { connection throws(StoreError) in
+    public func removeFavourite(at position: Int) async throws(StoreError) -> Place? {
+        try await write { connection throws(StoreError) in
             let rows = try connection.query("""
                 SELECT name, admin_area, country_code, latitude, longitude, timezone, position FROM favourites ORDER BY position
                 """)
@@ -45,22 +46,22 @@ extension Store {
     }
 
     /// A setting's value.
-    public func setting(_ key: String) throws(StoreError) -> String? {
-        try read { connection throws(StoreError) in
+    public func setting(_ key: String) async throws(StoreError) -> String? {
+        try await read { connection throws(StoreError) in
             try connection.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.text
         }
     }
 
     /// Sets a setting.
-    public func setSetting(_ key: String, _ value: String) throws(StoreError) {
-        try write { connection throws(StoreError) in
+    public func setSetting(_ key: String, _ value: String) async throws(StoreError) {
+        try await write { connection throws(StoreError) in
             try connection.query("INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)", [.text(key), .text(value)])
         }
     }
 
     /// A cached geocoding answer.
-    public func geocoded(provider: String, query: String) throws(StoreError) -> CacheEntry? {
-        try read { connection throws(StoreError) in
+    public func geocoded(provider: String, query: String) async throws(StoreError) -> CacheEntry? {
+        try await read { connection throws(StoreError) in
             guard let row = try connection.query("SELECT fetched_at, payload FROM geocoding WHERE provider = ? AND query = ?",
                                                  [.text(provider), .text(query)]).first,
                   let time = row[0].double, let payload = row[1].text else { return nil }
@@ -69,8 +70,8 @@ extension Store {
     }
 
     /// Stores a geocoding answer.
-    public func storeGeocoded(provider: String, query: String, entry: CacheEntry) throws(StoreError) {
-        try write { connection throws(StoreError) in
+    public func storeGeocoded(provider: String, query: String, entry: CacheEntry) async throws(StoreError) {
+        try await write { connection throws(StoreError) in
             try connection.query("INSERT OR REPLACE INTO geocoding(provider, query, fetched_at, payload) VALUES (?, ?, ?, ?)",
                                  [.text(provider), .text(query), .real(entry.fetchedAt.timeIntervalSince1970), .text(entry.payload)])
         }

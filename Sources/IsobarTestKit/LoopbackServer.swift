@@ -83,6 +83,8 @@ public final class LoopbackServer: Sendable {
 
     private struct Counters {
         var connections = 0
+        var open = 0
+        var peakOpen = 0
         var requests: [Request] = []
         var bytesSent = 0
     }
@@ -130,6 +132,10 @@ public final class LoopbackServer: Sendable {
 
     /// Connections accepted so far.
     public var connectionCount: Int { counters.withLock { $0.connections } }
+    /// Connections accepted and not yet closed.
+    public var openConnections: Int { counters.withLock { $0.open } }
+    /// The most connections that were open at the same time.
+    public var peakOpenConnections: Int { counters.withLock { $0.peakOpen } }
     /// Requests received so far, in order.
     public var requests: [Request] { counters.withLock { $0.requests } }
     /// Body and header bytes written so far.
@@ -152,6 +158,8 @@ public final class LoopbackServer: Sendable {
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
             let number = counters.withLock { counters in
                 counters.connections += 1
+                counters.open += 1
+                counters.peakOpen = max(counters.peakOpen, counters.open)
                 return counters.connections
             }
             Thread.start { [self] in serve(client, connection: number) }
@@ -159,7 +167,10 @@ public final class LoopbackServer: Sendable {
     }
 
     private func serve(_ client: Int32, connection: Int) {
-        defer { close(client) }
+        defer {
+            close(client)
+            counters.withLock { $0.open -= 1 }
+        }
         var buffer: [UInt8] = []
         while !stopping.load(ordering: .sequentiallyConsistent) {
             guard let head = readHead(client, &buffer) else { return }

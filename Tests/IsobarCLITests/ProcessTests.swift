@@ -91,7 +91,7 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         if requests.count == 2 { #expect(requests[1].receivedAt - requests[0].receivedAt >= 1.9) }
     }
 
-    @Test func aKilledWriterLeavesAUsableStore() throws {
+    @Test func aKilledWriterLeavesAUsableStore() async throws {
         let server = try providerServer()
         let config = try liveConfiguration(server)
         let cache = temporaryDirectory("killed-cache")
@@ -106,8 +106,8 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         let after = try runProcess(try #require(isobarExecutable()), ["compare", "Minsk", "--config", config], environment: environment)
         #expect(after.code == 0, "\(after.stderr)")
         #expect(!after.stderr.contains("locked"))
-        let store = try Store.open(directory: cache + "/isobar", warn: { Issue.record("unexpected warning: \($0)") })
-        #expect(try store.integrityCheck() == "ok")
+        let store = try await Store.open(directory: cache + "/isobar", warn: { Issue.record("unexpected warning: \($0)") })
+        #expect(try await store.integrityCheck() == "ok")
     }
 
     @Test func aDamagedCacheIsRebuiltAndTheCommandStillAnswers() throws {

@@ -24,7 +24,7 @@ struct CLIRun {
 
 /// Runs the command in-process with captured output and a clean environment; live requests go to `transport`
 /// (by default none: every live request fails at once, so no test can reach past this machine).
-func runCLI(_ arguments: [String], environment extra: [String: String] = [:],
+func runCLI(_ arguments: [String], environment extra: [String: String] = [:], registry: ProviderRegistry = .standard(),
             transport: @escaping @Sendable () -> any Transport = { NoNetworkTransport() }) async -> CLIRun {
     let output = BufferedSink()
     let errors = BufferedSink()
@@ -32,7 +32,7 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:],
     var environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
                        "XDG_CACHE_HOME": temporaryDirectory("cache")]
     environment.merge(extra) { $1 }
-    let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, liveTransport: transport).run(arguments)
+    let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, registry: registry, liveTransport: transport).run(arguments)
     return CLIRun(code: code, stdout: output.text, stderr: errors.text)
 }
 

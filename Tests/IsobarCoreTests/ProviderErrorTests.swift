@@ -9,7 +9,7 @@ struct ProviderErrorTests {
         #expect(ProviderError(.rateLimited(retryAfterSeconds: 5), "x") == ProviderError(.rateLimited(retryAfterSeconds: 5), "y"))
         #expect(ProviderError(.rateLimited(retryAfterSeconds: 5), "x") != ProviderError(.rateLimited(retryAfterSeconds: nil), "x"))
         #expect(ProviderError(.badResponse(path: "$.a"), "x") != ProviderError(.badResponse(path: "$.b"), "x"))
-        #expect(ProviderError(.unavailable, "x", reason: "dns_failure") == ProviderError(.unavailable, "y", reason: "connection_refused"))
+        #expect(ProviderError(.unavailable, "x", reason: .dnsFailure) == ProviderError(.unavailable, "y", reason: .connectionRefused))
     }
 
     @Test(arguments: [
@@ -32,5 +32,19 @@ struct ProviderErrorTests {
         #expect(error.code == .badResponse(path: "$.hourly.time"))
         #expect(error.codeName == "bad_response")
         #expect(error.message == "Open-Meteo sent a response Isobar cannot read: missing value at $.hourly.time")
+    }
+}
+
+struct FailureCauseTests {
+    @Test func everyCauseIsWrittenInSnakeCase() {
+        for cause in FailureCause.allCases {
+            #expect(cause.rawValue.allSatisfy { $0.isLowercase || $0 == "_" }, "\(cause)")
+        }
+        #expect(FailureCause.insecureURL.rawValue == "insecure_url")
+        #expect(FailureCause.breakerOpen.rawValue == "breaker_open")
+    }
+
+    @Test func onlyBreakerCooldownAndOfflineAreSkips() {
+        #expect(Set(FailureCause.allCases.filter(\.isSkip)) == [.breakerOpen, .cooldown, .offline])
     }
 }

@@ -208,7 +208,9 @@ struct EngineTests {
     }
 
     @Test func collectGathersTheSameEventsAsRun() async throws {
-        let engine = engine([.answering("a", temperature: 5)])
+        // Live answers are stamped with the engine's clock: one that stands still makes the two runs' answers equal.
+        let engine = Engine(bindings: [ProviderBinding(provider: FakeProvider.answering("a", temperature: 5), transport: UnusedTransport())],
+                            time: ManualClock())
         let collected = await engine.collect(request)
         var streamed: [EngineEvent] = []
         for await event in engine.run(request) { streamed.append(event) }

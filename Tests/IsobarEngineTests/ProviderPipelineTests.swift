@@ -1,7 +1,6 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
-import IsobarStore
 import IsobarTestKit
 import Synchronization
 import Testing
@@ -15,8 +14,8 @@ struct HTTPFakeProvider: WeatherProvider {
                              requiresAPIKey: false, geocoding: false)
     }
 
-    func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
-        let response = try await transport.send(HTTPRequest(url: RequestURL(string: "https://fake.test/\(id)")!, origin: displayName))
+    func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
+        let response = try await context.transport.send(HTTPRequest(url: RequestURL(string: "https://fake.test/\(id)")!, origin: displayName))
         if let failure = ProviderError.forStatus(response, provider: displayName, serverMessage: nil, now: Fixture.midnightUTC) {
             throw failure
         }
@@ -52,21 +51,23 @@ final class ScriptedServer: Transport {
 func ok(_ temperature: Double) -> HTTPResponse { HTTPResponse(status: 200, body: Array(String(temperature).utf8)) }
 func status(_ code: Int, _ headers: [HTTPHeader] = []) -> HTTPResponse { HTTPResponse(status: code, headers: headers, body: []) }
 
-/// An engine over fake HTTP providers sharing one store, clock and server.
+/// An engine over fake HTTP providers sharing one storage, clock and server.
 struct Harness {
     let clock = ManualClock()
     let server = ScriptedServer()
-    let store: Store
+    let storage: MemoryStorage
+    let diagnostics = DiagnosticLog()
     var options = EngineOptions()
 
-    init(store: Store? = nil) throws {
-        self.store = try store ?? Store.inMemory()
+    /// A harness over `storage` (another engine's, to share what it keeps), or over empty storage of its own.
+    init(storage: MemoryStorage = MemoryStorage()) {
+        self.storage = storage
         options.retryBaseDelaySeconds = 0
     }
 
     func engine(_ policies: [(String, ProviderPolicy)]) -> Engine {
         Engine(bindings: policies.map { ProviderBinding(provider: HTTPFakeProvider(id: $0.0), transport: server, policy: $0.1) },
-               store: store, options: options, time: clock, random: { $0.lowerBound })
+               storage: EngineStorage(storage), options: options, time: clock, diagnostics: diagnostics, random: { $0.lowerBound })
     }
 
     /// Runs once and returns each provider's report or error.
@@ -74,8 +75,8 @@ struct Harness {
         var results: [String: Result<WeatherReport, ProviderError>] = [:]
         for event in await engine(policies).collect(WeatherRequest(place: Fixture.place, kinds: [.current])) {
             switch event {
-            case .result(let report): results[report.providerID] = .success(report)
-            case .failure(let id, let error): results[id] = .failure(error)
+            case .result(_, let result): results[result.report.providerID] = .success(result.report)
+            case .failure(_, let id, let error): results[id] = .failure(error)
             case .consensus: break
             }
         }
@@ -94,7 +95,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
 
 @Suite struct CacheTests {
     @Test func secondRunWithinTheTTLAsksNobodyAndAfterItOnlyTheStaleProvider() async throws {
-        let harness = try Harness()
+        let harness = Harness()
         harness.server.script("/a", [ok(1)])
         harness.server.script("/b", [ok(2)])
         let providers = [("a", policy(currentTTL: 600)), ("b", policy(currentTTL: 60))]
@@ -114,7 +115,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
     }
 
     @Test func refreshSkipsReadingAndOfflineNeverAsks() async throws {
-        var harness = try Harness()
+        var harness = Harness()
         harness.server.script("/a", [ok(1)])
         _ = await harness.run([("a", policy())])
         harness.options.readCache = false
@@ -126,12 +127,12 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         let offline = await harness.run([("a", policy()), ("b", policy())])
         #expect(harness.server.count("/a") == 2)
         #expect(offline["a"]?.report?.freshness == .stale(ageSeconds: 7200, because: "offline"))
-        #expect(offline["b"]?.error?.reason == "offline")
+        #expect(offline["b"]?.error?.reason == .offline)
         #expect(offline["b"].map { ProviderOutcome($0.error!) } == .skipped)
     }
 
     @Test func maxAgeOverridesTheTTL() async throws {
-        var harness = try Harness()
+        var harness = Harness()
         harness.server.script("/a", [ok(1)])
         _ = await harness.run([("a", policy(currentTTL: 600))])
         harness.clock.advance(by: 120)
@@ -141,7 +142,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
     }
 
     @Test func aFailingProviderIsServedStaleWithinMaxStaleAndFailsBeyondIt() async throws {
-        let harness = try Harness()
+        let harness = Harness()
         harness.server.script("/a", [ok(1), status(503)])
         harness.server.script("/b", [ok(2)])
         _ = await harness.run([("a", policy()), ("b", policy())])
@@ -163,7 +164,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
 
 @Suite struct ResilienceTests {
     @Test func serverErrorsAreRetriedTwiceOtherClientErrorsNever() async throws {
-        let harness = try Harness()
+        let harness = Harness()
         harness.server.script("/a", [status(503), status(502), ok(5)])
         harness.server.script("/b", [status(400)])
         harness.server.script("/c", [status(500)])
@@ -178,47 +179,54 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
 
     @Test func backoffUsesFullJitterWithinTheCeiling() async throws {
         let drawn = Mutex<[ClosedRange<Double>]>([])
-        var harness = try Harness()
+        var harness = Harness()
         harness.options.retryBaseDelaySeconds = 0.5
         harness.server.script("/a", [status(503)])
         let engine = Engine(bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: harness.server, policy: policy())],
-                            store: harness.store, options: harness.options, time: harness.clock,
+                            storage: EngineStorage(harness.storage), options: harness.options, time: harness.clock,
                             random: { range in drawn.withLock { $0.append(range) }; return 0 })
         _ = await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current]))
         #expect(drawn.withLock { $0 } == [0...0.5, 0...1.0, 0...2.0])
     }
 
-    @Test func breakerOpensAfterFiveFailuresAndTheNextCommandSkipsAtOnce() async throws {
-        var harness = try Harness()
-        harness.options.maxRetries = 0
+    /// Each command tries three times (two retries); the breaker counts the command once, so it takes five failing
+    /// commands (fifteen attempts), not five attempts, to open it.
+    @Test func breakerOpensAfterFiveFailingCommandsAndTheNextCommandSkipsAtOnce() async throws {
+        let harness = Harness()
+        #expect(harness.options.maxRetries == 2)
         harness.server.script("/a", [status(503)])
-        for _ in 0..<5 { _ = await harness.run([("a", policy())]) }
-        #expect(harness.server.count("/a") == 5)
+        for command in 1...5 {
+            let failed = await harness.run([("a", policy())])
+            #expect(failed["a"]?.error?.code == .unavailable)
+            #expect(failed["a"]?.error?.reason != .breakerOpen, "command \(command) was skipped")
+            #expect(harness.server.count("/a") == 3 * command)
+            #expect(try await harness.storage.breaker(provider: "a").failures == command)
+        }
         let skipped = await harness.run([("a", policy())])
-        #expect(harness.server.count("/a") == 5)
-        #expect(skipped["a"]?.error?.reason == "breaker_open")
+        #expect(harness.server.count("/a") == 15)
+        #expect(skipped["a"]?.error?.reason == .breakerOpen)
         #expect(skipped["a"].map { ProviderOutcome($0.error!) } == .skipped)
         // Half-open after 60 s: one attempt goes through, and a success closes the breaker.
         harness.clock.advance(by: 61)
         harness.server.script("/a", [ok(3)])
         let recovered = await harness.run([("a", policy())])
         #expect(recovered["a"]?.report?.current?.temperatureC == 3)
-        let breaker = try harness.store.breaker(provider: "a")
+        let breaker = try await harness.storage.breaker(provider: "a")
         #expect(breaker.failures == 0 && breaker.openedAt == nil)
     }
 
-    @Test func aShortRetryAfterIsWaitedOutByTheNextProcess() async throws {
-        let directory = temporaryStoreDirectory()
-        let first = try Harness(store: Store.open(directory: directory, warn: { _ in }))
+    @Test func aShortRetryAfterIsWaitedOutByTheNextEngineSharingTheStorage() async throws {
+        let first = Harness()
         first.server.script("/a", [status(429, [HTTPHeader("Retry-After", "3")])])
         let limited = await first.run([("a", policy())])
         #expect(limited["a"]?.error.map(ProviderOutcome.init) == .rateLimited)
         #expect(first.server.count("/a") == 1)
-        // A second process (its own connection to the same file) waits for the cooldown, then asks.
-        let second = try Harness(store: Store.open(directory: directory, warn: { _ in }))
+        // A second engine (its own clock, the same storage) waits for the cooldown, then asks.
+        let second = Harness(storage: first.storage)
         second.server.script("/a", [ok(7)])
         let task = Task { await second.run([("a", policy())]) }
-        await waitForSleepers(second.clock, 2)
+        // The deadline, the lease's renewal and the cooldown.
+        await waitForSleepers(second.clock, 3)
         #expect(second.server.count("/a") == 0)
         second.clock.advance(by: 3)
         let results = await task.value
@@ -227,27 +235,28 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
     }
 
     @Test func aRetryAfterOfADaySkipsTheProviderAtOnce() async throws {
-        let directory = temporaryStoreDirectory()
-        let first = try Harness(store: Store.open(directory: directory, warn: { _ in }))
+        let first = Harness()
         first.server.script("/a", [status(429, [HTTPHeader("Retry-After", "86400")])])
         let results = await first.run([("a", policy())])
-        #expect(results["a"]?.error?.reason == "cooldown")
+        #expect(results["a"]?.error?.reason == .cooldown)
         #expect(results["a"]?.error?.message.contains("asked to wait 1 d") == true)
-        let second = try Harness(store: Store.open(directory: directory, warn: { _ in }))
+        let second = Harness(storage: first.storage)
         second.server.script("/a", [ok(1)])
         let skipped = await second.run([("a", policy())])
-        #expect(skipped["a"]?.error?.reason == "cooldown")
+        #expect(skipped["a"]?.error?.reason == .cooldown)
         #expect(second.server.count("/a") == 0)
     }
 
     @Test func rateLimitWaitsWithinTheDeadlineAndRefusesBeyondIt() async throws {
-        var harness = try Harness()
+        var harness = Harness()
         harness.options.readCache = false
         harness.server.script("/a", [ok(1)])
         let tight = [("a", policy(limits: [RateLimit(limit: 1, perSeconds: 5)]))]
         _ = await harness.run(tight)
         let task = Task { await harness.run(tight) }
-        await waitForSleepers(harness.clock, 2)
+        // The deadline, the lease's renewal and the wait for a permit.
+        await waitForSleepers(harness.clock, 3)
+        #expect(harness.server.count("/a") == 1)
         harness.clock.advance(by: 5)
         #expect(await task.value["a"]?.report != nil)
         #expect(harness.server.count("/a") == 2)
@@ -261,7 +270,8 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         }
         #expect(because == "A: rate limit reached; a call frees up at 2026-11-28 10:00 UTC")
         // With nothing cached, it is reported rate limited, with the time it frees up.
-        try harness.store.clearCache()
+        // The answer filled both slots, current conditions and forecast.
+        #expect(try await harness.storage.clear() == 2)
         let refused = await harness.run(hourly)
         #expect(harness.server.count("/a") == 2)
         guard case .rateLimited(let retryAfter)? = refused["a"]?.error?.code else {
@@ -273,7 +283,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
     }
 
     @Test func aCachedAnswerIsServedStaleWhenTheDeadlineEndsASlowProvider() async throws {
-        var harness = try Harness()
+        var harness = Harness()
         harness.server.script("/a", [ok(4)])
         _ = await harness.run([("a", policy(currentTTL: 60))])
         harness.clock.advance(by: 600)
@@ -281,15 +291,17 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         let clock = harness.clock
         let slowTransport = SlowTransport(clock: clock)
         let engine = Engine(bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: slowTransport, policy: policy(currentTTL: 60))],
-                            store: harness.store, options: harness.options, time: clock)
+                            storage: EngineStorage(harness.storage), options: harness.options, time: clock)
         let task = Task { await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current])) }
-        await waitForSleepers(clock, 2)
+        // The deadline, the lease's renewal and the transport.
+        await waitForSleepers(clock, 3)
         clock.advance(by: 2)
         let events = await task.value
-        guard case .result(let report) = events.first else {
+        guard case .result(_, let result) = events.first else {
             Issue.record("expected the stale answer, got \(String(describing: events.first))")
             return
         }
+        let report = result.report
         #expect(report.current?.temperatureC == 4)
         guard case .stale(let age, let because) = report.freshness else {
             Issue.record("expected stale, got \(report.freshness)")
@@ -300,7 +312,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
     }
 
     @Test func theDeadlineEndsASlowProvider() async throws {
-        var harness = try Harness()
+        var harness = Harness()
         harness.options.timeoutSeconds = 2
         let clock = harness.clock
         let slow = FakeProvider("slow", kinds: [.current]) { _, _ throws(ProviderError) in
@@ -308,22 +320,19 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
             throw ProviderError(.unavailable, "never reached")
         }
         let engine = Engine(bindings: [ProviderBinding(provider: slow, transport: harness.server, policy: policy())],
-                            store: harness.store, options: harness.options, time: clock)
+                            storage: EngineStorage(harness.storage), options: harness.options, time: clock)
         let task = Task { await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current])) }
-        await waitForSleepers(clock, 2)
+        // The deadline, the lease's renewal and the provider.
+        await waitForSleepers(clock, 3)
         clock.advance(by: 2)
         let events = await task.value
-        guard case .failure(_, let error) = events.first else {
+        guard case .failure(_, _, let error) = events.first else {
             Issue.record("expected a failure")
             return
         }
-        #expect(error.reason == "deadline")
+        #expect(error.reason == .deadline)
         #expect(error.message == "SLOW: no answer within the 2 s deadline")
     }
-}
-
-func temporaryStoreDirectory() -> String {
-    "/tmp/isobar-store-test-\(UInt64.random(in: 0...UInt64.max))"
 }
 
 /// A transport that answers only after a minute on the manual clock.

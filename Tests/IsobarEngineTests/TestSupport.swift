@@ -46,14 +46,16 @@ struct FakeProvider: WeatherProvider {
     let id: String
     let displayName: String
     let capabilities: ProviderCapabilities
+    let cost: Double
     let answer: @Sendable (WeatherRequest, any Transport) async throws(ProviderError) -> WeatherReport
 
-    init(_ id: String, kinds: Set<DataKind> = [.current, .hourly],
+    init(_ id: String, kinds: Set<DataKind> = [.current, .hourly], cost: Double = 1,
          answer: @escaping @Sendable (WeatherRequest, any Transport) async throws(ProviderError) -> WeatherReport) {
         self.id = id
         self.displayName = id.uppercased()
         self.capabilities = ProviderCapabilities(
             kinds: kinds, horizonDays: 7, stepHours: 1, quantities: [.temperature], requiresAPIKey: false, geocoding: false)
+        self.cost = cost
         self.answer = answer
     }
 
@@ -66,9 +68,11 @@ struct FakeProvider: WeatherProvider {
         }
     }
 
-    func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
-        try await answer(request, transport)
+    func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
+        try await answer(request, context.transport)
     }
+
+    func callCost(of request: WeatherRequest) -> Double { cost }
 }
 
 /// A transport that must never be used.
@@ -151,26 +155,20 @@ final class Flag: Sendable {
 }
 
 extension EngineEvent {
-    var providerID: String? {
-        switch self {
-        case .result(let report): report.providerID
-        case .failure(let providerID, _): providerID
-        case .consensus: nil
-        }
-    }
-
-    var report: WeatherReport? {
-        if case .result(let report) = self { return report }
+    var result: ProviderResult? {
+        if case .result(_, let result) = self { return result }
         return nil
     }
 
+    var report: WeatherReport? { result?.report }
+
     var error: ProviderError? {
-        if case .failure(_, let error) = self { return error }
+        if case .failure(_, _, let error) = self { return error }
         return nil
     }
 
     var consensus: ConsensusResult? {
-        if case .consensus(let consensus) = self { return consensus }
+        if case .consensus(_, let consensus) = self { return consensus }
         return nil
     }
 }

@@ -63,6 +63,24 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         #expect(server.connectionCount <= 2)
     }
 
+    @Test func openConnectionsAndTheirPeakAreCounted() async throws {
+        let server = try LoopbackServer { _ in .init("{}", delaySeconds: 0.5) }
+        let transport = transport
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try await transport.send(loopbackRequest(server)) } }
+            while server.openConnections < 4 && clock.now - started < .seconds(5) { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.openConnections == 4)
+            try await group.waitForAll()
+        }
+        #expect(server.peakOpenConnections == 4)
+        server.stop()
+        while server.openConnections > 0 && clock.now - started < .seconds(5) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.openConnections == 0)
+        #expect(server.peakOpenConnections == 4)
+    }
+
     @Test func concurrentRequestsAllComplete() async throws {
         let server = try LoopbackServer { request in .init(#"{"n":"\#(request.query)"}"#) }
         let transport = transport
@@ -81,14 +99,14 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         let server = try LoopbackServer { _ in .init(body: Array(repeating: 66, count: 10_000), fault: .truncateBody(after: 4_000)) }
         let error = await providerError { _ = try await transport.send(loopbackRequest(server)) }
         #expect(error?.code == .unavailable)
-        #expect(error?.reason == "body_truncated")
+        #expect(error?.reason == .bodyTruncated)
         #expect(error?.message.contains("127.0.0.1:\(server.port)") == true)
     }
 
     @Test func connectionClosedMidChunkedBodyIsAnError() async throws {
         let server = try LoopbackServer { _ in .init(body: Array(repeating: 66, count: 10_000), fault: .closeMidChunkedBody(after: 3_000)) }
         let error = await providerError { _ = try await transport.send(loopbackRequest(server)) }
-        #expect(error?.reason == "body_truncated")
+        #expect(error?.reason == .bodyTruncated)
     }
 
     @Test func oversizedBodyIsRefusedWithoutReadingItAll() async throws {
@@ -97,12 +115,12 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         let limits = TransferLimits(maxResponseBytes: 1 << 20)
         let declared = try LoopbackServer { _ in .init(body: body) }
         let error = await providerError { _ = try await transport.send(loopbackRequest(declared, limits: limits)) }
-        #expect(error?.reason == "body_too_large")
+        #expect(error?.reason == .bodyTooLarge)
         #expect(error?.code == .badResponse(path: "$"))
         // Without a declared length the limit is enforced while receiving.
         let chunked = try LoopbackServer { _ in .init(body: body, chunked: true) }
         let streamed = await providerError { _ = try await transport.send(loopbackRequest(chunked, limits: limits)) }
-        #expect(streamed?.reason == "body_too_large")
+        #expect(streamed?.reason == .bodyTooLarge)
         #expect(chunked.bytesSent < size / 2)
     }
 
@@ -111,7 +129,7 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         let limits = TransferLimits(connectTimeoutSeconds: 1, totalTimeoutSeconds: 0.5)
         let error = await providerError { _ = try await transport.send(loopbackRequest(server, limits: limits)) }
         #expect(error?.code == .timeout)
-        #expect(error?.reason == "total_timeout")
+        #expect(error?.reason == .totalTimeout)
     }
 
     @Test func slowServerEndsAtTheTotalTimeoutWithinTwentyPercent() async throws {
@@ -132,7 +150,7 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         server.stop()
         let error = await providerError { _ = try await transport.send(request) }
         #expect(error?.code == .unavailable)
-        #expect(error?.reason == "connection_refused")
+        #expect(error?.reason == .connectionRefused)
         #expect(error?.message.hasPrefix("Test: ") == true)
     }
 
@@ -141,14 +159,14 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         let request = HTTPRequest(url: RequestURL(string: "https://isobar-test.invalid/x")!, origin: "Test",
                                   limits: TransferLimits(connectTimeoutSeconds: 2, totalTimeoutSeconds: 3))
         let error = await providerError { _ = try await transport.send(request) }
-        #expect(error?.reason == "dns_failure" || error?.reason == "connect_timeout")
+        #expect(error?.reason == .dnsFailure || error?.reason == .connectTimeout)
     }
 
     @Test func plainHTTPIsRefusedForNonLoopbackHosts() async {
         let request = HTTPRequest(url: RequestURL(string: "http://api.open-meteo.com/v1/forecast")!, origin: "Open-Meteo")
         let error = await providerError { _ = try await transport.send(request) }
         #expect(error?.code == .unsupported)
-        #expect(error?.reason == "insecure_url")
+        #expect(error?.reason == .insecureURL)
         #expect(CurlTransport.isLoopback("127.0.0.1"))
         #expect(CurlTransport.isLoopback("127.1.2.3"))
         #expect(CurlTransport.isLoopback("::1"))
@@ -162,7 +180,7 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
             request.path == "/start" ? .init(status: 302, "", headers: [("Location", "http://127.0.0.1:1/next")]) : .init("{}")
         }
         let error = await providerError { _ = try await transport.send(loopbackRequest(server, "/start")) }
-        #expect(error?.reason == "insecure_redirect")
+        #expect(error?.reason == .insecureRedirect)
     }
 
     @Test func cancellingATaskRemovesItsTransferAtOnce() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCore
+import IsobarEngine
 @testable import IsobarStore
 import Testing
 
@@ -9,9 +10,9 @@ func freshDirectory() -> String {
     return path
 }
 
-/// The first value of a query's first row.
-func scalar(_ store: Store, _ sql: String) throws -> SQLValue? {
-    try store.read { (connection) throws(StoreError) -> SQLValue? in try connection.query(sql).first?.first }
+/// The first value of a query's first row, run on the writer's connection outside any transaction.
+func scalar(_ store: Store, _ sql: String) async throws -> SQLValue? {
+    try await store.bare { (connection) throws(StoreError) -> SQLValue? in try connection.query(sql).first?.first }
 }
 
 /// Collects warnings.
@@ -22,39 +23,48 @@ final class Warnings: @unchecked Sendable {
     var all: [String] { lock.withLock { lines } }
 }
 
+/// A warn closure that fails the test on any warning.
+let noWarnings: @Sendable (String) -> Void = { Issue.record("unexpected warning: \($0)") }
+
+func key(_ place: String, _ slot: CacheSlot = .current, provider: String = "p") -> CacheKey {
+    CacheKey(provider: provider, slot: slot, placeKey: place)
+}
+
 @Suite struct StoreOpeningTests {
-    @Test func aNewFileIsMigratedAndKeepsDataAcrossOpenings() throws {
-        let directory = freshDirectory()
-        let first = try Store.open(directory: directory, warn: { Issue.record("unexpected warning: \($0)") })
-        try first.storeCached(provider: "p", kind: "current", placeKey: "1,2", entry: CacheEntry(fetchedAt: Date(timeIntervalSince1970: 5), payload: "x"))
-        #expect(try scalar(first, "PRAGMA user_version")?.int == Store.schemaVersion)
-        #expect(try scalar(first, "PRAGMA journal_mode")?.text == "wal")
-        let second = try Store.open(directory: directory, warn: { Issue.record("unexpected warning: \($0)") })
-        #expect(try second.cached(provider: "p", kind: "current", placeKey: "1,2")?.payload == "x")
+    @Test func aMissingDirectoryIsCreatedAndANewFileMigratedAndKeptAcrossOpenings() async throws {
+        let directory = freshDirectory() + "/nested/cache"
+        let first = try await Store.open(directory: directory, warn: noWarnings)
+        #expect(first.path == directory + "/isobar.sqlite")
+        #expect(first.location == first.path)
+        try await first.store(CacheEntry(fetchedAt: Date(timeIntervalSince1970: 5), payload: "x"), for: key("1,2"))
+        #expect(try await scalar(first, "PRAGMA user_version")?.int == Store.schemaVersion)
+        #expect(try await scalar(first, "PRAGMA journal_mode")?.text == "wal")
+        #expect(first.fileSize > 0)
+        let second = try await Store.open(directory: directory, warn: noWarnings)
+        #expect(try await second.entry(for: key("1,2"))?.payload == "x")
     }
 
-    @Test func aCorruptFileIsMovedAsideAndRebuilt() throws {
+    @Test func aCorruptFileIsMovedAsideAndRebuilt() async throws {
         let directory = freshDirectory()
         try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: directory + "/isobar.sqlite"))
         let warnings = Warnings()
-        let store = try Store.open(directory: directory, warn: warnings.add)
+        let store = try await Store.open(directory: directory, warn: warnings.add)
         #expect(warnings.all.count == 1)
         #expect(warnings.all.first?.contains("was damaged; moved it to") == true)
         #expect(store.path == directory + "/isobar.sqlite")
-        try store.storeCached(provider: "p", kind: "current", placeKey: "k", entry: CacheEntry(fetchedAt: Date(), payload: "ok"))
-        #expect(try store.integrityCheck() == "ok")
+        try await store.store(CacheEntry(fetchedAt: Date(), payload: "ok"), for: key("k"))
+        #expect(try await store.integrityCheck() == "ok")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(names.contains { $0.hasPrefix("isobar.sqlite.corrupt-") })
     }
 
-    @Test func aTruncatedDatabaseIsMovedAsideAndRebuilt() throws {
+    @Test func aTruncatedDatabaseIsMovedAsideAndRebuilt() async throws {
         let directory = freshDirectory()
-        let store = try Store.open(directory: directory, warn: { _ in })
+        let store = try await Store.open(directory: directory, warn: { _ in })
         for index in 0..<200 {
-            try store.storeCached(provider: "p", kind: "current", placeKey: "\(index)",
-                                  entry: CacheEntry(fetchedAt: Date(), payload: String(repeating: "y", count: 500)))
+            try await store.store(CacheEntry(fetchedAt: Date(), payload: String(repeating: "y", count: 500)), for: key("\(index)"))
         }
-        _ = try scalar(store, "PRAGMA wal_checkpoint(TRUNCATE)")
+        _ = try await scalar(store, "PRAGMA wal_checkpoint(TRUNCATE)")
         let path = directory + "/isobar.sqlite"
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         var damaged = bytes
@@ -62,140 +72,134 @@ final class Warnings: @unchecked Sendable {
         try damaged.write(to: URL(fileURLWithPath: path))
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let warnings = Warnings()
-        let reopened = try Store.open(directory: directory, warn: warnings.add)
+        let reopened = try await Store.open(directory: directory, warn: warnings.add)
         // Either the damage is found at open and the file rebuilt, or reads still work: never a crash or a lost command.
-        _ = try? reopened.cacheStatistics()
-        try reopened.storeCached(provider: "p", kind: "current", placeKey: "new", entry: CacheEntry(fetchedAt: Date(), payload: "z"))
-        #expect(try reopened.cached(provider: "p", kind: "current", placeKey: "new")?.payload == "z")
+        _ = try? await reopened.statistics()
+        try await reopened.store(CacheEntry(fetchedAt: Date(), payload: "z"), for: key("new"))
+        #expect(try await reopened.entry(for: key("new"))?.payload == "z")
     }
 
-    @Test func anUnusableDirectoryFallsBackToMemoryWithAWarning() throws {
+    @Test func damageFoundByAReadIsRepairedForTheWriterToo() async throws {
+        let directory = freshDirectory()
+        let filler = try await Store.open(directory: directory, warn: noWarnings)
+        for index in 0..<200 {
+            try await filler.store(CacheEntry(fetchedAt: Date(), payload: String(repeating: "y", count: 500)), for: key("\(index)"))
+        }
+        _ = try await scalar(filler, "PRAGMA wal_checkpoint(TRUNCATE)")
+        // Pages 2 to 4 (the cache table's root among them) become garbage, as after a disk fault; page 1 stays sound.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/isobar.sqlite"))
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 4096 * 3))
+        try handle.close()
+        let warnings = Warnings()
+        let store = try await Store.open(directory: directory, warn: warnings.add)
+        #expect(warnings.all.isEmpty)
+        // The reader finds the damage, moves the file aside and answers from the new one; the writer follows.
+        #expect(try await store.statistics() == CacheStatistics(groups: [], payloadBytes: 0))
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("was damaged; moved it to") == true)
+        try await store.store(CacheEntry(fetchedAt: Date(), payload: "after"), for: key("k"))
+        #expect(try await store.entry(for: key("k"))?.payload == "after")
+        #expect(try await store.integrityCheck() == "ok")
+        #expect(warnings.all.count == 1)
+    }
+
+    @Test func anUnusableDirectoryFallsBackToMemoryWithAWarning() async throws {
         let directory = freshDirectory()
         let blocker = directory + "/not-a-directory"
         try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
         let warnings = Warnings()
-        let store = try Store.open(directory: blocker + "/cache", warn: warnings.add)
+        let store = try await Store.open(directory: blocker + "/cache", warn: warnings.add)
         #expect(store.path == ":memory:")
+        #expect(store.location == "memory")
         #expect(warnings.all.first?.contains("cannot create the cache directory") == true)
-        try store.storeCached(provider: "p", kind: "current", placeKey: "k", entry: CacheEntry(fetchedAt: Date(), payload: "m"))
-        #expect(try store.cached(provider: "p", kind: "current", placeKey: "k")?.payload == "m")
+        try await store.store(CacheEntry(fetchedAt: Date(), payload: "m"), for: key("k"))
+        #expect(try await store.entry(for: key("k"))?.payload == "m")
     }
 
-    @Test func aNewerSchemaIsNotTouched() throws {
-        let directory = freshDirectory()
-        let store = try Store.open(directory: directory, warn: { _ in })
-        _ = try scalar(store, "PRAGMA user_version = 99")
+    @Test func anUnwritableDirectoryFallsBackToMemoryWithAWarning() async throws {
+        // /proc exists and refuses new files to everyone, root included.
         let warnings = Warnings()
-        let reopened = try Store.open(directory: directory, warn: warnings.add)
+        let store = try await Store.open(directory: "/proc", warn: warnings.add)
+        #expect(store.path == ":memory:")
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("cannot use the cache /proc/isobar.sqlite") == true)
+        #expect(warnings.all.first?.contains("using a temporary in-memory cache") == true)
+        try await store.setCooldown(Cooldown(until: Date(timeIntervalSince1970: 10), reason: "r"), provider: "p")
+        #expect(try await store.cooldown(provider: "p", now: Date(timeIntervalSince1970: 0))?.reason == "r")
+    }
+
+    @Test func aNewerSchemaIsNotTouched() async throws {
+        let directory = freshDirectory()
+        let store = try await Store.open(directory: directory, warn: { _ in })
+        _ = try await scalar(store, "PRAGMA user_version = 99")
+        let warnings = Warnings()
+        let reopened = try await Store.open(directory: directory, warn: warnings.add)
         #expect(reopened.path == ":memory:")
-        #expect(warnings.all.first?.contains("newer than this build") == true)
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("has schema version 99, newer than this build's \(Store.schemaVersion)") == true)
+        #expect(try await scalar(store, "PRAGMA user_version")?.int == 99)
+    }
+
+    @Test func aVersionThreeFileKeepsItsCallsAndItsFetchLocksBecomeLeases() async throws {
+        let directory = freshDirectory()
+        let path = directory + "/isobar.sqlite"
+        let old = try Connection(path: path, busyTimeoutMilliseconds: 1000)
+        try old.execute("PRAGMA journal_mode=WAL")
+        for migration in Store.migrations[0..<3] { try old.execute(migration) }
+        try old.execute("PRAGMA user_version = 3")
+        try old.query("INSERT INTO rate_events(rowid, provider, at, cost, deadline) VALUES (41, 'p', 100, 1, 200)")
+        try old.query("INSERT INTO fetch_locks(lock_key, holder_pid, acquired_at) VALUES ('k', 123, 100)")
+        let store = try await Store.open(directory: directory, warn: noWarnings)
+        #expect(try await scalar(store, "PRAGMA user_version")?.int == Store.schemaVersion)
+        #expect(try await scalar(store, "SELECT count(*) FROM sqlite_master WHERE name = 'fetch_locks'")?.int == 0)
+        let windows = [RateLimit(limit: 5, perSeconds: 60)]
+        #expect(try await store.usage(provider: "p", windows: windows, now: Date(timeIntervalSince1970: 150)) == [1])
+        try await store.settle(CallID("41"), at: Date(timeIntervalSince1970: 110))
+        #expect(try await store.usage(provider: "p", windows: windows, now: Date(timeIntervalSince1970: 171)) == [0])
+        #expect(try await store.acquire("k", owner: LeaseOwner(token: "a"), seconds: 5, now: Date(timeIntervalSince1970: 100)))
+    }
+
+    @Test func failuresNameTheFileAndTheCause() async throws {
+        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        _ = try await scalar(store, "DROP TABLE cache")
+        let error = await #expect(throws: StorageError.self) { try await store.entry(for: key("k")) }
+        #expect(error?.message.contains(store.path) == true)
+        #expect(error?.message.contains("no such table: cache") == true)
+        await #expect(throws: StorageError.self) { try await store.settle(CallID("not-a-row"), at: Date()) }
     }
 
     @Test func aWriterHoldingTheLockMakesOthersWaitNotFail() async throws {
         let directory = freshDirectory()
-        let holder = try Store.open(directory: directory, warn: { _ in })
-        let other = try Store.open(directory: directory, warn: { _ in })
+        let other = try await Store.open(directory: directory, warn: noWarnings)
+        let holder = try Connection(path: other.path, busyTimeoutMilliseconds: Store.busyTimeoutMilliseconds)
         let started = DispatchSemaphore(value: 0)
+        let committed = Flag()
         let thread = Thread {
-            try? holder.write { (connection) throws(StoreError) in
+            do {
+                try holder.execute("BEGIN IMMEDIATE")
                 started.signal()
                 Thread.sleep(forTimeInterval: 0.8)
-                try connection.query("INSERT INTO cooldowns(provider, until, reason) VALUES ('held', 1, 'test')")
+                try holder.query("INSERT INTO cooldowns(provider, until, reason) VALUES ('held', 1, 'test')")
+                committed.clear()
+                try holder.execute("COMMIT")
+            } catch {
+                Issue.record("the holder failed: \(error)")
+                started.signal()
             }
         }
         thread.start()
-        started.wait()
-        let clock = ContinuousClock()
-        let begin = clock.now
-        try other.storeCached(provider: "p", kind: "current", placeKey: "k", entry: CacheEntry(fetchedAt: Date(), payload: "after"))
-        #expect(clock.now - begin >= .milliseconds(500))
-        #expect(try other.cached(provider: "p", kind: "current", placeKey: "k")?.payload == "after")
-    }
-}
-
-@Suite struct LedgerTests {
-    let now = Date(timeIntervalSince1970: 1_795_856_400)
-
-    @Test func permitsCountWeightedCallsInEveryWindow() throws {
-        let store = try Store.inMemory()
-        let windows = [RateLimit(limit: 10, perSeconds: 60), RateLimit(limit: 12, perSeconds: 3600)]
-        let deadline = now.addingTimeInterval(10)
-        let first = try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now, deadline: deadline)
-        guard case .granted(let firstID) = first else { Issue.record("expected a grant, got \(first)"); return }
-        try store.settle(callID: firstID, at: now)
-        let second = try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(10), deadline: deadline)
-        guard case .granted(let secondID) = second else { Issue.record("expected a grant, got \(second)"); return }
-        try store.settle(callID: secondID, at: now.addingTimeInterval(10))
-        // 8 used of 10 per minute: a call of 4 must wait until the first leaves the minute window.
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(20), deadline: deadline)
-            == .wait(until: now.addingTimeInterval(60)))
-        let third = try store.acquirePermit(provider: "p", windows: windows, cost: 4, now: now.addingTimeInterval(61), deadline: deadline)
-        guard case .granted(let thirdID) = third else { Issue.record("expected a grant, got \(third)"); return }
-        try store.settle(callID: thirdID, at: now.addingTimeInterval(61))
-        // 12 of 12 per hour now: the hour window decides.
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now.addingTimeInterval(200), deadline: deadline)
-            == .wait(until: now.addingTimeInterval(3600)))
-        #expect(try store.usage(provider: "p", windows: windows, now: now.addingTimeInterval(200)) == [0, 12])
-        #expect(try store.usage(provider: "other", windows: windows, now: now) == [0, 0])
-    }
-
-    @Test func aCallCountsUntilAWindowAfterItSettles() throws {
-        let store = try Store.inMemory()
-        let windows = [RateLimit(limit: 1, perSeconds: 2)]
-        let granted = try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now, deadline: now.addingTimeInterval(10))
-        guard case .granted(let id) = granted else { Issue.record("expected a grant"); return }
-        // In flight for 5 s: it still counts, and frees up no earlier than 2 s from now.
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now.addingTimeInterval(5), deadline: now.addingTimeInterval(15))
-            == .wait(until: now.addingTimeInterval(7)))
-        try store.settle(callID: id, at: now.addingTimeInterval(5))
-        #expect(try store.acquirePermit(provider: "p", windows: windows, cost: 1, now: now.addingTimeInterval(6.5), deadline: now.addingTimeInterval(20))
-            == .wait(until: now.addingTimeInterval(7)))
-        // An unsettled call (its process died) stops counting a window after its deadline.
-        let orphan = try Store.inMemory()
-        _ = try orphan.acquirePermit(provider: "p", windows: windows, cost: 1, now: now, deadline: now.addingTimeInterval(10))
-        #expect(try orphan.usage(provider: "p", windows: windows, now: now.addingTimeInterval(11)) == [1])
-        #expect(try orphan.usage(provider: "p", windows: windows, now: now.addingTimeInterval(12.5)) == [0])
-    }
-
-    @Test func aCallLargerThanTheLimitNeverFits() throws {
-        let store = try Store.inMemory()
-        #expect(try store.acquirePermit(provider: "p", windows: [RateLimit(limit: 2, perSeconds: 60)], cost: 3, now: now,
-                                        deadline: now.addingTimeInterval(10)) == .wait(until: .distantFuture))
-    }
-
-    @Test func cooldownsBreakersAndLocks() throws {
-        let store = try Store.inMemory()
-        try store.setCooldown(provider: "p", until: now.addingTimeInterval(30), reason: "HTTP 429")
-        try store.setCooldown(provider: "p", until: now.addingTimeInterval(10), reason: "HTTP 429")
-        #expect(try store.cooldown(provider: "p", now: now)?.until == now.addingTimeInterval(30))
-        #expect(try store.cooldown(provider: "p", now: now.addingTimeInterval(31)) == nil)
-        for failure in 1...4 {
-            #expect(try store.recordOutcome(provider: "p", succeeded: false, threshold: 5, now: now).failures == failure)
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                started.wait()
+                continuation.resume()
+            }
         }
-        #expect(try store.breaker(provider: "p").openedAt == nil)
-        #expect(try store.recordOutcome(provider: "p", succeeded: false, threshold: 5, now: now).openedAt == now)
-        #expect(try store.recordOutcome(provider: "p", succeeded: true, threshold: 5, now: now).failures == 0)
-        let alive: (Int32) -> Bool = { _ in true }
-        #expect(try store.tryLock("k", pid: 1, now: now, staleAfter: 5, isAlive: alive))
-        #expect(try !store.tryLock("k", pid: 2, now: now.addingTimeInterval(1), staleAfter: 5, isAlive: alive))
-        #expect(try store.tryLock("k", pid: 2, now: now.addingTimeInterval(6), staleAfter: 5, isAlive: alive))
-        #expect(try store.tryLock("k", pid: 3, now: now.addingTimeInterval(7), staleAfter: 5, isAlive: { $0 != 2 }))
-        try store.unlock("k", pid: 3)
-        #expect(try store.tryLock("k", pid: 4, now: now.addingTimeInterval(8), staleAfter: 5, isAlive: alive))
-    }
-
-    @Test func statisticsClearAndPrune() throws {
-        let store = try Store.inMemory()
-        for (index, age) in [10.0, 100_000, 200_000].enumerated() {
-            try store.storeCached(provider: "p", kind: "current", placeKey: "\(index)",
-                                  entry: CacheEntry(fetchedAt: now.addingTimeInterval(-age), payload: "abc"))
-        }
-        let statistics = try store.cacheStatistics()
-        #expect(statistics.entries.map(\.count) == [3])
-        #expect(statistics.payloadBytes == 9)
-        #expect(try store.pruneCache(fetchedBefore: now.addingTimeInterval(-86_400), ledgerBefore: now) == 2)
-        #expect(try store.clearCache() == 1)
-        #expect(try store.cacheStatistics().entries.isEmpty)
+        try await other.store(CacheEntry(fetchedAt: Date(), payload: "after"), for: key("k"))
+        // The write went in only once the holder let go of the lock (waiting, not failing).
+        #expect(!committed.isSet)
+        #expect(try await other.entry(for: key("k"))?.payload == "after")
+        #expect(try await other.cooldown(provider: "held", now: Date(timeIntervalSince1970: 0))?.reason == "test")
     }
 }
 

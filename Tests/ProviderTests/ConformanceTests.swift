@@ -16,8 +16,8 @@ private struct FakeProvider: WeatherProvider {
     var hourly: [WeatherSample]
     var errorMessage = "Fake is unavailable"
 
-    func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
-        let answer = try await transport.send(HTTPRequest(url: RequestURL(string: "https://fake.example/weather")!))
+    func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
+        let answer = try await context.transport.send(HTTPRequest(url: RequestURL(string: "https://fake.example/weather")!))
         guard answer.status == 200 else { throw ProviderError(.unavailable, errorMessage) }
         return WeatherReport(providerID: id, place: request.place, fetchedAt: Fixtures.recordedAt, current: current, hourly: hourly)
     }

@@ -18,6 +18,8 @@ typedef size_t (*isobar_curl_data_callback)(char *bytes, size_t size, size_t cou
 int isobar_curl_load(char *error, size_t size);
 
 CURLcode isobar_curl_global_init(long flags);
+/// 1 when the loaded libcurl can speak HTTP/2 (built with nghttp2), else 0 (also before a successful load).
+int isobar_curl_supports_http2(void);
 
 CURL *isobar_curl_easy_init(void);
 void isobar_curl_easy_cleanup(CURL *handle);

@@ -1,10 +1,11 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarEngine
 import IsobarStore
 
 extension IsobarCommandLine {
     /// `isobar cache stats|clear|prune`.
-    func runCache(_ parsed: ParsedArguments) throws -> ExitCode {
+    func runCache(_ parsed: Invocation) async throws -> ExitCode {
         let action = parsed.positionals[0]
         let actions = ["stats", "clear", "prune"]
         guard actions.contains(action) else {
@@ -17,46 +18,41 @@ extension IsobarCommandLine {
         }
         let store: Store
         do {
-            store = try Store.open(directory: directory, warn: warn)
+            store = try await Store.open(directory: directory, warn: warn)
         } catch {
             throw ConfigurationError(error.message)
         }
-        let jsonl = parsed["format"] == "jsonl"
+        let jsonl = parsed.options.format == .jsonl
         do {
             switch action {
             case "clear":
-                let removed = try store.clearCache()
+                let removed = try await store.clear()
                 output.write(jsonl ? line("cache_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
                                    : "Removed \(removed) cached answer(s) from \(store.path).\n")
             case "prune":
-                let olderThan = try parsed["older-than"].map { text throws(UsageError) in
-                    guard let seconds = Double(text), seconds >= 0, seconds <= 10 * 366 * 86_400 else {
-                        throw UsageError("--older-than takes seconds (0 to ten years), not '\(text)'")
-                    }
-                    return seconds
-                } ?? 86_400
+                let olderThan = parsed.options.olderThanSeconds
                 let now = time.now()
-                let removed = try store.pruneCache(fetchedBefore: now.addingTimeInterval(-olderThan),
+                let removed = try await store.prune(fetchedBefore: now.addingTimeInterval(-olderThan),
                                                    ledgerBefore: now.addingTimeInterval(-31 * 86_400))
                 output.write(jsonl ? line("cache_pruned", [("removed", .integer(removed)), ("older_than_s", .number(olderThan))])
                                    : "Removed \(removed) cached answer(s) fetched more than \(Int(olderThan)) s ago.\n")
             default:
-                output.write(try statistics(store, jsonl: jsonl))
+                output.write(try await statistics(store, jsonl: jsonl))
             }
-        } catch let error as StoreError {
+        } catch let error as StorageError {
             throw ConfigurationError(error.message)
         }
         return .success
     }
 
-    private func statistics(_ store: Store, jsonl: Bool) throws -> String {
-        let statistics = try store.cacheStatistics()
+    private func statistics(_ store: Store, jsonl: Bool) async throws -> String {
+        let statistics = try await store.statistics()
         let now = time.now()
         if jsonl {
             return line("cache_stats", [
                 ("path", .string(store.path)), ("file_bytes", .integer(store.fileSize)), ("payload_bytes", .integer(statistics.payloadBytes)),
-                ("entries", .array(statistics.entries.map { entry in
-                    .object([("provider", .string(entry.provider)), ("kind", .string(entry.kind)), ("count", .integer(entry.count)),
+                ("entries", .array(statistics.groups.map { entry in
+                    .object([("provider", .string(entry.provider)), ("kind", .string(entry.slot)), ("count", .integer(entry.count)),
                              ("oldest_age_s", .number(now.timeIntervalSince(entry.oldest).rounded())),
                              ("newest_age_s", .number(now.timeIntervalSince(entry.newest).rounded()))])
                 })),
@@ -64,11 +60,11 @@ extension IsobarCommandLine {
         }
         var table = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
         table.leftAligned = [0, 1]
-        for entry in statistics.entries {
-            table.rows.append([entry.provider, entry.kind, String(entry.count),
+        for entry in statistics.groups {
+            table.rows.append([entry.provider, entry.slot, String(entry.count),
                                Self.age(now.timeIntervalSince(entry.oldest)), Self.age(now.timeIntervalSince(entry.newest))])
         }
-        let total = statistics.entries.reduce(0) { $0 + $1.count }
+        let total = statistics.groups.reduce(0) { $0 + $1.count }
         return "Cache \(store.path): \(total) answer(s), \(store.fileSize / 1024) KiB on disk\n" + (total > 0 ? table.render() : "")
     }
 

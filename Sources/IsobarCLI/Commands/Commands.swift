@@ -6,7 +6,7 @@ enum Commands {
     static let common: [OptionSpec] = [
         .value("units", "SYSTEM", "metric (°C, m/s, hPa, mm, km), imperial (°F, mph, inHg, in, mi) or standard (K, m/s, hPa, mm, m)",
                choices: UnitSystem.allCases.map(\.rawValue)),
-        .value("format", "FORMAT", "table (for people, the default) or jsonl (one JSON object per line)", choices: ["table", "jsonl"]),
+        .value("format", "FORMAT", "table (for people, the default) or jsonl (one JSON object per line)", choices: OutputFormat.allCases.map(\.rawValue)),
         .value("providers", "IDS", "ask only these providers, comma-separated ids"),
         .value("config", "FILE", "read this configuration file"),
         .flag("demo", "replay the bundled recordings: no network, no API key"),
@@ -18,7 +18,8 @@ enum Commands {
         .flag("offline", "use only the cache, never the network"),
         .value("cache-dir", "DIR", "keep the cache in DIR (default $XDG_CACHE_HOME/isobar)"),
         .value("min-providers", "N", "fail (exit 4) unless at least N providers answer"),
-        .value("weights", "ID=W,...", "weights of providers in the consensus, e.g. open-meteo=2 (default 1 each; 0 leaves one out)"),
+        .value("weights", "ID=W,...", "weights of providers in the consensus, e.g. ID=2 (default 1 each; 0 leaves one out)"),
+        .flag("verbose", "also show problems with the cache and the rate-limit records (they never stop a command)"),
         .flag("help", "show this help"),
     ]
 
@@ -36,7 +37,7 @@ enum Commands {
         name: "forecast", summary: "The consensus forecast by day (and by hour with --hourly), with the providers' range",
         arguments: ["PLACE"],
         options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")] + common,
-        discussion: "Days are the place's local calendar days. Providers without days of their own (OpenWeatherMap) contribute days computed from their steps, complete days only.")
+        discussion: "Days are the place's local calendar days. Providers without days of their own contribute days computed from their steps, complete days only.")
 
     static let cache = CommandSpec(
         name: "cache", summary: "Show, clear or prune the cache: isobar cache stats|clear|prune",
@@ -45,7 +46,8 @@ enum Commands {
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("config", "FILE", "read this configuration file"),
             .value("older-than", "SECONDS", "prune: remove entries fetched longer ago than this (default 86400, the stale limit)"),
-            .value("format", "FORMAT", "table or jsonl", choices: ["table", "jsonl"]),
+            .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.allCases.map(\.rawValue)),
+            .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
         ],
         discussion: "stats counts entries per provider and kind; clear deletes every cached answer; prune deletes old answers and rate-limit records no window needs.")
@@ -57,7 +59,8 @@ enum Commands {
             .value("config", "FILE", "read this configuration file"),
             .flag("demo", "list the bundled replay configuration"),
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
-            .value("format", "FORMAT", "table or jsonl", choices: ["table", "jsonl"]),
+            .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.allCases.map(\.rawValue)),
+            .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
         ])
 
@@ -66,7 +69,7 @@ enum Commands {
         arguments: ["TEXT"],
         options: [.value("limit", "N", "show at most N places (1 to 50, default 10)"), .flag("add", "add the best match to your cities and show it")]
             + common,
-        discussion: "Matching ignores case and accents, knows other names and scripts (Минск, 東京), forgives one typo in words of 4+ letters, and takes a qualifier after a comma: \"Paris, US\", \"Paris, TX\". Names the offline gazetteer lacks are looked up with Open-Meteo's geocoding when the network is allowed.")
+        discussion: "Matching ignores case and accents, knows other names and scripts (Минск, 東京), forgives one typo in words of 4+ letters, and takes a qualifier after a comma: \"Paris, US\", \"Paris, TX\". Names the offline gazetteer lacks are looked up with the configured providers that find places by name, when the network is allowed.")
 
     static let cities = CommandSpec(
         name: "cities", summary: "Your cities with the consensus temperature and condition now; add or remove cities",
@@ -77,7 +80,4 @@ enum Commands {
         name: "home", summary: "Show your home place (now, the next hours, the next days), or set it: isobar home set PLACE",
         arguments: [], optionalArguments: ["ACTION", "PLACE"], options: common,
         discussion: "isobar with no arguments shows the same; without a home it shows your first city.")
-
-    /// Every command, in help order.
-    static let all = [compare, now, forecast, search, cities, home, cache, providers]
 }

@@ -3,12 +3,12 @@ import IsobarStore
 
 extension IsobarCommandLine {
     /// The configuration a command uses: `--config`, `--demo`, the user's file, the bundled default, or built-in defaults.
-    func loadConfiguration(_ parsed: ParsedArguments) throws(ConfigurationError) -> Configuration {
+    func loadConfiguration(_ parsed: Invocation) throws(ConfigurationError) -> Configuration {
         let dataDirectory = DataDirectory.locate(environment: environment)
-        if let path = parsed["config"] {
+        if let path = parsed.options.configFile {
             return try Configuration.load(path: path)
         }
-        if parsed.has("demo") {
+        if parsed.options.demo {
             guard let dataDirectory else {
                 throw ConfigurationError("cannot find the bundled data (config/demo.json); set ISOBAR_DATA_DIR to the repository's config folder")
             }
@@ -21,26 +21,37 @@ extension IsobarCommandLine {
         if let dataDirectory, FileManager.default.fileExists(atPath: dataDirectory + "/isobar.json") {
             return try Configuration.load(path: dataDirectory + "/isobar.json")
         }
-        return Configuration(units: .metric, providers: [
-            ProviderEntry(id: "openweathermap", type: "openweathermap", apiKeyEnv: "OPENWEATHERMAP_API_KEY", enabled: true),
-            ProviderEntry(id: "open-meteo", type: "open-meteo", enabled: true),
-        ], file: nil)
+        return registry.defaultConfiguration()
     }
 
     /// Where the cache lives: `--cache-dir`, the configuration's `cache_dir`, `$XDG_CACHE_HOME/isobar`, `~/.cache/isobar`.
-    func cacheDirectory(_ parsed: ParsedArguments, _ configuration: Configuration) -> String? {
-        if let directory = parsed["cache-dir"] { return directory }
+    func cacheDirectory(_ parsed: Invocation, _ configuration: Configuration) -> String? {
+        if let directory = parsed.options.cacheDirectory { return directory }
         if let directory = configuration.cacheDirectory { return directory }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/isobar" }
         return environment["HOME"].map { $0 + "/.cache/isobar" }
     }
 
     /// Opens the store, warning (never failing) when only memory can be used.
-    func openStore(_ parsed: ParsedArguments, _ configuration: Configuration) -> Store? {
+    func openStore(_ parsed: Invocation, _ configuration: Configuration) async -> Store? {
         guard let directory = cacheDirectory(parsed, configuration) else {
             warn("no cache directory (set XDG_CACHE_HOME or HOME, or pass --cache-dir); nothing is cached")
-            return try? Store.inMemory()
+            return inMemoryStore()
         }
-        return try? Store.open(directory: directory, warn: warn)
+        do {
+            return try await Store.open(directory: directory, warn: warn)
+        } catch {
+            warn("cannot open the cache in \(directory) (\(error.message)); nothing is cached")
+            return nil
+        }
+    }
+
+    private func inMemoryStore() -> Store? {
+        do {
+            return try Store.inMemory()
+        } catch {
+            warn("cannot make an in-memory cache (\(error.message)); nothing is cached")
+            return nil
+        }
     }
 }

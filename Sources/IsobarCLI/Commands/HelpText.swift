@@ -9,8 +9,9 @@ enum HelpText {
         Commands:
 
         """
-        let width = Commands.all.map(\.name.count).max() ?? 0
-        for command in Commands.all {
+        let specs = CommandTable.specs
+        let width = specs.map { $0.name.count }.max() ?? 0
+        for command in specs {
             text += "  \(command.name)\(String(repeating: " ", count: width - command.name.count))  \(command.summary)\n"
         }
         text += "\nProvider types in this build:\n"

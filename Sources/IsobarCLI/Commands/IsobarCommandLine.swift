@@ -41,6 +41,8 @@ public struct IsobarCommandLine: Sendable {
             return fail(error.message, .configuration)
         } catch let error as StoreError {
             return fail(error.message, .configuration)
+        } catch let error as StorageError {
+            return fail(error.message, .configuration)
         } catch {
             return fail("unexpected error: \(error)", .internalError)
         }
@@ -56,14 +58,15 @@ public struct IsobarCommandLine: Sendable {
 
     private func dispatch(_ arguments: [String]) async throws -> ExitCode {
         guard let first = arguments.first else {
-            return try await runHome(ParsedArguments())
+            return try await HomeCommand.run(Invocation(command: Commands.home), on: self)
         }
         switch first {
         case "--help", "-h", "help":
-            if arguments.count > 1, let command = Commands.all.first(where: { $0.name == arguments[1] }) {
-                output.write(HelpText.command(command, configuration: try? loadConfiguration(ParsedArguments())))
+            let defaults = Invocation(command: Commands.home)
+            if arguments.count > 1, let command = CommandTable.named(arguments[1]) {
+                output.write(HelpText.command(command.spec, configuration: try? loadConfiguration(defaults)))
             } else {
-                output.write(HelpText.overview(registry: registry, configuration: try? loadConfiguration(ParsedArguments())))
+                output.write(HelpText.overview(registry: registry, configuration: try? loadConfiguration(defaults)))
             }
             return .success
         case "--version":
@@ -72,33 +75,20 @@ public struct IsobarCommandLine: Sendable {
         default:
             break
         }
-        guard let command = Commands.all.first(where: { $0.name == first }) else {
+        guard let command = CommandTable.named(first) else {
             if first.hasPrefix("-") {
                 // `isobar --demo` and the like: the home view with options.
-                return try await runHome(try ArgumentParser.parse(arguments, command: Commands.home, options: Commands.home.options))
+                return try await HomeCommand.run(try Invocation(arguments, command: Commands.home), on: self)
             }
-            let suggestion = Spelling.closest(to: first, in: Commands.all.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown command '\(first)'\(suggestion); commands are \(Commands.all.map(\.name).joined(separator: ", "))")
+            let names = CommandTable.specs.map { $0.name }
+            let suggestion = Spelling.closest(to: first, in: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError("unknown command '\(first)'\(suggestion); commands are \(names.joined(separator: ", "))")
         }
-        let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), command: command, options: command.options)
-        if parsed.has("help") {
-            output.write(HelpText.command(command, configuration: try? loadConfiguration(parsed)))
+        let invocation = try Invocation(Array(arguments.dropFirst()), command: command.spec)
+        if invocation.options.help {
+            output.write(HelpText.command(command.spec, configuration: try? loadConfiguration(invocation)))
             return .success
         }
-        switch command.name {
-        case "compare": return try await runWeather(.compare, parsed)
-        case "now": return try await runWeather(.now, parsed)
-        case "cache": return try runCache(parsed)
-        case "search": return try await runSearch(parsed)
-        case "cities": return try await runCities(parsed)
-        case "home": return try await runHome(parsed)
-        case "providers": return try runProviders(parsed)
-        default:
-            let days = try parsed["days"].map { text throws(UsageError) in
-                guard let days = Int(text), (1...16).contains(days) else { throw UsageError("--days takes a whole number from 1 to 16, not '\(text)'") }
-                return days
-            } ?? 7
-            return try await runWeather(.forecast(days: days, hourly: parsed.has("hourly")), parsed)
-        }
+        return try await command.run(invocation, on: self)
     }
 }

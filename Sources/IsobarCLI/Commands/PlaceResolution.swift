@@ -2,8 +2,7 @@ import FoundationEssentials
 import IsobarCore
 import IsobarPlaces
 import IsobarStore
-import OpenMeteo
-import OpenWeatherMap
+import IsobarEngine
 
 extension IsobarCommandLine {
     /// The bundled places and the offline gazetteer (loaded only when a name is not among the bundled places).
@@ -12,10 +11,14 @@ extension IsobarCommandLine {
         return PlaceResolver(bundled: try places(), gazetteer: directory.map { Gazetteer(dataDirectory: $0) })
     }
 
+    /// Resolves what the user typed for a weather command; unknown names go to the configured geocoders when the network is allowed.
+    func resolvePlace(_ text: String, setup: WeatherSetup, parsed: Invocation, announce: Bool = true) async throws(PlaceError) -> Resolution {
+        try await resolvePlace(text, geocoding: geocodingChain(setup, parsed), network: networkTransport(setup, parsed), announce: announce)
+    }
+
     /// Resolves what the user typed; says on stderr which place it chose when the name was ambiguous.
-    /// Unknown names go to the geocoding services when `network` allows (answers cached for 30 days).
-    func resolvePlace(_ text: String, network: (any Transport)?, store: @autoclosure () -> Store?,
-                      geocoders: [Geocoder] = [], announce: Bool = true) async throws(PlaceError) -> Resolution {
+    /// Unknown names go to `geocoding` when `network` allows (answers cached for 30 days).
+    func resolvePlace(_ text: String, geocoding: GeocodingChain, network: (any Transport)?, announce: Bool = true) async throws(PlaceError) -> Resolution {
         let resolver = try placeResolver()
         if let resolution = try resolver.resolveOffline(text) {
             if announce && resolution.source == "gazetteer (typo)" {
@@ -26,55 +29,21 @@ extension IsobarCommandLine {
             }
             return resolution
         }
-        if let network, let found = await geocode(text.trimmingSpaces(), transport: network, store: store(), geocoders: geocoders) {
-            return found
+        let name = text.trimmingSpaces()
+        if let network, let found = await geocoding.resolve(name, query: PlaceDirectory.fold(name), context: FetchContext(transport: network, time: time),
+                                                           warn: { [errors] in errors.write("isobar: warning: \($0)\n") }) {
+            return Resolution(place: found.place, runnersUp: found.runnersUp, source: found.source)
         }
         let suggestions = resolver.suggestions(text).map(\.fullLabel)
         let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: " or "))?"
-        throw PlaceError("unknown place '\(text.trimmingSpaces())'\(hint) (try isobar search, or give coordinates such as 53.9,27.57)")
+        throw PlaceError("unknown place '\(name)'\(hint) (try isobar search, or give coordinates such as 53.9,27.57)")
     }
 
-    /// A geocoding service the command may ask: its id for the cache, and how to search.
-    struct Geocoder: Sendable {
-        let id: String
-        let search: @Sendable (String, any Transport) async throws(ProviderError) -> [Place]
-    }
-
-    /// Open-Meteo's geocoding, then OpenWeatherMap's when a key is configured for it.
-    func geocoders(_ configuration: Configuration) -> [Geocoder] {
-        let meteoURL = configuration.providers.first { $0.type == "open-meteo" && $0.geocodingURL != nil }?.geocodingURL
-        var result = [Geocoder(id: "open-meteo") { name, transport throws(ProviderError) in
-            let geocoder = meteoURL.map(OpenMeteoGeocoder.init(baseURL:)) ?? OpenMeteoGeocoder()
-            return try await geocoder.search(name, count: 5, transport: transport)
-        }]
-        if let entry = configuration.providers.first(where: { $0.type == "openweathermap" && $0.enabled && $0.replay == nil }),
-           let key = entry.resolvedKey(environment) {
-            let url = entry.geocodingURL ?? entry.baseURL ?? RequestURL(string: "https://api.openweathermap.org")!
-            result.append(Geocoder(id: "openweathermap") { name, transport throws(ProviderError) in
-                try await OpenWeatherMapGeocoder(baseURL: url, apiKey: key).search(name, limit: 5, transport: transport)
-            })
-        }
-        return result
-    }
-
-    private func geocode(_ text: String, transport: any Transport, store: Store?, geocoders: [Geocoder]) async -> Resolution? {
-        let key = PlaceDirectory.fold(text)
-        let now = time.now()
-        for geocoder in geocoders {
-            if let entry = try? store?.geocoded(provider: geocoder.id, query: key), now.timeIntervalSince(entry.fetchedAt) < 30 * 86_400,
-               let places = Self.decodePlaces(entry.payload) {
-                if let first = places.first { return Resolution(place: first, runnersUp: Array(places.dropFirst().prefix(4)), source: geocoder.id) }
-                continue
-            }
-            do {
-                let places = try await geocoder.search(text, transport)
-                try? store?.storeGeocoded(provider: geocoder.id, query: key, entry: CacheEntry(fetchedAt: now, payload: Self.encodePlaces(places)))
-                if let first = places.first { return Resolution(place: first, runnersUp: Array(places.dropFirst()), source: geocoder.id) }
-            } catch {
-                warn("geocoding '\(text)' with \(geocoder.id) failed: \(error.message)")
-            }
-        }
-        return nil
+    /// The configured providers' geocoders, answers cached in the store.
+    func geocodingChain(_ setup: WeatherSetup, _ parsed: Invocation) -> GeocodingChain {
+        let network = networkTransport(setup, parsed) ?? NoNetworkTransport()
+        return GeocodingChain(geocoders: registry.geocoders(for: setup.configuration, environment: environment, transport: network, time: time),
+                              cache: setup.store.map(StoreGeocodingCache.init), diagnostics: setup.diagnostics)
     }
 
     static func encodePlaces(_ places: [Place]) -> String {
@@ -88,6 +57,30 @@ extension IsobarCommandLine {
                   let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
             return Place(name: name, adminArea: try? item.optionalString("admin_area"), countryCode: try? item.optionalString("country_code"),
                          coordinate: coordinate, timeZoneIdentifier: try? item.optionalString("timezone"))
+        }
+    }
+}
+
+/// Geocoding answers in the store, encoded as the places list of the home setting.
+struct StoreGeocodingCache: GeocodingCache {
+    let store: Store
+
+    func places(geocoder: String, query: String) async throws(StorageError) -> (fetchedAt: Date, places: [Place])? {
+        do {
+            guard let entry = try await store.geocoded(provider: geocoder, query: query),
+                  let places = IsobarCommandLine.decodePlaces(entry.payload) else { return nil }
+            return (entry.fetchedAt, places)
+        } catch {
+            throw StorageError(error.message)
+        }
+    }
+
+    func store(_ places: [Place], geocoder: String, query: String, fetchedAt: Date) async throws(StorageError) {
+        do {
+            try await store.storeGeocoded(provider: geocoder, query: query,
+                                          entry: CacheEntry(fetchedAt: fetchedAt, payload: IsobarCommandLine.encodePlaces(places)))
+        } catch {
+            throw StorageError(error.message)
         }
     }
 }

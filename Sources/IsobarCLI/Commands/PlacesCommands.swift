@@ -6,9 +6,9 @@ import IsobarStore
 
 extension IsobarCommandLine {
     /// The store that keeps favourites and home: opened even when every provider replays.
-    private func placesStore(_ setup: WeatherSetup, _ parsed: ParsedArguments) throws -> Store {
+    private func placesStore(_ setup: WeatherSetup, _ parsed: Invocation) async throws -> Store {
         if let store = setup.store { return store }
-        guard let store = openStore(parsed, setup.configuration) else {
+        guard let store = await openStore(parsed, setup.configuration) else {
             throw ConfigurationError("no store for your cities: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
         }
         return store
@@ -21,11 +21,8 @@ extension IsobarCommandLine {
     }
 
     /// `isobar search TEXT [--limit N] [--add]`.
-    func runSearch(_ parsed: ParsedArguments) async throws -> ExitCode {
-        let limit = try parsed["limit"].map { text throws(UsageError) in
-            guard let limit = Int(text), (1...50).contains(limit) else { throw UsageError("--limit takes a whole number from 1 to 50, not '\(text)'") }
-            return limit
-        } ?? 10
+    func runSearch(_ parsed: Invocation) async throws -> ExitCode {
+        let limit = parsed.options.limit
         let text = parsed.positionals[0]
         guard try PlaceDirectory.validate(text).count >= 2 || PlaceDirectory.isCoordinateLike(text) else {
             throw PlaceError("type at least 2 characters to search")
@@ -48,15 +45,14 @@ extension IsobarCommandLine {
         }
         var setup: WeatherSetup?
         if results.isEmpty {
-            let prepared = try weatherSetup(parsed)
+            let prepared = try await weatherSetup(parsed)
             setup = prepared
-            if let transport = networkTransport(prepared, parsed),
-               let found = try? await resolvePlace(text, network: transport, store: prepared.store, geocoders: geocoders(prepared.configuration)) {
+            if networkTransport(prepared, parsed) != nil, let found = try? await resolvePlace(text, setup: prepared, parsed: parsed) {
                 results = ([found.place] + found.runnersUp).prefix(limit).map { ($0, found.source) }
             }
         }
         guard !results.isEmpty else { throw PlaceError("no place matches '\(text.trimmingSpaces())'") }
-        if parsed["format"] == "jsonl" {
+        if parsed.options.format == .jsonl {
             for (index, result) in results.enumerated() {
                 output.write(line("place", [("rank", .integer(index + 1)), ("place", Self.placeJSON(result.place)), ("match", .string(result.detail))]))
             }
@@ -71,12 +67,13 @@ extension IsobarCommandLine {
             }
             output.write(table.render())
         }
-        guard parsed.has("add") else { return .success }
-        let prepared = try setup ?? weatherSetup(parsed)
-        let store = try placesStore(prepared, parsed)
+        guard parsed.options.add else { return .success }
+        let prepared: WeatherSetup
+        if let setup { prepared = setup } else { prepared = try await weatherSetup(parsed) }
+        let store = try await placesStore(prepared, parsed)
         let chosen = results[0].place
-        _ = try store.favourites(seed: seedCities(), now: time.now())
-        switch try store.addFavourite(chosen, now: time.now()) {
+        _ = try await store.favourites(seed: seedCities(), now: time.now())
+        switch try await store.addFavourite(chosen, now: time.now()) {
         case .added(let position): errors.write("isobar: added \(chosen.fullLabel) to your cities as number \(position)\n")
         case .alreadyThere(let position): errors.write("isobar: \(chosen.fullLabel) is already your city number \(position)\n")
         }
@@ -85,7 +82,7 @@ extension IsobarCommandLine {
     }
 
     /// `isobar cities`, `isobar cities add PLACE`, `isobar cities remove PLACE|NUMBER`.
-    func runCities(_ parsed: ParsedArguments) async throws -> ExitCode {
+    func runCities(_ parsed: Invocation) async throws -> ExitCode {
         let action = parsed.positionals.first ?? "list"
         let actions = ["list", "add", "remove"]
         guard actions.contains(action) else {
@@ -94,20 +91,19 @@ extension IsobarCommandLine {
         }
         if action != "list" && parsed.positionals.count < 2 { throw UsageError("'cities \(action)' needs a PLACE") }
         if action == "list" && parsed.positionals.count > 1 { throw UsageError("'cities' lists your cities; to add one: isobar cities add PLACE") }
-        let setup = try weatherSetup(parsed)
-        let store = try placesStore(setup, parsed)
-        let cities = try store.favourites(seed: seedCities(), now: time.now())
+        let setup = try await weatherSetup(parsed)
+        let store = try await placesStore(setup, parsed)
+        let cities = try await store.favourites(seed: seedCities(), now: time.now())
         switch action {
         case "add":
             let text = parsed.positionals[1]
-            let resolution = try await resolvePlace(text, network: networkTransport(setup, parsed), store: setup.store,
-                                                    geocoders: geocoders(setup.configuration), announce: false)
+            let resolution = try await resolvePlace(text, setup: setup, parsed: parsed, announce: false)
             if !resolution.runnersUp.isEmpty && resolution.source == "gazetteer" {
                 let options = ([resolution.place] + resolution.runnersUp).prefix(5).map(\.fullLabel)
                 throw PlaceError("'\(text.trimmingSpaces())' could be \(options.joined(separator: "; ")); add one with a qualifier, e.g. \"\(resolution.place.name), \(resolution.place.countryCode ?? "CC")\"")
             }
-            let addition = try store.addFavourite(resolution.place, now: time.now())
-            if parsed["format"] == "jsonl" {
+            let addition = try await store.addFavourite(resolution.place, now: time.now())
+            if parsed.options.format == .jsonl {
                 let (position, already) = switch addition {
                 case .added(let position): (position, false)
                 case .alreadyThere(let position): (position, true)
@@ -133,10 +129,10 @@ extension IsobarCommandLine {
                 }
                 position = index + 1
             }
-            guard let removed = try store.removeFavourite(at: position) else {
+            guard let removed = try await store.removeFavourite(at: position) else {
                 throw PlaceError("there is no city number \(position); you have \(cities.count)")
             }
-            output.write(parsed["format"] == "jsonl"
+            output.write(parsed.options.format == .jsonl
                 ? line("city_removed", [("index", .integer(position)), ("place", Self.placeJSON(removed))])
                 : "Removed \(removed.fullLabel).\n")
             return .success
@@ -146,33 +142,21 @@ extension IsobarCommandLine {
     }
 
     /// The consensus now for every city, fetched concurrently (cached answers are reused; only stale ones are asked again).
-    private func listCities(_ cities: [Place], _ setup: WeatherSetup, _ parsed: ParsedArguments) async -> ExitCode {
+    private func listCities(_ cities: [Place], _ setup: WeatherSetup, _ parsed: Invocation) async -> ExitCode {
         guard !cities.isEmpty else {
             output.write("You have no cities. Add one: isobar cities add PLACE\n")
             return .success
         }
-        let engine = Engine(bindings: setup.bindings, store: setup.store, options: setup.options, time: time)
-        let results = await withTaskGroup(of: (Int, ConsensusResult?, [ProviderOutcome]).self) { group in
-            for (index, city) in cities.enumerated() {
-                group.addTask {
-                    var consensus: ConsensusResult?
-                    var outcomes: [ProviderOutcome] = []
-                    for await event in engine.run(WeatherRequest(place: city, kinds: [.current])) {
-                        switch event {
-                        case .result(let report): outcomes.append(ProviderOutcome(report.freshness))
-                        case .failure(_, let error): outcomes.append(ProviderOutcome(error))
-                        case .consensus(let merged): consensus = merged
-                        }
-                    }
-                    return (index, consensus, outcomes)
-                }
-            }
-            var collected: [(Int, ConsensusResult?, [ProviderOutcome])] = []
-            for await result in group { collected.append(result) }
-            return collected.sorted { $0.0 < $1.0 }
+        var consensus = [ConsensusResult?](repeating: nil, count: cities.count)
+        var outcomes = [[ProviderOutcome]](repeating: [], count: cities.count)
+        for await event in engine(setup).run(cities.map { WeatherRequest(place: $0, kinds: [.current]) }) {
+            let index = event.request.id.rawValue
+            if let outcome = event.outcome { outcomes[index].append(outcome) }
+            if case .consensus(_, let merged) = event { consensus[index] = merged }
         }
+        let results = cities.indices.map { ($0, consensus[$0], outcomes[$0]) }
         let units = setup.units
-        if parsed["format"] == "jsonl" {
+        if parsed.options.format == .jsonl {
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
                 output.write(line("city", [
@@ -200,28 +184,27 @@ extension IsobarCommandLine {
     }
 
     /// `isobar home [set PLACE]`, and `isobar` with no arguments.
-    func runHome(_ parsed: ParsedArguments) async throws -> ExitCode {
+    func runHome(_ parsed: Invocation) async throws -> ExitCode {
         let action = parsed.positionals.first ?? "show"
         guard ["show", "set"].contains(action) else {
             throw UsageError("unknown home action '\(action)'; use isobar home, or isobar home set PLACE")
         }
-        let setup = try weatherSetup(parsed)
-        let store = try placesStore(setup, parsed)
+        let setup = try await weatherSetup(parsed)
+        let store = try await placesStore(setup, parsed)
         if action == "set" {
             guard parsed.positionals.count == 2 else { throw UsageError("'home set' needs a PLACE") }
-            let resolution = try await resolvePlace(parsed.positionals[1], network: networkTransport(setup, parsed), store: setup.store,
-                                                geocoders: geocoders(setup.configuration))
-            try store.setSetting("home", Self.encodePlaces([resolution.place]))
-            output.write(parsed["format"] == "jsonl"
+            let resolution = try await resolvePlace(parsed.positionals[1], setup: setup, parsed: parsed)
+            try await store.setSetting("home", Self.encodePlaces([resolution.place]))
+            output.write(parsed.options.format == .jsonl
                 ? line("home_set", [("place", Self.placeJSON(resolution.place))])
                 : "Home is now \(resolution.place.fullLabel).\n")
             return .success
         }
-        let home = try store.setting("home").flatMap(Self.decodePlaces)?.first
+        let home = try await store.setting("home").flatMap { Self.decodePlaces($0) }?.first
         let place: Place
         if let home {
             place = home
-        } else if let first = try store.favourites(seed: seedCities(), now: time.now()).first {
+        } else if let first = try await store.favourites(seed: seedCities(), now: time.now()).first {
             place = first
             errors.write("isobar: note: no home set (isobar home set PLACE); showing your first city\n")
         } else {

@@ -5,26 +5,26 @@ import IsobarStore
 
 extension IsobarCommandLine {
     /// `isobar providers`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
-    func runProviders(_ parsed: ParsedArguments) throws -> ExitCode {
-        if parsed.has("demo") && parsed.has("config") { throw UsageError("--demo and --config cannot be used together") }
+    func runProviders(_ parsed: Invocation) async throws -> ExitCode {
+        if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
         let configuration = try loadConfiguration(parsed)
-        let bindings = try registry.bindings(for: configuration, environment: environment, live: { NoNetworkTransport() })
-        let store = bindings.contains { $0.policy != nil } ? openStore(parsed, configuration) : nil
+        let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
+        let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let now = time.now()
-        let jsonl = parsed["format"] == "jsonl"
+        let diagnostics = diagnosticLog(parsed)
+        let jsonl = parsed.options.format == .jsonl
         var text = jsonl ? "" : "Providers (\(configuration.file ?? "built-in defaults")):\n\n"
         for binding in bindings {
             let provider = binding.provider
             let entry = configuration.providers.first { $0.id == provider.id }
             let capabilities = provider.capabilities
             let needsKey = capabilities.requiresAPIKey && entry?.replay == nil
-            let keyEnv = entry?.keyVariable ?? "OPENWEATHERMAP_API_KEY"
-            let configured = !needsKey || entry?.resolvedKey(environment) != nil
+            let keyEnv = entry.flatMap(registry.keyVariable) ?? "its API key variable (api_key_env)"
+            let configured = !needsKey || entry.flatMap { registry.key($0, environment) } != nil
             let mode = entry?.replay.map { "replay \($0)" } ?? "live"
             let limits = binding.policy?.rateLimits ?? []
-            let usage = (try? store?.usage(provider: provider.id, windows: limits, now: now)) ?? limits.map { _ in 0 }
-            let cooldown = try? store?.cooldown(provider: provider.id, now: now)
-            let breaker = try? store?.breaker(provider: provider.id)
+            let health = await health(of: provider.id, limits: limits, in: store, now: now, diagnostics: diagnostics)
+            let (usage, cooldown, breaker) = (health.usage, health.cooldown, health.breaker)
             let breakerText = breaker.map { state -> String in
                 guard let openedAt = state.openedAt else { return state.failures == 0 ? "closed" : "closed (\(state.failures) failure(s))" }
                 return now.timeIntervalSince(openedAt) < EngineOptions().breakerOpenSeconds ? "open since \(Self.utc(openedAt))" : "half-open"
@@ -60,8 +60,29 @@ extension IsobarCommandLine {
             }
             text += "\n"
         }
+        if let problems = Self.problemSummary(diagnostics) { text += jsonl ? "" : problems + "\n" }
         output.write(text)
         return .success
+    }
+
+    /// Rate-limit use, cooldown and breaker of a provider; what cannot be read goes to `diagnostics` and shows as unused.
+    private func health(of provider: String, limits: [RateLimit], in store: Store?, now: Date,
+                        diagnostics: DiagnosticLog) async -> (usage: [Double], cooldown: Cooldown?, breaker: BreakerState?) {
+        guard let store else { return (limits.map { _ in 0 }, nil, nil) }
+        do throws(StorageError) {
+            return (try await store.usage(provider: provider, windows: limits, now: now), try await store.cooldown(provider: provider, now: now),
+                    try await store.breaker(provider: provider))
+        } catch {
+            diagnostics.report(Diagnostic(.health, "cannot read the state of \(provider): \(error.message)"))
+            return (limits.map { _ in 0 }, nil, nil)
+        }
+    }
+
+    /// `N problem(s) with the store (run with --verbose to see them)`, or nil when there were none.
+    static func problemSummary(_ diagnostics: DiagnosticLog) -> String? {
+        let count = diagnostics.diagnostics.count
+        guard count > 0 else { return nil }
+        return "\(count) problem(s) with the store while reading it (run with --verbose to see them)"
     }
 
     static func utc(_ date: Date) -> String {

@@ -19,48 +19,43 @@ extension IsobarCommandLine {
         var options: EngineOptions
         var minimum: Int?
         var units: UnitSystem
+        var diagnostics: DiagnosticLog
     }
 
     /// Runs compare, now or forecast.
-    func runWeather(_ view: View, _ parsed: ParsedArguments) async throws -> ExitCode {
-        let setup = try weatherSetup(parsed)
-        let resolution = try await resolvePlace(parsed.positionals[0], network: networkTransport(setup, parsed), store: setup.store,
-                                                geocoders: geocoders(setup.configuration))
+    func runWeather(_ view: View, _ parsed: Invocation) async throws -> ExitCode {
+        let setup = try await weatherSetup(parsed)
+        let resolution = try await resolvePlace(parsed.positionals[0], setup: setup, parsed: parsed)
         return await showWeather(view, resolution, setup, parsed)
     }
 
     /// The live transport when places may be looked up online (some provider is live, and not --offline).
-    func networkTransport(_ setup: WeatherSetup, _ parsed: ParsedArguments) -> (any Transport)? {
-        setup.store != nil && !parsed.has("offline") ? setup.live : nil
+    func networkTransport(_ setup: WeatherSetup, _ parsed: Invocation) -> (any Transport)? {
+        setup.store != nil && !parsed.options.offline ? setup.live : nil
     }
 
     /// Checks the options and builds the providers, their transports and the store.
-    func weatherSetup(_ parsed: ParsedArguments) throws -> WeatherSetup {
-        if parsed.has("demo") && parsed.has("config") { throw UsageError("--demo and --config cannot be used together") }
-        if parsed.has("record") && (parsed.has("demo") || parsed.has("replay")) {
-            throw UsageError("--record asks live providers; it cannot be used with --demo or --replay")
-        }
-        if parsed.has("offline") && (parsed.has("refresh") || parsed.has("record")) {
-            throw UsageError("--offline uses only the cache; it cannot be used with --refresh or --record")
-        }
-        var options = try engineOptions(parsed)
-        let minimum = try parsed["min-providers"].map { text throws(UsageError) in
-            guard let count = Int(text), count >= 1 else { throw UsageError("--min-providers takes a whole number of at least 1, not '\(text)'") }
-            return count
-        }
+    func weatherSetup(_ parsed: Invocation) async throws -> WeatherSetup {
+        var options = engineOptions(parsed.options)
+        let minimum = parsed.options.minimumProviders
         var configuration = try loadConfiguration(parsed)
         warnAboutReadableKeys(configuration)
-        if let directory = parsed["replay"] {
+        if let directory = parsed.options.replayDirectory {
             for index in configuration.providers.indices {
                 configuration.providers[index].replay = directory + "/" + configuration.providers[index].id
             }
         }
-        if let list = parsed["providers"] { configuration.providers = try selectProviders(list, configuration) }
+        if let wanted = parsed.options.providers { configuration.providers = try selectProviders(wanted, configuration) }
 
         let live = LazyTransport(make: makeLiveTransport)
         var recorders: [(id: String, recorder: RecordingTransport)] = []
-        let bindings = try registry.bindings(for: configuration, environment: environment, live: { live }, wrapLive: { entry, transport in
-            guard parsed.has("record") else { return transport }
+        let diagnostics = diagnosticLog(parsed)
+        let errors = errors
+        let verbose = parsed.options.verbose
+        let log: @Sendable (String) -> Void = { if verbose { errors.write("isobar: note: \($0)\n") } }
+        let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, log: log, live: { live },
+                                                   wrapLive: { entry, transport in
+            guard (parsed.options.recordDirectory != nil) else { return transport }
             let recorder = RecordingTransport(base: transport)
             recorders.append((entry.id, recorder))
             return recorder
@@ -69,36 +64,45 @@ extension IsobarCommandLine {
         if let minimum, minimum > bindings.count {
             throw UsageError("--min-providers \(minimum) is more than the \(bindings.count) provider(s) asked")
         }
-        options.weights = try weights(parsed["weights"], configuration)
-        let store = bindings.contains { $0.policy != nil } ? openStore(parsed, configuration) : nil
-        let units = parsed["units"].flatMap(UnitSystem.init(rawValue:)) ?? configuration.units
+        options.weights = try weights(parsed.options.weights, configuration)
+        let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
+        let units = parsed.options.units ?? configuration.units
         return WeatherSetup(configuration: configuration, bindings: bindings, store: store, live: live, recorders: recorders,
-                            options: options, minimum: minimum, units: units)
+                            options: options, minimum: minimum, units: units, diagnostics: diagnostics)
     }
 
     /// Asks every provider about the place, renders, and returns the exit code.
-    func showWeather(_ view: View, _ resolution: Resolution, _ setup: WeatherSetup, _ parsed: ParsedArguments) async -> ExitCode {
+    func showWeather(_ view: View, _ resolution: Resolution, _ setup: WeatherSetup, _ parsed: Invocation) async -> ExitCode {
         let place = resolution.place
         let context = RenderContext(
             view: view, place: place, units: setup.units,
             providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
             color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp)
-        var renderer: any Renderer = parsed["format"] == "jsonl"
-            ? JSONLinesRenderer(context: context, output: output) : TableRenderer(context: context, output: output)
+        var renderer = RendererFactory.make(parsed.options.format, context: context, output: output)
         var outcomes: [ProviderOutcome] = []
-        let engine = Engine(bindings: setup.bindings, store: setup.store, options: setup.options, time: time)
-        for await event in engine.run(WeatherRequest(place: place, kinds: view.kinds)) {
-            switch event {
-            case .result(let report): outcomes.append(ProviderOutcome(report.freshness))
-            case .failure(_, let error): outcomes.append(ProviderOutcome(error))
-            case .consensus: break
-            }
+        for await event in engine(setup).run(WeatherRequest(place: place, kinds: view.kinds)) {
+            if let outcome = event.outcome { outcomes.append(outcome) }
             renderer.handle(event)
         }
         renderer.finish()
         saveRecordings(setup.recorders, parsed)
         return exitCode(outcomes, minimum: setup.minimum)
+    }
+
+    /// The engine over the command's providers and store.
+    func engine(_ setup: WeatherSetup) -> Engine {
+        Engine(bindings: setup.bindings, storage: setup.store.map { EngineStorage($0) }, options: setup.options, time: time,
+               diagnostics: setup.diagnostics)
+    }
+
+    /// A log of storage problems, shown on stderr under `--verbose`.
+    func diagnosticLog(_ parsed: Invocation) -> DiagnosticLog {
+        let errors = errors
+        let verbose = parsed.options.verbose
+        return DiagnosticLog { diagnostic in
+            if verbose { errors.write("isobar: note: \(diagnostic)\n") }
+        }
     }
 
     /// 0 when every provider answered (now or from a fresh cache), 2 when some failed or answered stale, 3 when none answered,
@@ -113,48 +117,31 @@ extension IsobarCommandLine {
         return outcomes.allSatisfy { $0 == .ok || $0 == .cached } ? .success : .partial
     }
 
-    private func engineOptions(_ parsed: ParsedArguments) throws(UsageError) -> EngineOptions {
+    private func engineOptions(_ given: CommandOptions) -> EngineOptions {
         var options = EngineOptions()
-        options.readCache = !parsed.has("refresh")
-        options.offline = parsed.has("offline")
-        if let text = parsed["timeout"] {
-            guard let seconds = Double(text), seconds > 0, seconds <= 600 else {
-                throw UsageError("--timeout takes seconds between 0 and 600, not '\(text)'")
-            }
-            options.timeoutSeconds = seconds
-        }
-        if let text = parsed["max-age"] {
-            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                throw UsageError("--max-age takes a number of seconds (0 or more), not '\(text)'")
-            }
-            options.maxAgeSeconds = seconds
-        }
+        options.readCache = !given.refresh
+        options.offline = given.offline
+        if let seconds = given.timeoutSeconds { options.timeoutSeconds = seconds }
+        options.maxAgeSeconds = given.maxAgeSeconds
         return options
     }
 
     /// Weights from the configuration, overridden by `--weights id=w,...`.
-    private func weights(_ text: String?, _ configuration: Configuration) throws(UsageError) -> [String: Double] {
+    private func weights(_ overrides: [WeightOverride], _ configuration: Configuration) throws(UsageError) -> [String: Double] {
         var weights: [String: Double] = [:]
         for entry in configuration.providers { if let weight = entry.weight { weights[entry.id] = weight } }
-        guard let text else { return weights }
         let known = configuration.providers.map(\.id)
-        for pair in text.split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
-            guard parts.count == 2, let weight = Double(parts[1]), weight >= 0, weight.isFinite else {
-                throw UsageError("--weights takes id=weight pairs such as open-meteo=2, not '\(pair)'")
+        for override in overrides {
+            guard known.contains(override.provider) else {
+                let suggestion = Spelling.closest(to: override.provider, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError("--weights names unknown provider '\(override.provider)'\(suggestion)")
             }
-            guard known.contains(parts[0]) else {
-                let suggestion = Spelling.closest(to: parts[0], in: known).map { "; did you mean '\($0)'?" } ?? ""
-                throw UsageError("--weights names unknown provider '\(parts[0])'\(suggestion)")
-            }
-            weights[parts[0]] = weight
+            weights[override.provider] = override.weight
         }
         return weights
     }
 
-    private func selectProviders(_ list: String, _ configuration: Configuration) throws(UsageError) -> [ProviderEntry] {
-        let wanted = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
-        guard !wanted.isEmpty else { throw UsageError("--providers needs at least one provider id") }
+    private func selectProviders(_ wanted: [String], _ configuration: Configuration) throws(UsageError) -> [ProviderEntry] {
         let known = configuration.providers.map(\.id)
         for id in wanted where !known.contains(id) {
             let suggestion = Spelling.closest(to: id, in: known).map { "; did you mean '\($0)'?" } ?? ""
@@ -173,8 +160,8 @@ extension IsobarCommandLine {
         return try PlaceDirectory(bytes: Array(data), file: directory + "/places.json")
     }
 
-    private func saveRecordings(_ recorders: [(id: String, recorder: RecordingTransport)], _ parsed: ParsedArguments) {
-        guard let directory = parsed["record"] else { return }
+    private func saveRecordings(_ recorders: [(id: String, recorder: RecordingTransport)], _ parsed: Invocation) {
+        guard let directory = parsed.options.recordDirectory else { return }
         for (id, recorder) in recorders {
             do {
                 if let path = try recorder.save(to: directory + "/" + id) {

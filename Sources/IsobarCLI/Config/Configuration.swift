@@ -16,7 +16,7 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
 public struct ProviderEntry: Sendable {
     /// Id shown in output and used with `--providers`.
     public var id: String
-    /// Adapter type, e.g. `openweathermap`.
+    /// Adapter type, as declared by its factory.
     public var type: String
     /// Environment variable holding the API key.
     public var apiKeyEnv: String?
@@ -37,16 +37,6 @@ public struct ProviderEntry: Sendable {
     /// Weight in the consensus (default 1).
     public var weight: Double?
 
-    /// Where the key is looked for: `api_key_env`, or the type's usual variable.
-    public var keyVariable: String? {
-        apiKeyEnv ?? (type == "openweathermap" ? "OPENWEATHERMAP_API_KEY" : nil)
-    }
-
-    /// The key from the configuration file or the environment; nil when neither has a non-empty one.
-    public func resolvedKey(_ environment: [String: String]) -> String? {
-        let key = apiKey ?? keyVariable.flatMap { environment[$0] }
-        return key?.isEmpty == false ? key : nil
-    }
     /// Cassette directory (absolute) to replay instead of going live.
     public var replay: String?
     /// Days of forecast to ask for, where the provider lets you choose.

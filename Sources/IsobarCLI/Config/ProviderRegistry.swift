@@ -4,38 +4,28 @@ import IsobarEngine
 import OpenMeteo
 import OpenWeatherMap
 
-/// The adapter types this build knows, and how to build each from a configuration entry. This is the composition root.
+/// The adapter types this build knows, each declared by its adapter. This is the composition root: adding a compiled
+/// provider is one line here.
 public struct ProviderRegistry: Sendable {
-    /// Builds one adapter type.
-    public struct Factory: Sendable {
-        /// The `type` value in the configuration.
-        public let type: String
-        /// One line for help.
-        public let summary: String
-        /// Builds the provider from its entry and the environment.
-        public let make: @Sendable (ProviderEntry, [String: String]) -> any WeatherProvider
-    }
-
     /// Known types in help order.
-    public let factories: [Factory]
+    public let factories: [ProviderFactory]
+
+    /// A registry of the given types.
+    public init(factories: [ProviderFactory]) {
+        self.factories = factories
+    }
 
     /// The adapters compiled into Isobar.
     public static func standard() -> ProviderRegistry {
         ProviderRegistry(factories: [
-            Factory(type: "openweathermap", summary: "OpenWeatherMap: current + 3-hourly, 5 days; needs a key") { entry, environment in
-                let keySource = entry.keyVariable ?? "OPENWEATHERMAP_API_KEY"
-                let key = entry.replay != nil ? "replay" : entry.resolvedKey(environment)
-                var configuration = OpenWeatherMapProvider.Configuration(id: entry.id, apiKey: key, apiKeySource: keySource)
-                if let url = entry.baseURL { configuration.baseURL = url }
-                return OpenWeatherMapProvider(configuration: configuration)
-            },
-            Factory(type: "open-meteo", summary: "Open-Meteo: current, hourly, daily, 16 days; no key") { entry, environment in
-                var configuration = OpenMeteoProvider.Configuration(id: entry.id, forecastDays: entry.forecastDays ?? 16)
-                if let url = entry.baseURL { configuration.baseURL = url }
-                if entry.replay == nil { configuration.apiKey = entry.resolvedKey(environment) }
-                return OpenMeteoProvider(configuration: configuration)
-            },
+            OpenWeatherMapProvider.factory,
+            OpenMeteoProvider.factory,
         ])
+    }
+
+    /// The configuration used when there is no file: one provider of each type, ids equal to types.
+    public func defaultConfiguration() -> Configuration {
+        Configuration(units: .metric, providers: factories.map { ProviderEntry(id: $0.type, type: $0.type, enabled: true) }, file: nil)
     }
 
     /// The provider's declared limits and lifetimes, with the entry's overrides.
@@ -49,19 +39,44 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// The factory for a type, if known.
-    public func factory(for type: String) -> Factory? { factories.first { $0.type == type } }
+    public func factory(for type: String) -> ProviderFactory? { factories.first { $0.type == type } }
+
+    /// The variable an entry's key is read from: its `api_key_env`, else its type's usual one.
+    public func keyVariable(_ entry: ProviderEntry) -> String? { entry.apiKeyEnv ?? factory(for: entry.type)?.keyVariable }
+
+    /// The key from the configuration file or the environment; nil when neither has a non-empty one.
+    public func key(_ entry: ProviderEntry, _ environment: [String: String]) -> String? {
+        let key = entry.apiKey ?? keyVariable(entry).flatMap { environment[$0] }
+        return key?.isEmpty == false ? key : nil
+    }
+
+    /// What an adapter sees of an entry.
+    public func settings(_ entry: ProviderEntry, _ environment: [String: String]) -> ProviderSettings {
+        ProviderSettings(id: entry.id, type: entry.type, baseURL: entry.baseURL, geocodingURL: entry.geocodingURL,
+                         apiKey: entry.replay == nil ? key(entry, environment) : nil, apiKeyVariable: keyVariable(entry),
+                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil)
+    }
+
+    /// The geocoders of the enabled live providers that offer one, in configuration order.
+    public func geocoders(for configuration: Configuration, environment: [String: String], transport: any Transport,
+                          time: any TimeSource) -> [any Geocoding] {
+        configuration.providers.filter { $0.enabled && $0.replay == nil }.compactMap { entry in
+            factory(for: entry.type)?.geocoder(ProviderContext(settings: settings(entry, environment), environment: environment,
+                                                               time: time, transport: transport))
+        }
+    }
 
     /// The enabled providers of a configuration, each bound to its transport: replay entries to their cassettes,
     /// others to `live` (created only when needed) with their limits, passed through `wrapLive` (for recording).
-    public func bindings(for configuration: Configuration, environment: [String: String], live: () -> any Transport,
-                         wrapLive: (ProviderEntry, any Transport) -> any Transport = { $1 }) throws(ConfigurationError) -> [ProviderBinding] {
+    public func bindings(for configuration: Configuration, environment: [String: String], time: any TimeSource = SystemTime(),
+                         log: @escaping @Sendable (String) -> Void = { _ in }, live: () -> any Transport,
+                         wrapLive: (ProviderEntry, any Transport) -> any Transport = { $1 }) async throws(ConfigurationError) -> [ProviderBinding] {
         var bindings: [ProviderBinding] = []
         for entry in configuration.providers where entry.enabled {
             guard let factory = factory(for: entry.type) else {
                 let suggestion = Spelling.closest(to: entry.type, in: factories.map(\.type)).map { "; did you mean '\($0)'?" } ?? ""
                 throw ConfigurationError("\(configuration.file ?? "configuration"): unknown provider type '\(entry.type)'\(suggestion)")
             }
-            let provider = factory.make(entry, environment)
             if let directory = entry.replay {
                 let library: CassetteLibrary
                 do {
@@ -69,14 +84,27 @@ public struct ProviderRegistry: Sendable {
                 } catch {
                     throw ConfigurationError("provider '\(entry.id)': \(error.message)")
                 }
-                let replay = FixtureReplayProvider(base: provider, library: library)
-                bindings.append(ProviderBinding(provider: replay, transport: ReplayTransport(library: library)))
+                let transport = ReplayTransport(library: library)
+                let provider = try await make(factory, entry, environment, time, transport, log)
+                bindings.append(ProviderBinding(provider: FixtureReplayProvider(base: provider, library: library), transport: transport))
             } else {
                 let limited = entry.limits.map { LimitingTransport(base: live(), limits: $0) as any Transport } ?? live()
-                bindings.append(ProviderBinding(provider: provider, transport: wrapLive(entry, limited), policy: policy(entry, provider)))
+                let transport = wrapLive(entry, limited)
+                let provider = try await make(factory, entry, environment, time, transport, log)
+                bindings.append(ProviderBinding(provider: provider, transport: transport, policy: policy(entry, provider)))
             }
         }
         return bindings
+    }
+
+    private func make(_ factory: ProviderFactory, _ entry: ProviderEntry, _ environment: [String: String], _ time: any TimeSource,
+                      _ transport: any Transport, _ log: @escaping @Sendable (String) -> Void) async throws(ConfigurationError) -> any WeatherProvider {
+        let context = ProviderContext(settings: settings(entry, environment), environment: environment, time: time, transport: transport, log: log)
+        do {
+            return try await factory.make(context)
+        } catch {
+            throw ConfigurationError("provider '\(entry.id)' cannot be set up: \(error.message)")
+        }
     }
 }
 

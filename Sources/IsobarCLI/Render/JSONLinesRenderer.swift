@@ -22,15 +22,16 @@ public struct JSONLinesRenderer: Renderer {
     /// Writes the event's line and flushes.
     public mutating func handle(_ event: EngineEvent) {
         switch event {
-        case .result(let report):
+        case .result(_, let result):
+            let report = result.report
             reports.append(report)
             outcomes.append((report.providerID, ProviderOutcome(report.freshness)))
-            emit("provider_result", provider: report.providerID, resultMembers(report))
-        case .failure(let providerID, let error):
+            emit("provider_result", provider: report.providerID, resultMembers(result))
+        case .failure(_, let providerID, let error):
             failed.append(providerID)
             outcomes.append((providerID, ProviderOutcome(error)))
             emit("provider_error", provider: providerID, [("status", .string(ProviderOutcome(error).rawValue)), ("error", errorJSON(error))])
-        case .consensus(let consensus):
+        case .consensus(_, let consensus):
             emit("consensus", provider: nil, consensusMembers(consensus))
         }
     }
@@ -81,7 +82,8 @@ public struct JSONLinesRenderer: Renderer {
         .number(value.map { OutputNumber.converted($0, dimension, context.units) })
     }
 
-    private func resultMembers(_ report: WeatherReport) -> [(String, JSONOutput)] {
+    private func resultMembers(_ result: ProviderResult) -> [(String, JSONOutput)] {
+        let report = result.report
         let offset = report.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
             ("status", .string(ProviderOutcome(report.freshness).rawValue)),
@@ -102,8 +104,7 @@ public struct JSONLinesRenderer: Renderer {
         if wantsCurrent { members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null)) }
         if days > 0 {
             let window = ForecastWindow(source: report.source, now: context.now, days: days)
-            let ownDays = ProviderDays.days(of: report, calendar: LocalCalendar.resolve(place: context.place, reports: [report]))
-            members.append(("daily", .array(window.dates(ownDays, utcOffsetSeconds: offset, date: \.date).map(dayJSON))))
+            members.append(("daily", .array(window.dates(result.days, utcOffsetSeconds: offset, date: \.date).map(dayJSON))))
             if let hours {
                 members.append(("hourly", .array(window.hours(report.hourly, time: \.time).prefix(hours).map { sampleJSON($0, offset: offset) })))
             }
@@ -132,7 +133,7 @@ public struct JSONLinesRenderer: Renderer {
 
     private func errorJSON(_ error: ProviderError) -> JSONOutput {
         var members: [(String, JSONOutput)] = [("code", .string(error.codeName)), ("message", .string(error.message))]
-        if let reason = error.reason { members.append(("reason", .string(reason))) }
+        if let reason = error.reason { members.append(("reason", .string(reason.rawValue))) }
         switch error.code {
         case .rateLimited(let retryAfter): members.append(("retry_after_s", .number(retryAfter)))
         case .badResponse(let path): members.append(("path", .string(path)))

@@ -63,6 +63,17 @@ public protocol Renderer {
     mutating func finish()
 }
 
+/// Chooses the renderer for an output format: the one place formats map to renderers.
+public enum RendererFactory {
+    /// The renderer writing `format` to `output`.
+    public static func make(_ format: OutputFormat, context: RenderContext, output: any OutputSink) -> any Renderer {
+        switch format {
+        case .table: TableRenderer(context: context, output: output)
+        case .jsonl: JSONLinesRenderer(context: context, output: output)
+        }
+    }
+}
+
 /// Numbers rounded for output: three decimals at most, then the shortest form.
 enum OutputNumber {
     /// The value in `units`, rounded to 3 decimals.

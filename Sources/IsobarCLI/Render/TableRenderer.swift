@@ -21,9 +21,9 @@ public struct TableRenderer: Renderer {
     /// Keeps the event for the final drawing.
     public mutating func handle(_ event: EngineEvent) {
         switch event {
-        case .result(let report): reports.append(report)
-        case .failure(let id, let error): failures.append((id, error))
-        case .consensus(let merged): consensus = merged
+        case .result(_, let result): reports.append(result.report)
+        case .failure(_, let id, let error): failures.append((id, error))
+        case .consensus(_, let merged): consensus = merged
         }
     }
 

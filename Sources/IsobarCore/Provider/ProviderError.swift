@@ -28,11 +28,11 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     public var code: Code
     /// One line for people.
     public var message: String
-    /// A finer machine-readable cause, e.g. `connection_refused`, `dns_failure`, `body_too_large`.
-    public var reason: String?
+    /// A finer machine-readable cause, e.g. `.connectionRefused`, `.dnsFailure`, `.bodyTooLarge`.
+    public var reason: FailureCause?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, reason: String? = nil) {
+    public init(_ code: Code, _ message: String, reason: FailureCause? = nil) {
         self.code = code
         self.message = message
         self.reason = reason

@@ -66,8 +66,8 @@ public protocol WeatherProvider: Sendable {
     var displayName: String { get }
     /// What it can answer.
     var capabilities: ProviderCapabilities { get }
-    /// Asks the provider through `transport`; throws `ProviderError`.
-    func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport
+    /// Asks the provider through the context's transport, before its deadline, stamping times on its clock; throws `ProviderError`.
+    func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport
     /// How many calls of its rate limits one fetch of `request` counts as.
     func callCost(of request: WeatherRequest) -> Double
 }
@@ -75,4 +75,26 @@ public protocol WeatherProvider: Sendable {
 extension WeatherProvider {
     /// One call per fetch unless the provider says otherwise.
     public func callCost(of request: WeatherRequest) -> Double { 1 }
+
+    /// Asks the provider through `transport` on the system clock with no deadline of its own (tests, tools).
+    public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+        try await fetch(request, context: FetchContext(transport: transport))
+    }
+}
+
+/// What one fetch is given: the transport to send through, the clock to stamp times with, and the instant to be done by.
+public struct FetchContext: Sendable {
+    /// The transport; a provider never creates its own.
+    public var transport: any Transport
+    /// The clock (the engine's, so that ages and lead times are measured on one clock).
+    public var time: any TimeSource
+    /// The instant the whole fetch must be over by; the transport refuses to start a request after it.
+    public var deadline: Date
+
+    /// A context; by default on the system clock with no deadline.
+    public init(transport: any Transport, time: any TimeSource = SystemTime(), deadline: Date = .distantFuture) {
+        self.transport = transport
+        self.time = time
+        self.deadline = deadline
+    }
 }

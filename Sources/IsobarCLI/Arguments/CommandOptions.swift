@@ -1,0 +1,162 @@
+import IsobarCore
+
+/// How a command writes its output.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// Tables and sentences for people.
+    case table
+    /// One JSON object per line.
+    case jsonl
+}
+
+/// A provider's weight given with `--weights`.
+public struct WeightOverride: Sendable, Equatable {
+    /// The provider id, checked against the configuration when it is loaded.
+    public var provider: String
+    /// The weight, 0 or more.
+    public var weight: Double
+}
+
+/// Every option of a command, typed and validated before anything runs; options a command does not take keep their defaults.
+public struct CommandOptions: Sendable, Equatable {
+    /// `--format`.
+    public var format = OutputFormat.table
+    /// `--units`; nil for the configuration's.
+    public var units: UnitSystem?
+    /// `--providers`: the ids to ask; nil for every enabled provider.
+    public var providers: [String]?
+    /// `--config`.
+    public var configFile: String?
+    /// `--demo`.
+    public var demo = false
+    /// `--record DIR`.
+    public var recordDirectory: String?
+    /// `--replay DIR`.
+    public var replayDirectory: String?
+    /// `--timeout`: seconds the command may take.
+    public var timeoutSeconds: Double?
+    /// `--max-age`.
+    public var maxAgeSeconds: Double?
+    /// `--refresh`.
+    public var refresh = false
+    /// `--offline`.
+    public var offline = false
+    /// `--cache-dir`.
+    public var cacheDirectory: String?
+    /// `--min-providers`.
+    public var minimumProviders: Int?
+    /// `--weights`, in the order given.
+    public var weights: [WeightOverride] = []
+    /// `--verbose`.
+    public var verbose = false
+    /// `--help`.
+    public var help = false
+    /// `--days` (forecast).
+    public var days = 7
+    /// `--hourly` (forecast).
+    public var hourly = false
+    /// `--limit` (search).
+    public var limit = 10
+    /// `--add` (search).
+    public var add = false
+    /// `--older-than` (cache prune), in seconds.
+    public var olderThanSeconds = 86_400.0
+
+    /// Defaults only.
+    public init() {}
+
+    /// Reads and checks every option given; the first problem is a usage error.
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        help = parsed.has("help")
+        if let text = parsed["format"] { format = OutputFormat(rawValue: text) ?? .table }
+        units = parsed["units"].flatMap(UnitSystem.init(rawValue:))
+        configFile = parsed["config"]
+        demo = parsed.has("demo")
+        recordDirectory = parsed["record"]
+        replayDirectory = parsed["replay"]
+        refresh = parsed.has("refresh")
+        offline = parsed.has("offline")
+        verbose = parsed.has("verbose")
+        hourly = parsed.has("hourly")
+        add = parsed.has("add")
+        cacheDirectory = parsed["cache-dir"]
+        guard !help else { return }
+        if demo && configFile != nil { throw UsageError("--demo and --config cannot be used together") }
+        if recordDirectory != nil && (demo || replayDirectory != nil) {
+            throw UsageError("--record asks live providers; it cannot be used with --demo or --replay")
+        }
+        if offline && (refresh || recordDirectory != nil) {
+            throw UsageError("--offline uses only the cache; it cannot be used with --refresh or --record")
+        }
+        if let text = parsed["timeout"] {
+            guard let seconds = Double(text), seconds > 0, seconds <= 600 else { throw UsageError("--timeout takes seconds between 0 and 600, not '\(text)'") }
+            timeoutSeconds = seconds
+        }
+        if let text = parsed["max-age"] {
+            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                throw UsageError("--max-age takes a number of seconds (0 or more), not '\(text)'")
+            }
+            maxAgeSeconds = seconds
+        }
+        if let text = parsed["min-providers"] {
+            guard let count = Int(text), count >= 1 else { throw UsageError("--min-providers takes a whole number of at least 1, not '\(text)'") }
+            minimumProviders = count
+        }
+        if let text = parsed["days"] {
+            guard let days = Int(text), (1...16).contains(days) else { throw UsageError("--days takes a whole number from 1 to 16, not '\(text)'") }
+            self.days = days
+        }
+        if let text = parsed["limit"] {
+            guard let limit = Int(text), (1...50).contains(limit) else { throw UsageError("--limit takes a whole number from 1 to 50, not '\(text)'") }
+            self.limit = limit
+        }
+        if let text = parsed["older-than"] {
+            guard let seconds = Double(text), seconds >= 0, seconds <= 10 * 366 * 86_400 else {
+                throw UsageError("--older-than takes seconds (0 to ten years), not '\(text)'")
+            }
+            olderThanSeconds = seconds
+        }
+        if let list = parsed["providers"] {
+            let wanted = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+            guard !wanted.isEmpty else { throw UsageError("--providers needs at least one provider id") }
+            providers = wanted
+        }
+        if let text = parsed["weights"] { weights = try Self.weights(text) }
+    }
+
+    private static func weights(_ text: String) throws(UsageError) -> [WeightOverride] {
+        var weights: [WeightOverride] = []
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
+            guard parts.count == 2, let weight = Double(parts[1]), weight >= 0, weight.isFinite else {
+                throw UsageError("--weights takes id=weight pairs such as ID=2, not '\(pair)'")
+            }
+            weights.append(WeightOverride(provider: parts[0], weight: weight))
+        }
+        return weights
+    }
+}
+
+/// A command as given: its description, its positional arguments and its typed options.
+public struct Invocation: Sendable {
+    /// The command.
+    public var command: CommandSpec
+    /// Positional arguments in order.
+    public var positionals: [String]
+    /// Typed options.
+    public var options: CommandOptions
+
+    /// Parses and validates `arguments` for `command`.
+    public init(_ arguments: [String], command: CommandSpec) throws(UsageError) {
+        let parsed = try ArgumentParser.parse(arguments, command: command, options: command.options)
+        self.command = command
+        positionals = parsed.positionals
+        options = try CommandOptions(parsed)
+    }
+
+    /// A command with no arguments and default options.
+    public init(command: CommandSpec) {
+        self.command = command
+        positionals = []
+        options = CommandOptions()
+    }
+}

@@ -1,0 +1,75 @@
+/// One `isobar` command: its description, and how it runs once its invocation is parsed and validated.
+protocol IsobarCommand: Sendable {
+    /// Name, arguments, options and help.
+    static var spec: CommandSpec { get }
+    /// Runs on a validated invocation and returns the exit code.
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode
+}
+
+/// `isobar compare PLACE`.
+enum CompareCommand: IsobarCommand {
+    static let spec = Commands.compare
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode {
+        try await cli.runWeather(.compare, invocation)
+    }
+}
+
+/// `isobar now PLACE`.
+enum NowCommand: IsobarCommand {
+    static let spec = Commands.now
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode {
+        try await cli.runWeather(.now, invocation)
+    }
+}
+
+/// `isobar forecast PLACE [--days N] [--hourly]`.
+enum ForecastCommand: IsobarCommand {
+    static let spec = Commands.forecast
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode {
+        try await cli.runWeather(.forecast(days: invocation.options.days, hourly: invocation.options.hourly), invocation)
+    }
+}
+
+/// `isobar search TEXT`.
+enum SearchCommand: IsobarCommand {
+    static let spec = Commands.search
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runSearch(invocation) }
+}
+
+/// `isobar cities [add|remove PLACE]`.
+enum CitiesCommand: IsobarCommand {
+    static let spec = Commands.cities
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runCities(invocation) }
+}
+
+/// `isobar home [set PLACE]`, and `isobar` alone.
+enum HomeCommand: IsobarCommand {
+    static let spec = Commands.home
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runHome(invocation) }
+}
+
+/// `isobar cache stats|clear|prune`.
+enum CacheCommand: IsobarCommand {
+    static let spec = Commands.cache
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runCache(invocation) }
+}
+
+/// `isobar providers`.
+enum ProvidersCommand: IsobarCommand {
+    static let spec = Commands.providers
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runProviders(invocation) }
+}
+
+/// Every command, in help order.
+enum CommandTable {
+    static let all: [any IsobarCommand.Type] = [
+        CompareCommand.self, NowCommand.self, ForecastCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
+        CacheCommand.self, ProvidersCommand.self,
+    ]
+
+    /// Every command's description, in help order.
+    static var specs: [CommandSpec] { all.map { $0.spec } }
+
+    /// The command called `name`.
+    static func named(_ name: String) -> (any IsobarCommand.Type)? { all.first { $0.spec.name == name } }
+}

@@ -1,0 +1,37 @@
+import FoundationEssentials
+import IsobarCore
+
+/// Ends a call with a fresh cached answer; offline, answers from the cache whatever its age, or skips.
+public struct CacheStep: PipelineStep {
+    /// The step asked on a miss.
+    public let next: any PipelineStep
+    /// The provider's cached answers.
+    public let cache: ReportCache
+    /// False to skip reading (`--refresh`); answers are still stored below.
+    public let readCache: Bool
+    /// True to use only the cache (`--offline`).
+    public let offline: Bool
+
+    /// Wraps `next`.
+    public init(next: any PipelineStep, cache: ReportCache, readCache: Bool, offline: Bool) {
+        self.next = next
+        self.cache = cache
+        self.readCache = readCache
+        self.offline = offline
+    }
+
+    /// A fresh cached answer, or the next step's.
+    public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
+        if offline { return try await offlineAnswer(call.request) }
+        if readCache, let cached = await cache.usable(call.request, withinTTL: true) { return cached }
+        return try await next.answer(call)
+    }
+
+    private func offlineAnswer(_ request: WeatherRequest) async throws(ProviderError) -> WeatherReport {
+        guard let parts = await cache.parts(request) else {
+            throw ProviderError(.unavailable, "\(cache.provider.displayName): offline, and nothing is cached for this place", reason: .offline)
+        }
+        let age = cache.age(parts)
+        return cache.combine(parts, freshness: cache.isFresh(parts) ? .cached(ageSeconds: age) : .stale(ageSeconds: age, because: "offline"))
+    }
+}

@@ -1,0 +1,78 @@
+import FoundationEssentials
+import IsobarCore
+
+/// Respects a provider's Retry-After across processes: waits out a short cooldown, skips during a long one,
+/// and turns a 429 from the provider into a cooldown every process sees.
+public struct CooldownStep: PipelineStep {
+    /// The step guarded.
+    public let next: any PipelineStep
+    /// The provider.
+    public let provider: any WeatherProvider
+    /// The shared cooldowns.
+    public let cooldowns: any CooldownStore
+    /// A cooldown longer than this skips the provider instead of waiting.
+    public let longestWaitSeconds: Double
+    /// The clock.
+    public let time: any TimeSource
+    /// Where store failures go.
+    public let diagnostics: any DiagnosticSink
+
+    /// Seconds of cooldown when a 429 names none.
+    public static let defaultRetryAfterSeconds = 60.0
+
+    /// Wraps `next`.
+    public init(next: any PipelineStep, provider: any WeatherProvider, cooldowns: any CooldownStore, longestWaitSeconds: Double,
+                time: any TimeSource, diagnostics: any DiagnosticSink) {
+        self.next = next
+        self.provider = provider
+        self.cooldowns = cooldowns
+        self.longestWaitSeconds = longestWaitSeconds
+        self.time = time
+        self.diagnostics = diagnostics
+    }
+
+    /// Waits out or skips a cooldown, then calls; records a 429's cooldown.
+    public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
+        try await waitOut(before: call.deadline)
+        do {
+            return try await next.answer(call)
+        } catch {
+            guard case .rateLimited(let retryAfter) = error.code, error.reason != .localLimit else { throw error }
+            let wait = retryAfter ?? Self.defaultRetryAfterSeconds
+            let until = time.now().addingTimeInterval(wait)
+            do {
+                try await cooldowns.setCooldown(Cooldown(until: until, reason: "HTTP 429"), provider: provider.id)
+            } catch {
+                diagnostics.report(Diagnostic(.health, "cannot record the cooldown of \(provider.id): \(error.message)"))
+            }
+            if wait > longestWaitSeconds {
+                throw ProviderError(.unavailable,
+                                    "\(provider.displayName) asked to wait \(MessageTime.duration(wait)) (Retry-After); skipped until \(MessageTime.clock(until)) UTC",
+                                    reason: .cooldown)
+            }
+            throw error
+        }
+    }
+
+    private func waitOut(before deadline: Date) async throws(ProviderError) {
+        let cooldown: Cooldown?
+        do {
+            cooldown = try await cooldowns.cooldown(provider: provider.id, now: time.now())
+        } catch {
+            diagnostics.report(Diagnostic(.health, "cannot read the cooldown of \(provider.id): \(error.message)"))
+            return
+        }
+        guard let cooldown else { return }
+        let wait = cooldown.until.timeIntervalSince(time.now())
+        let name = provider.displayName
+        if wait > longestWaitSeconds {
+            throw ProviderError(.unavailable, "\(name) asked to wait until \(MessageTime.clock(cooldown.until)) UTC (\(cooldown.reason)); skipped",
+                                reason: .cooldown)
+        }
+        guard cooldown.until < deadline else {
+            throw ProviderError(.rateLimited(retryAfterSeconds: wait),
+                                "\(name) is cooling down until \(MessageTime.clock(cooldown.until)) UTC (\(cooldown.reason))", reason: .cooldownWait)
+        }
+        try await pause(wait, on: time, provider: name)
+    }
+}

@@ -1,0 +1,42 @@
+import FoundationEssentials
+import IsobarCore
+
+/// Composes one provider's pipeline. The order is fixed and is the order written here, outermost first:
+///
+/// 1. stale-if-error — on any failure below, a cached answer younger than `max_stale_s`, marked stale;
+/// 2. cache — a fresh cached answer ends the call (offline: any cached answer, or skipped);
+/// 3. single flight — one lease per provider, slots and place; the others wait for the holder's answer;
+/// 4. cooldown — a provider that sent Retry-After is waited out, or skipped when the wait is long;
+/// 5. breaker — open: skipped at once; a call's failure (retries included) counts once;
+/// 6. retry — 5xx, timeouts and connection failures, full jitter, within the deadline;
+/// 7. rate limit — a permit from the call ledger for each attempt (so a retry is counted like any call);
+/// 8. concurrency — at most `maxConcurrentCallsPerProvider` calls in flight to the provider;
+/// 9. the provider's fetch.
+///
+/// Retry sits outside the rate limit so that every attempt the provider sees takes its own permit.
+public enum Pipeline {
+    /// The pipeline for `binding`: the bare fetch when there is no storage or no policy (replays), the full chain otherwise.
+    public static func compose(_ binding: ProviderBinding, storage: EngineStorage?, options: EngineOptions, time: any TimeSource,
+                               random: @escaping @Sendable (ClosedRange<Double>) -> Double, diagnostics: any DiagnosticSink,
+                               slots: AsyncSemaphore) -> (step: any PipelineStep, stale: StaleIfErrorStep?) {
+        let provider = binding.provider
+        let fetch = ConcurrencyStep(next: FetchStep(provider: provider, transport: binding.transport, time: time), slots: slots,
+                                    providerName: provider.displayName)
+        guard let policy = binding.policy, let storage else { return (fetch, nil) }
+        let cache = ReportCache(provider: provider, cache: storage.cache, policy: policy, maxAgeSeconds: options.maxAgeSeconds,
+                                time: time, diagnostics: diagnostics)
+        let limited = RateLimitStep(next: fetch, provider: provider, windows: policy.rateLimits, ledger: storage.ledger,
+                                    time: time, diagnostics: diagnostics)
+        let retried = RetryStep(next: limited, maxRetries: options.maxRetries, baseDelaySeconds: options.retryBaseDelaySeconds,
+                                time: time, random: random, providerName: provider.displayName)
+        let guarded = BreakerStep(next: retried, provider: provider, breakers: storage.breakers, threshold: options.breakerThreshold,
+                                  openSeconds: options.breakerOpenSeconds, time: time, diagnostics: diagnostics)
+        let cooled = CooldownStep(next: guarded, provider: provider, cooldowns: storage.cooldowns,
+                                  longestWaitSeconds: options.longestWaitSeconds, time: time, diagnostics: diagnostics)
+        let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
+                                      readCache: options.readCache, time: time, diagnostics: diagnostics)
+        let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)
+        let stale = StaleIfErrorStep(next: cached, cache: cache)
+        return (stale, stale)
+    }
+}

@@ -1,0 +1,64 @@
+import FoundationEssentials
+import IsobarCore
+
+/// Identifies one request among many in flight through one engine.
+public struct RequestID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The request's number, in the order the engine took it.
+    public let rawValue: Int
+
+    /// Wraps a number.
+    public init(_ rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// Orders by number.
+    public static func < (lhs: RequestID, rhs: RequestID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The number.
+    public var description: String { String(rawValue) }
+}
+
+/// One provider call on its way through the pipeline: what is asked, and by when.
+public struct ProviderCall: Sendable {
+    /// The request, narrowed to what the provider can answer.
+    public var request: WeatherRequest
+    /// The instant by which the call must be over.
+    public var deadline: Date
+    /// The engine request it serves.
+    public var requestID: RequestID
+
+    /// Creates a call.
+    public init(request: WeatherRequest, deadline: Date, requestID: RequestID = RequestID(0)) {
+        self.request = request
+        self.deadline = deadline
+        self.requestID = requestID
+    }
+}
+
+/// One step of the pipeline: answers a call, usually by wrapping the next step.
+public protocol PipelineStep: Sendable {
+    /// The provider's report for the call, or why there is none.
+    func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport
+}
+
+/// Sleeps on `time`, turning cancellation into the provider's `cancelled` error.
+func pause(_ seconds: Double, on time: any TimeSource, provider name: String) async throws(ProviderError) {
+    do {
+        try await time.sleep(seconds: max(0, seconds))
+    } catch {
+        throw ProviderError(.cancelled, "\(name): cancelled", reason: .cancelled)
+    }
+}
+
+/// Instants and durations as shown in messages.
+enum MessageTime {
+    /// `2026-11-28 09:00` in UTC.
+    static func clock(_ date: Date) -> String {
+        "\(LocalDate(date, utcOffsetSeconds: 0)) \(CivilTime.clock(date, utcOffsetSeconds: 0))"
+    }
+
+    /// `3 d`, `2 h` or `45 s`.
+    static func duration(_ seconds: Double) -> String {
+        seconds >= 86_400 ? "\(Int(seconds / 86_400)) d" : seconds >= 3600 ? "\(Int(seconds / 3600)) h" : "\(Int(seconds)) s"
+    }
+}

@@ -1,0 +1,106 @@
+import FoundationEssentials
+import IsobarCore
+
+/// Lets one caller at a time, in any process or machine sharing the lock, fetch a given answer; the others wait for it
+/// to land in the cache and take it from there.
+///
+/// The holder's lease is renewed while it fetches, so a slow fetch keeps it; a holder that dies stops renewing and loses
+/// the lease when it expires. A lock that cannot be used does not stop the call (it is asked directly).
+public struct SingleFlightStep: PipelineStep {
+    /// The step that fetches.
+    public let next: any PipelineStep
+    /// The provider's cached answers: checked after taking the lease, written before releasing it.
+    public let cache: ReportCache
+    /// The shared leases.
+    public let locks: any FetchLock
+    /// Seconds a lease lasts unless renewed.
+    public let leaseSeconds: Double
+    /// Seconds between checks while another holder fetches.
+    public let pollSeconds: Double
+    /// True to accept cached answers within their time to live (false under `--refresh`: only answers fetched after the call began).
+    public let readCache: Bool
+    /// The clock.
+    public let time: any TimeSource
+    /// Where lock failures go.
+    public let diagnostics: any DiagnosticSink
+    /// This step's identity; each call holds its lease as an owner of its own, named after it.
+    public let owner: LeaseOwner
+
+    /// Wraps `next`.
+    public init(next: any PipelineStep, cache: ReportCache, locks: any FetchLock, leaseSeconds: Double, pollSeconds: Double = 0.05,
+                readCache: Bool, time: any TimeSource, diagnostics: any DiagnosticSink, owner: LeaseOwner = .random()) {
+        self.next = next
+        self.cache = cache
+        self.locks = locks
+        self.leaseSeconds = leaseSeconds
+        self.pollSeconds = pollSeconds
+        self.readCache = readCache
+        self.time = time
+        self.diagnostics = diagnostics
+        self.owner = owner
+    }
+
+    /// Takes the lease (or waits for the holder's answer), fetches, stores, releases.
+    public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
+        let key = cache.leaseKey(call.request)
+        // Calls through one step (one engine asked about a place twice at once) must not share a lease.
+        let owner = LeaseOwner(token: "\(self.owner.token)/\(LeaseOwner.random().token)")
+        let started = time.now()
+        let name = cache.provider.displayName
+        while true {
+            if await acquire(key, owner: owner) {
+                return try await holding(key, owner: owner) { () async throws(ProviderError) -> WeatherReport in
+                    // Another holder may have just answered.
+                    if let cached = await cache.usable(call.request, fetchedAfter: started, withinTTL: readCache) { return cached }
+                    let report = try await next.answer(call)
+                    await cache.store(report)
+                    return report
+                }
+            }
+            try await pause(pollSeconds, on: time, provider: name)
+            if let cached = await cache.usable(call.request, fetchedAfter: started, withinTTL: readCache) { return cached }
+        }
+    }
+
+    private func acquire(_ key: String, owner: LeaseOwner) async -> Bool {
+        do {
+            return try await locks.acquire(key, owner: owner, seconds: leaseSeconds, now: time.now())
+        } catch {
+            diagnostics.report(Diagnostic(.lock, "cannot take the fetch lease \(key): \(error.message)"))
+            return true
+        }
+    }
+
+    /// Runs `body` while renewing the lease every third of its length, then releases it.
+    private func holding(_ key: String, owner: LeaseOwner,
+                         _ body: () async throws(ProviderError) -> WeatherReport) async throws(ProviderError) -> WeatherReport {
+        let renewal = Task { [locks, owner, leaseSeconds, time, diagnostics] in
+            while !Task.isCancelled {
+                do {
+                    try await time.sleep(seconds: leaseSeconds / 3)
+                } catch {
+                    return
+                }
+                do throws(StorageError) {
+                    _ = try await locks.renew(key, owner: owner, seconds: leaseSeconds, now: time.now())
+                } catch {
+                    diagnostics.report(Diagnostic(.lock, "cannot renew the fetch lease \(key): \(error.message)"))
+                }
+            }
+        }
+        defer { renewal.cancel() }
+        let result: Result<WeatherReport, ProviderError>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        renewal.cancel()
+        do {
+            try await locks.release(key, owner: owner)
+        } catch {
+            diagnostics.report(Diagnostic(.lock, "cannot release the fetch lease \(key): \(error.message)"))
+        }
+        return try result.get()
+    }
+}

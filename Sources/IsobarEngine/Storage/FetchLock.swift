@@ -1,0 +1,61 @@
+import FoundationEssentials
+
+/// Who holds a lease: a random token per holder, meaningful on any machine.
+public struct LeaseOwner: Sendable, Hashable, CustomStringConvertible {
+    /// The token.
+    public let token: String
+
+    /// A given token (tests).
+    public init(token: String) {
+        self.token = token
+    }
+
+    /// A new random token.
+    public static func random() -> LeaseOwner {
+        var generator = SystemRandomNumberGenerator()
+        let words = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
+        return LeaseOwner(token: words.joined(separator: "-"))
+    }
+
+    /// The token.
+    public var description: String { token }
+}
+
+/// Leases that let one holder at a time fetch a given answer; a holder that stops renewing loses its lease when it expires.
+public protocol FetchLock: Sendable {
+    /// Takes the lease on `key` for `seconds` unless another owner holds one that has not expired; renews it when `owner` holds it.
+    func acquire(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool
+    /// Extends `owner`'s lease to `now + seconds`; false when `owner` no longer holds it.
+    func renew(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool
+    /// Ends `owner`'s lease, if it still holds it.
+    func release(_ key: String, owner: LeaseOwner) async throws(StorageError)
+}
+
+/// Everything the engine keeps between runs, each part behind its own protocol so that backends can be mixed.
+public struct EngineStorage: Sendable {
+    /// Providers' answers.
+    public var cache: any ResponseCache
+    /// Rate-limit windows.
+    public var ledger: any CallLedger
+    /// Pauses providers asked for.
+    public var cooldowns: any CooldownStore
+    /// Circuit breakers.
+    public var breakers: any BreakerStore
+    /// Single-flight leases.
+    public var locks: any FetchLock
+
+    /// Storage made of separate parts.
+    public init(cache: any ResponseCache, ledger: any CallLedger, cooldowns: any CooldownStore, breakers: any BreakerStore,
+                locks: any FetchLock) {
+        self.cache = cache
+        self.ledger = ledger
+        self.cooldowns = cooldowns
+        self.breakers = breakers
+        self.locks = locks
+    }
+
+    /// Storage whose every part is one backend.
+    public init(_ backend: some ResponseCache & CallLedger & CooldownStore & BreakerStore & FetchLock) {
+        self.init(cache: backend, ledger: backend, cooldowns: backend, breakers: backend, locks: backend)
+    }
+}

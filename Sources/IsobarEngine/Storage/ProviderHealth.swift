@@ -1,0 +1,45 @@
+import FoundationEssentials
+
+/// A pause a provider asked for (HTTP 429 with Retry-After), respected by every process sharing the store.
+public struct Cooldown: Sendable, Equatable {
+    /// When asking is allowed again.
+    public var until: Date
+    /// Why, for people, e.g. `HTTP 429`.
+    public var reason: String
+
+    /// Creates a cooldown.
+    public init(until: Date, reason: String) {
+        self.until = until
+        self.reason = reason
+    }
+}
+
+/// Cooldowns by provider.
+public protocol CooldownStore: Sendable {
+    /// The provider's cooldown, if one lasts beyond `now`.
+    func cooldown(provider: String, now: Date) async throws(StorageError) -> Cooldown?
+    /// Sets a cooldown, or extends the one in place (never shortens it).
+    func setCooldown(_ cooldown: Cooldown, provider: String) async throws(StorageError)
+}
+
+/// A provider's circuit breaker as stored.
+public struct BreakerState: Sendable, Equatable {
+    /// Consecutive failures so far.
+    public var failures: Int
+    /// When it opened, if it is open.
+    public var openedAt: Date?
+
+    /// Creates a state.
+    public init(failures: Int = 0, openedAt: Date? = nil) {
+        self.failures = failures
+        self.openedAt = openedAt
+    }
+}
+
+/// Circuit breakers by provider.
+public protocol BreakerStore: Sendable {
+    /// The provider's breaker.
+    func breaker(provider: String) async throws(StorageError) -> BreakerState
+    /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures); returns the new state.
+    func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState
+}

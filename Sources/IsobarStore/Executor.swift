@@ -1,0 +1,94 @@
+import CSQLite
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One SQLite connection and the one thread that uses it; callers wait for their jobs without holding a thread.
+///
+/// Why a thread of its own: SQLite calls block, for up to the busy timeout when another process holds the write lock.
+/// Run on the cooperative pool (a handful of threads for the whole process), a few such calls would stall every task.
+/// Here a caller queues a job (taking a mutex only to append to a list) and suspends in a continuation; the executor's
+/// thread runs the job and resumes the caller with a `Result`. Nothing that waits ever runs on a pool thread.
+///
+/// Group commit: the thread takes every job queued at that moment and runs the consecutive writes among them in one
+/// `BEGIN IMMEDIATE … COMMIT`, each in its own `SAVEPOINT`, so a failing job rolls back only itself and gets its own error,
+/// and callers are resumed only after the commit. While the thread waits for the lock or for the disk, new writes pile
+/// up and go through together: hundreds of concurrent writes cost a few transactions. Reads run one at a time, each in
+/// its own deferred transaction (one snapshot).
+///
+/// A damaged file found by any job is moved aside once (see `Recovery`), the connection reopened, and the batch run again.
+final class Executor: Sendable {
+    private let queue = JobQueue()
+    private let counters = Counters()
+    /// The file, or `:memory:`, for messages.
+    let path: String
+
+    /// Starts the thread; `connect` opens the connection on it, at the first job and again after a recovery.
+    init(path: String, options: Store.Options, recovery: Recovery?,
+         connect: @escaping @Sendable () throws(StoreError) -> Connection) throws(StoreError) {
+        self.path = path
+        let worker = Worker(queue: queue, counters: counters, delay: options.artificialDelayPerJob,
+                            recovery: recovery, connect: connect)
+        let context = Unmanaged.passRetained(worker).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            if let context { Unmanaged<Worker>.fromOpaque(context).takeRetainedValue().run() }
+            return nil
+        }, context)
+        guard started == 0 else {
+            Unmanaged<Worker>.fromOpaque(context).release()
+            throw StoreError(code: SQLITE_ERROR, "store \(path): cannot start a store thread (error \(started))")
+        }
+        pthread_detach(thread)
+    }
+
+    deinit {
+        queue.stop()
+    }
+
+    /// Runs `body` on the executor's thread in the given mode and returns its result once committed.
+    /// A cancelled caller still waits: the job is short, and whether it happened must be known.
+    func submit<T: Sendable>(_ mode: Job.Mode, _ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
+        let path = path
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
+            let kept = Kept<T>()
+            let job = Job(mode: mode, perform: { connection throws(StoreError) in
+                kept.value = try body(connection)
+            }, finish: { error in
+                if let error {
+                    continuation.resume(returning: .failure(error))
+                } else if let value = kept.value {
+                    continuation.resume(returning: .success(value))
+                } else {
+                    continuation.resume(returning: .failure(StoreError(code: SQLITE_MISUSE, "store \(path): a job ended without a result")))
+                }
+            })
+            if queue.push(job) {
+                counters.jobs.add(1, ordering: .relaxed)
+            } else {
+                continuation.resume(returning: .failure(StoreError(code: SQLITE_MISUSE, "store \(path): the store is closed")))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Write transactions committed so far (tests).
+    var transactions: Int { counters.transactions.load(ordering: .relaxed) }
+
+    /// Jobs accepted so far (tests).
+    var jobs: Int { counters.jobs.load(ordering: .relaxed) }
+}
+
+/// Counts shared between an executor and its thread.
+final class Counters: Sendable {
+    /// Write transactions committed.
+    let transactions = Atomic<Int>(0)
+    /// Jobs accepted.
+    let jobs = Atomic<Int>(0)
+}
+
+/// A job's result between its run and its completion; touched only by the executor's thread.
+private final class Kept<T> {
+    var value: T?
+}

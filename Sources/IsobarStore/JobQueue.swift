@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One piece of work for an `Executor`'s thread: runs against its connection, then hands its result to the waiting task.
+final class Job: @unchecked Sendable {
+    /// How a job meets transactions.
+    enum Mode: Equatable {
+        /// A write: run with the other writes queued at the same moment in one `BEGIN IMMEDIATE … COMMIT`, in its own savepoint.
+        case grouped
+        /// A read: run alone in a deferred transaction, so it sees one snapshot.
+        case snapshot
+        /// Run alone outside any transaction (pragmas such as `wal_checkpoint` that cannot run inside one).
+        case bare
+    }
+
+    let mode: Mode
+    // Safety of `@unchecked Sendable`: `perform` and `finish` are called only by the executor's thread, after it takes the
+    // job from the queue (the queue's mutex orders that after the job's creation); `finish` exactly once.
+    private let perform: (Connection) throws(StoreError) -> Void
+    private let finish: (StoreError?) -> Void
+
+    /// A job; `perform` may run more than once (a batch rerun after recovery), `finish` runs once, after any commit.
+    init(mode: Mode, perform: @escaping (Connection) throws(StoreError) -> Void, finish: @escaping (StoreError?) -> Void) {
+        self.mode = mode
+        self.perform = perform
+        self.finish = finish
+    }
+
+    /// Does the work; its result is kept until `complete`.
+    func run(on connection: Connection) throws(StoreError) { try perform(connection) }
+
+    /// Resumes the waiting task with the kept result, or with `error`.
+    func complete(_ error: StoreError?) { finish(error) }
+}
+
+/// The jobs waiting for an executor's thread: a list guarded by a pthread mutex, and a condition variable the thread sleeps on.
+///
+/// Callers hold the mutex only to append; the thread holds it only to take the whole list. Nothing blocks while holding it.
+final class JobQueue: @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: `jobs` and `stopping` are read and written only with `mutex` locked.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var jobs: [Job] = []
+    private var stopping = false
+
+    /// An empty queue.
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// Adds a job and wakes the thread; false once the queue is stopped.
+    func push(_ job: Job) -> Bool {
+        locked {
+            guard !stopping else { return false }
+            jobs.append(job)
+            pthread_cond_signal(condition)
+            return true
+        }
+    }
+
+    /// Every job queued now, waiting for one if there is none; nil once stopped with nothing left.
+    func takeAll() -> [Job]? {
+        locked {
+            while jobs.isEmpty && !stopping { pthread_cond_wait(condition, mutex) }
+            guard !jobs.isEmpty else { return nil }
+            defer { jobs.removeAll() }
+            return jobs
+        }
+    }
+
+    /// Refuses new jobs; the thread finishes those queued, then ends.
+    func stop() {
+        locked {
+            stopping = true
+            pthread_cond_signal(condition)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import FoundationEssentials
+import IsobarEngine
+
+extension Store: CooldownStore, BreakerStore {
+    /// The provider's cooldown, if one lasts beyond `now`.
+    public func cooldown(provider: String, now: Date) async throws(StorageError) -> Cooldown? {
+        try await reading { connection throws(StoreError) in
+            let rows = try connection.query("SELECT until, reason FROM cooldowns WHERE provider = ?", [.text(provider)])
+            guard let row = rows.first, let until = row[0].double.map(Date.init(timeIntervalSince1970:)), until > now else { return nil }
+            return Cooldown(until: until, reason: row[1].text ?? "")
+        }
+    }
+
+    /// Sets a cooldown every process respects, or extends the one in place (never shortens it); the reason is the new one.
+    public func setCooldown(_ cooldown: Cooldown, provider: String) async throws(StorageError) {
+        try await writing { connection throws(StoreError) in
+            try connection.query("""
+                INSERT INTO cooldowns(provider, until, reason) VALUES (?, ?, ?)
+                ON CONFLICT(provider) DO UPDATE SET until = max(until, excluded.until), reason = excluded.reason
+                """, [.text(provider), .real(cooldown.until.timeIntervalSince1970), .text(cooldown.reason)])
+        }
+    }
+
+    /// The provider's breaker.
+    public func breaker(provider: String) async throws(StorageError) -> BreakerState {
+        try await reading { connection throws(StoreError) in try Self.breaker(provider, connection) }
+    }
+
+    /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures); returns the new state.
+    @discardableResult
+    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
+        try await writing { connection throws(StoreError) in
+            guard !succeeded else {
+                try connection.query("DELETE FROM breakers WHERE provider = ?", [.text(provider)])
+                return BreakerState()
+            }
+            var breaker = try Self.breaker(provider, connection)
+            breaker.failures += 1
+            if breaker.failures >= threshold { breaker.openedAt = now }
+            try connection.query("INSERT OR REPLACE INTO breakers(provider, failures, opened_at) VALUES (?, ?, ?)",
+                                 [.text(provider), .integer(Int64(breaker.failures)),
+                                  breaker.openedAt.map { .real($0.timeIntervalSince1970) } ?? .null])
+            return breaker
+        }
+    }
+
+    private static func breaker(_ provider: String, _ connection: Connection) throws(StoreError) -> BreakerState {
+        let row = try connection.query("SELECT failures, opened_at FROM breakers WHERE provider = ?", [.text(provider)]).first
+        return BreakerState(failures: row?[0].int ?? 0, openedAt: row?[1].double.map(Date.init(timeIntervalSince1970:)))
+    }
+}

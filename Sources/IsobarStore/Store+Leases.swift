@@ -1,0 +1,37 @@
+import FoundationEssentials
+import IsobarEngine
+
+extension Store: FetchLock {
+    /// Takes the lease on `key` for `seconds` unless another owner holds one that has not expired; renews it when `owner` holds it.
+    public func acquire(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool {
+        try await writing { connection throws(StoreError) in
+            if let lease = try Self.lease(key, connection), lease.owner != owner.token, lease.expires > now { return false }
+            try connection.query("INSERT OR REPLACE INTO leases(lease_key, owner, expires_at) VALUES (?, ?, ?)",
+                                 [.text(key), .text(owner.token), .real(now.addingTimeInterval(seconds).timeIntervalSince1970)])
+            return true
+        }
+    }
+
+    /// Extends `owner`'s lease to `now + seconds` (never shortens it); false when `owner` no longer holds it.
+    public func renew(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool {
+        try await writing { connection throws(StoreError) in
+            guard let lease = try Self.lease(key, connection), lease.owner == owner.token else { return false }
+            let expires = max(lease.expires, now.addingTimeInterval(seconds))
+            try connection.query("UPDATE leases SET expires_at = ? WHERE lease_key = ?", [.real(expires.timeIntervalSince1970), .text(key)])
+            return true
+        }
+    }
+
+    /// Ends `owner`'s lease, if it still holds it.
+    public func release(_ key: String, owner: LeaseOwner) async throws(StorageError) {
+        try await writing { connection throws(StoreError) in
+            try connection.query("DELETE FROM leases WHERE lease_key = ? AND owner = ?", [.text(key), .text(owner.token)])
+        }
+    }
+
+    private static func lease(_ key: String, _ connection: Connection) throws(StoreError) -> (owner: String, expires: Date)? {
+        guard let row = try connection.query("SELECT owner, expires_at FROM leases WHERE lease_key = ?", [.text(key)]).first,
+              let owner = row[0].text, let expires = row[1].double else { return nil }
+        return (owner, Date(timeIntervalSince1970: expires))
+    }
+}

@@ -1,0 +1,71 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+
+extension Store: CallLedger {
+    /// One row of `rate_events` as the ledger sees it.
+    private struct Call {
+        var settledAt: Date?
+        var cost: Double
+        /// When it stops counting at the earliest: its settling time, or its command's deadline while in flight.
+        var countsUntil: Date
+    }
+
+    /// Decides the requests in order, in one transaction (a later one sees the calls granted before it); records the grants.
+    public func acquire(_ requests: [PermitRequest], now: Date) async throws(StorageError) -> [PermitDecision] {
+        try await writing { connection throws(StoreError) in
+            try requests.map { request throws(StoreError) in try Self.decide(request, now: now, connection) }
+        }
+    }
+
+    /// Marks a granted call as answered at `at`; from then on it counts for a window's length.
+    public func settle(_ call: CallID, at: Date) async throws(StorageError) {
+        guard let id = Int64(call.rawValue) else { throw StorageError("store \(path): unknown call \(call.rawValue)") }
+        try await writing { connection throws(StoreError) in
+            try connection.query("UPDATE rate_events SET settled_at = ? WHERE rowid = ?", [.real(at.timeIntervalSince1970), .integer(id)])
+        }
+    }
+
+    /// Weighted calls counted in each window ending at `now`.
+    public func usage(provider: String, windows: [RateLimit], now: Date) async throws(StorageError) -> [Double] {
+        try await reading { connection throws(StoreError) in
+            let calls = try Self.calls(of: provider, within: windows, now: now, connection)
+            return windows.map { window in
+                let since = now.addingTimeInterval(-window.perSeconds)
+                return calls.filter { $0.countsUntil > since }.reduce(0) { $0 + $1.cost }
+            }
+        }
+    }
+
+    private static func decide(_ request: PermitRequest, now: Date, _ connection: Connection) throws(StoreError) -> PermitDecision {
+        let calls = try calls(of: request.provider, within: request.windows, now: now, connection)
+        var freesAt = now
+        for window in request.windows {
+            let since = now.addingTimeInterval(-window.perSeconds)
+            // Each call frees its share a window's length after it settles; one in flight settles now at the earliest.
+            let events = calls.filter { $0.countsUntil > since }.map { (freed: $0.settledAt ?? now, cost: $0.cost) }
+                .sorted { $0.freed < $1.freed }
+            freesAt = max(freesAt, LedgerWindow.freesAt(events, cost: request.cost, window: window))
+        }
+        guard freesAt <= now else { return .wait(until: freesAt) }
+        try connection.query("INSERT INTO rate_events(provider, at, cost, deadline) VALUES (?, ?, ?, ?)",
+                             [.text(request.provider), .real(now.timeIntervalSince1970), .real(request.cost),
+                              .real(request.deadline.timeIntervalSince1970)])
+        return .granted(CallID(String(connection.lastInsertRowID)))
+    }
+
+    /// The provider's calls that may count in the longest window; the exact test per window is made on `Date`s, as
+    /// `MemoryStorage` makes it. Rows from before deadlines were recorded count until their grant time.
+    private static func calls(of provider: String, within windows: [RateLimit], now: Date, _ connection: Connection) throws(StoreError) -> [Call] {
+        let longest = windows.map(\.perSeconds).max() ?? 0
+        let rows = try connection.query(
+            "SELECT at, cost, deadline, settled_at FROM rate_events WHERE provider = ? AND coalesce(settled_at, deadline, at) > ?",
+            [.text(provider), .real(now.timeIntervalSince1970 - longest - 1)])
+        return rows.map { row in
+            let at = Date(timeIntervalSince1970: row[0].double ?? 0)
+            let deadline = row[2].double.map(Date.init(timeIntervalSince1970:))
+            let settledAt = row[3].double.map(Date.init(timeIntervalSince1970:))
+            return Call(settledAt: settledAt, cost: row[1].double ?? 0, countsUntil: settledAt ?? deadline ?? at)
+        }
+    }
+}

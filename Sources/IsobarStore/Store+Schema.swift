@@ -1,0 +1,69 @@
+import CSQLite
+
+extension Store {
+    /// `migrations[n]` upgrades the schema from version n to n + 1; released ones are never edited.
+    static let migrations = [
+        """
+        CREATE TABLE cache(provider TEXT NOT NULL, kind TEXT NOT NULL, place_key TEXT NOT NULL,
+                           fetched_at REAL NOT NULL, payload TEXT NOT NULL, PRIMARY KEY(provider, kind, place_key));
+        CREATE TABLE rate_events(provider TEXT NOT NULL, at REAL NOT NULL, cost REAL NOT NULL);
+        CREATE INDEX rate_events_by_provider ON rate_events(provider, at);
+        CREATE TABLE cooldowns(provider TEXT PRIMARY KEY, until REAL NOT NULL, reason TEXT NOT NULL);
+        CREATE TABLE breakers(provider TEXT PRIMARY KEY, failures INTEGER NOT NULL, opened_at REAL);
+        CREATE TABLE fetch_locks(lock_key TEXT PRIMARY KEY, holder_pid INTEGER NOT NULL, acquired_at REAL NOT NULL);
+        """,
+        // A call counts until it is settled (its answer came back), or until its command's deadline if it never is.
+        """
+        ALTER TABLE rate_events ADD COLUMN deadline REAL;
+        ALTER TABLE rate_events ADD COLUMN settled_at REAL;
+        """,
+        """
+        CREATE TABLE favourites(position INTEGER PRIMARY KEY, name TEXT NOT NULL, admin_area TEXT, country_code TEXT,
+                                latitude REAL NOT NULL, longitude REAL NOT NULL, timezone TEXT, added_at REAL NOT NULL);
+        CREATE UNIQUE INDEX favourites_by_coordinates ON favourites(round(latitude, 3), round(longitude, 3));
+        CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE geocoding(provider TEXT NOT NULL, query TEXT NOT NULL, fetched_at REAL NOT NULL, payload TEXT NOT NULL,
+                               PRIMARY KEY(provider, query));
+        """,
+        // Fetch locks become leases: held by a random owner token until they expire, meaningful in any process on any machine.
+        """
+        DROP TABLE fetch_locks;
+        CREATE TABLE leases(lease_key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at REAL NOT NULL);
+        """,
+    ]
+
+    /// Opens the file at `path` (or `:memory:`), in WAL mode for a file, and brings its schema up to date.
+    static func connect(_ path: String) throws(StoreError) -> Connection {
+        let connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        if path != ":memory:" { try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") }
+        try migrate(connection)
+        return connection
+    }
+
+    private static func migrate(_ connection: Connection) throws(StoreError) {
+        let version = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
+        guard version < schemaVersion else {
+            guard version == schemaVersion else {
+                throw StoreError(code: SQLITE_MISMATCH,
+                                 "the cache \(connection.path) has schema version \(version), newer than this build's \(schemaVersion)")
+            }
+            // Touch the schema so a file that is not a database fails here, not later.
+            _ = try connection.query("SELECT count(*) FROM sqlite_master")
+            return
+        }
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(StoreError) {
+            // Another connection may have migrated while this one waited for the lock.
+            let current = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
+            guard current <= schemaVersion else {
+                throw StoreError(code: SQLITE_MISMATCH,
+                                 "the cache \(connection.path) has schema version \(current), newer than this build's \(schemaVersion)")
+            }
+            for migration in migrations[current...] { try connection.execute(migration) }
+            try connection.execute("PRAGMA user_version = \(schemaVersion); COMMIT")
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+}

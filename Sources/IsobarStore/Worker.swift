@@ -1,0 +1,180 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The loop of an executor's thread.
+final class Worker: @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: handed to the thread once at its start and touched by that thread only afterwards;
+    // the shared parts (`queue`, `counters`, `recovery`) are thread-safe themselves.
+    private let queue: JobQueue
+    private let counters: Counters
+    private let delay: Duration?
+    private let recovery: Recovery?
+    private let connect: @Sendable () throws(StoreError) -> Connection
+    private var connection: Connection?
+    private var generation = 0
+
+    init(queue: JobQueue, counters: Counters, delay: Duration?, recovery: Recovery?,
+         connect: @escaping @Sendable () throws(StoreError) -> Connection) {
+        self.queue = queue
+        self.counters = counters
+        self.delay = delay
+        self.recovery = recovery
+        self.connect = connect
+    }
+
+    func run() {
+        while let jobs = queue.takeAll() {
+            var start = jobs.startIndex
+            while start < jobs.endIndex {
+                guard jobs[start].mode == .grouped else {
+                    runAlone(jobs[start])
+                    start += 1
+                    continue
+                }
+                let end = jobs[start...].firstIndex { $0.mode != .grouped } ?? jobs.endIndex
+                runGroup(jobs[start..<end])
+                start = end
+            }
+        }
+        connection = nil
+    }
+
+    /// The connection, opened (or reopened after another executor's recovery) when needed; a damaged file is moved aside.
+    private func ready() throws(StoreError) -> Connection {
+        if let recovery, recovery.generation != generation { connection = nil }
+        if let connection { return connection }
+        let seen = recovery?.generation ?? 0
+        let opened: Connection
+        do {
+            opened = try connect()
+        } catch where error.isCorruption && recovery != nil {
+            recovery?.moveAside(seen: seen)
+            opened = try connect()
+        }
+        generation = recovery?.generation ?? 0
+        connection = opened
+        return opened
+    }
+
+    /// After damage: moves the file aside (once for all its executors) and drops the connection; false when not damage.
+    private func recover(_ error: StoreError) -> Bool {
+        guard error.isCorruption, let recovery else { return false }
+        connection = nil
+        recovery.moveAside(seen: generation)
+        return true
+    }
+
+    /// The test aid `Store.Options.artificialDelayPerJob`: blocks this thread, never a pool thread.
+    private func pause() {
+        guard let delay else { return }
+        let (seconds, attoseconds) = delay.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+
+    private func runAlone(_ job: Job) {
+        var recovered = false
+        while true {
+            do throws(StoreError) {
+                let connection = try ready()
+                pause()
+                if job.mode == .snapshot { try connection.execute("BEGIN") }
+                try job.run(on: connection)
+                if job.mode == .snapshot { try connection.execute("COMMIT") }
+                job.complete(nil)
+                return
+            } catch {
+                connection?.rollback()
+                if !recovered && recover(error) {
+                    recovered = true
+                    continue
+                }
+                job.complete(error)
+                return
+            }
+        }
+    }
+
+    private enum Attempt {
+        /// Committed; each job's own error, if it had one (its savepoint was rolled back).
+        case committed([StoreError?])
+        /// Nothing was written: `BEGIN` or `COMMIT` failed, or the file is damaged.
+        case failed(StoreError)
+        /// SQLite ended the transaction when the job at `count - 1` failed: it and those before it are lost.
+        case lost(count: Int, StoreError)
+    }
+
+    private func runGroup(_ jobs: ArraySlice<Job>) {
+        var pending = jobs
+        var recovered = false
+        while !pending.isEmpty {
+            switch transaction(pending) {
+            case .committed(let errors):
+                for (job, error) in zip(pending, errors) { job.complete(error) }
+                return
+            case .failed(let error):
+                if !recovered && recover(error) {
+                    recovered = true
+                    continue
+                }
+                for job in pending { job.complete(error) }
+                return
+            case .lost(let count, let error):
+                for job in pending.prefix(count) { job.complete(error) }
+                pending = pending.dropFirst(count)
+            }
+        }
+    }
+
+    private func transaction(_ jobs: ArraySlice<Job>) -> Attempt {
+        let connection: Connection
+        do {
+            connection = try ready()
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            self.connection?.rollback()
+            return .failed(error)
+        }
+        var errors: [StoreError?] = []
+        for job in jobs {
+            pause()
+            do throws(StoreError) {
+                try connection.execute("SAVEPOINT job")
+                try job.run(on: connection)
+                try connection.execute("RELEASE job")
+                errors.append(nil)
+            } catch {
+                if error.isCorruption {
+                    connection.rollback()
+                    return .failed(error)
+                }
+                guard connection.isInTransaction, undo(connection) else {
+                    connection.rollback()
+                    return .lost(count: errors.count + 1, error)
+                }
+                errors.append(error)
+            }
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            connection.rollback()
+            return .failed(error)
+        }
+        counters.transactions.add(1, ordering: .relaxed)
+        return .committed(errors)
+    }
+
+    /// Rolls back the current job's savepoint; false when that fails too.
+    private func undo(_ connection: Connection) -> Bool {
+        do {
+            try connection.execute("ROLLBACK TO job; RELEASE job")
+            return true
+        } catch {
+            return false
+        }
+    }
+}

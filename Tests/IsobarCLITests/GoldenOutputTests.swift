@@ -1,0 +1,114 @@
+// Pins, byte for byte, what the weather commands print for the bundled demo: every number, every column, every JSON key.
+//
+// The goldens are Tests/IsobarCLITests/Golden/demo-<command>-<variant>.jsonl|.txt. To rewrite them from the current
+// output (then review the diff):
+//
+//     ISOBAR_UPDATE_GOLDEN=1 swift test --disable-xctest --filter GoldenOutputTests
+//
+// Normalisation, the only one applied before comparing: in JSON lines, the `provider_result` and `provider_error` lines
+// are written in the order the providers answer, which changes from run to run; each unbroken run of such lines is put
+// in byte order. Nothing else varies in these outputs (replayed answers carry their recording time, `fetched_at`
+// included, and lead times count from it, not from the wall clock), so nothing else is touched.
+import Foundation
+import Testing
+
+/// One pinned command: its arguments and the golden file holding its stdout.
+struct GoldenCase: Sendable, CustomTestStringConvertible {
+    /// The file name under Golden/.
+    let file: String
+    /// The command line.
+    let arguments: [String]
+
+    var testDescription: String { "isobar \(arguments.joined(separator: " ")) → \(file)" }
+
+    static let all = [
+        GoldenCase(file: "demo-compare-jsonl.jsonl", arguments: ["compare", "Minsk", "--demo", "--format", "jsonl"]),
+        GoldenCase(file: "demo-compare-table.txt", arguments: ["compare", "Minsk", "--demo"]),
+        GoldenCase(file: "demo-forecast-hourly-jsonl.jsonl", arguments: ["forecast", "Minsk", "--demo", "--hourly", "--format", "jsonl"]),
+        GoldenCase(file: "demo-forecast-hourly-table.txt", arguments: ["forecast", "Minsk", "--demo", "--hourly"]),
+        GoldenCase(file: "demo-cities-jsonl.jsonl", arguments: ["cities", "--demo", "--format", "jsonl"]),
+        GoldenCase(file: "demo-cities-table.txt", arguments: ["cities", "--demo"]),
+        GoldenCase(file: "demo-now-jsonl.jsonl", arguments: ["now", "Tokyo", "--demo", "--format", "jsonl"]),
+        GoldenCase(file: "demo-now-table.txt", arguments: ["now", "Tokyo", "--demo"]),
+    ]
+}
+
+@Suite struct GoldenOutputTests {
+    @Test(arguments: GoldenCase.all)
+    func demoOutputMatchesItsGolden(_ golden: GoldenCase) async throws {
+        // runCLI gives every run a fresh cache, so `cities` starts from the seeded Minsk and Moscow.
+        let run = await runCLI(golden.arguments)
+        #expect(run.code == 0, "\(run.stderr)")
+        let actual = Self.normalized(Array(run.stdout.utf8))
+        let path = packageRoot + "/Tests/IsobarCLITests/Golden/" + golden.file
+        if ProcessInfo.processInfo.environment["ISOBAR_UPDATE_GOLDEN"] == "1" {
+            try Data(actual).write(to: URL(fileURLWithPath: path))
+        }
+        guard let expected = FileManager.default.contents(atPath: path).map(Array.init) else {
+            Issue.record("\(golden.file) is missing; write it with ISOBAR_UPDATE_GOLDEN=1")
+            return
+        }
+        if let difference = Self.firstDifference(expected: expected, actual: actual) {
+            Issue.record("""
+                \(golden.file): \(difference)
+                If the change is intended: ISOBAR_UPDATE_GOLDEN=1 swift test --disable-xctest --filter GoldenOutputTests
+                """)
+        }
+    }
+
+    /// Puts each unbroken run of `provider_result` / `provider_error` lines in byte order; other bytes are kept as they are.
+    static func normalized(_ bytes: [UInt8]) -> [UInt8] {
+        let providerTypes = [#""type":"provider_result""#, #""type":"provider_error""#].map { Array($0.utf8) }
+        func isProviderLine(_ line: ArraySlice<UInt8>) -> Bool {
+            line.first == UInt8(ascii: "{") && providerTypes.contains { line.firstRange(of: $0) != nil }
+        }
+        var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+        var start = 0
+        while start < lines.count {
+            guard isProviderLine(lines[start]) else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < lines.count && isProviderLine(lines[end]) { end += 1 }
+            lines[start..<end].sort { $0.lexicographicallyPrecedes($1) }
+            start = end
+        }
+        return Array(lines.joined(separator: [10]))
+    }
+
+    /// Where two outputs first differ, as a readable message, or nil when they are the same bytes.
+    static func firstDifference(expected: [UInt8], actual: [UInt8]) -> String? {
+        guard expected != actual else { return nil }
+        let want = expected.split(separator: 10, omittingEmptySubsequences: false).map(Array.init)
+        let got = actual.split(separator: 10, omittingEmptySubsequences: false).map(Array.init)
+        let sizes = "(golden: \(expected.filter { $0 == 10 }.count) newlines, \(expected.count) bytes; "
+            + "output: \(actual.filter { $0 == 10 }.count) newlines, \(actual.count) bytes)"
+        let shared = min(want.count, got.count)
+        guard let index = (0..<shared).first(where: { want[$0] != got[$0] }) else {
+            // Every shared line is the same: one of them goes on past the other's end.
+            let (side, line) = want.count > got.count ? ("the golden goes on", want[shared]) : ("the output goes on", got[shared])
+            let text = line.isEmpty ? "(an empty line, or the final newline)" : excerpt(line, around: 0)
+            return "\(side) after line \(shared), with: \(text) \(sizes)"
+        }
+        let column = (0..<min(want[index].count, got[index].count)).first { want[index][$0] != got[index][$0] }
+            ?? min(want[index].count, got[index].count)
+        return """
+            first difference at line \(index + 1), byte \(column + 1) of the line \(sizes)
+              golden: \(index == want.count - 1 && want[index].isEmpty ? "(end of the golden)" : excerpt(want[index], around: column))
+              output: \(index == got.count - 1 && got[index].isEmpty ? "(end of the output)" : excerpt(got[index], around: column))
+            """
+    }
+
+    /// The line, or about 120 bytes of it around `column` for long lines, cut on character boundaries.
+    static func excerpt(_ bytes: [UInt8], around column: Int) -> String {
+        guard bytes.count > 160 else { return String(decoding: bytes, as: UTF8.self) }
+        func isContinuation(_ index: Int) -> Bool { index < bytes.count && bytes[index] & 0xC0 == 0x80 }
+        var lower = max(0, column - 60)
+        var upper = min(bytes.count, column + 60)
+        while lower > 0 && isContinuation(lower) { lower -= 1 }
+        while isContinuation(upper) { upper += 1 }
+        let text = String(decoding: bytes[lower..<upper], as: UTF8.self)
+        return (lower > 0 ? "…" : "") + text + (upper < bytes.count ? "…" : "")
+    }
+}

@@ -1,0 +1,84 @@
+import FoundationEssentials
+import IsobarCore
+@testable import IsobarHTTP
+import IsobarTestKit
+import Testing
+
+/// Sends `count` GETs to `server` at once through `transport`; the distinct bodies that came back.
+func burst(_ count: Int, through transport: CurlTransport, to server: LoopbackServer) async throws -> Set<String> {
+    try await withThrowingTaskGroup(of: String.self) { group in
+        for index in 0..<count {
+            group.addTask {
+                String(decoding: try await transport.send(loopbackRequest(server, query: [QueryItem("i", String(index))])).body, as: UTF8.self)
+            }
+        }
+        return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+    }
+}
+
+@Suite(.serialized) struct ConnectionLimitTests {
+    @Test func capOfTwoOpensTwoConnectionsAndAnswersEveryRequest() async throws {
+        let server = try LoopbackServer { request in .init(#"{"n":"\#(request.query)"}"#, delaySeconds: 0.2) }
+        let transport = CurlTransport(userAgent: "isobar/test", maxConnectionsPerHost: 2)
+        let bodies = try await burst(10, through: transport, to: server)
+        #expect(bodies.count == 10)
+        #expect(server.requests.count == 10)
+        // The server answers one request at a time per connection, so connections are the transfers in flight at once.
+        #expect(server.connectionCount == 2)
+        #expect(Set(server.requests.map(\.connection)).count == 2)
+    }
+
+    @Test func aBurstOpensNoMoreThanTheDefaultCap() async throws {
+        let server = try LoopbackServer { request in .init(#"{"n":"\#(request.query)"}"#, delaySeconds: 0.1) }
+        let transport = CurlTransport(userAgent: "isobar/test")
+        #expect(transport.maxConnectionsPerHost == 8)
+        let bodies = try await burst(20, through: transport, to: server)
+        #expect(bodies.count == 20)
+        #expect(server.requests.count == 20)
+        #expect(server.connectionCount <= transport.maxConnectionsPerHost)
+    }
+
+    @Test func aQueuedTransferStillEndsAtItsTimeoutAndDeadline() async throws {
+        let server = try LoopbackServer { request in .init("{}", delaySeconds: request.path == "/slow" ? 1.5 : 0) }
+        let transport = CurlTransport(userAgent: "isobar/test", maxConnectionsPerHost: 1)
+        let slow = Task { () async throws(ProviderError) -> HTTPResponse in try await transport.send(loopbackRequest(server, "/slow")) }
+        defer { slow.cancel() }
+        // The only connection allowed is busy from here on; the next two requests queue behind it.
+        while server.requests.isEmpty { await Task.yield() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let limited = loopbackRequest(server, "/queued", limits: TransferLimits(connectTimeoutSeconds: 5, totalTimeoutSeconds: 0.3))
+        var bounded = loopbackRequest(server, "/bounded")
+        bounded.notAfter = Date.now.addingTimeInterval(0.3)
+        async let timedOut = providerError { _ = try await transport.send(limited) }
+        async let pastDeadline = providerError { _ = try await transport.send(bounded) }
+        let (timeout, deadline) = await (timedOut, pastDeadline)
+        let elapsed = clock.now - started
+        #expect(timeout?.code == .timeout)
+        #expect(timeout?.reason == .totalTimeout)
+        #expect(timeout?.message == "Test: no complete answer from 127.0.0.1:\(server.port) within 0.3 s")
+        #expect(deadline?.code == .timeout)
+        // Both ended near 0.3 s, not when the slow request let go of the connection at 1.5 s.
+        #expect(elapsed >= .milliseconds(250) && elapsed < .milliseconds(800), "took \(elapsed)")
+        #expect(server.requests.map(\.path) == ["/slow"])
+    }
+
+    /// HTTP/2 is exercised only against real TLS servers: the loopback server speaks HTTP/1.1 over plain TCP. What can
+    /// be checked here is that libcurl accepts every setting, and that only https transfers wait to multiplex.
+    @Test func http2SettingsAreAccepted() async throws {
+        #expect(CurlLibrary.failure == nil)
+        let secure = Transfer(id: 1, request: HTTPRequest(url: RequestURL(string: "https://127.0.0.1:9/x")!, origin: "Test"),
+                              limits: TransferLimits(), userAgent: "isobar/test")
+        #expect(secure.prepare())
+        secure.release()
+        #expect(secure.waitsToMultiplex == CurlLibrary.supportsHTTP2)
+        let plain = Transfer(id: 2, request: HTTPRequest(url: RequestURL(string: "http://127.0.0.1:9/x")!, origin: "Test"),
+                             limits: TransferLimits(), userAgent: "isobar/test")
+        #expect(plain.prepare())
+        plain.release()
+        #expect(!plain.waitsToMultiplex)
+        // The multi handle's settings (cap, multiplexing): a transport whose settings libcurl refused fails every request.
+        let server = try LoopbackServer { _ in .init("{}") }
+        #expect(try await CurlTransport(userAgent: "isobar/test", maxConnectionsPerHost: 1).send(loopbackRequest(server)).status == 200)
+    }
+}
