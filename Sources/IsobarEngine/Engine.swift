@@ -181,6 +181,9 @@ public struct Engine: Sendable {
                                                    now: Self.referenceTime(reports, time.now()))))
     }
 
+    /// Seconds past the deadline a stale answer may still be looked for in the cache.
+    public static let staleLookupGraceSeconds = 0.25
+
     /// Lead times count from now; for answers that are all replayed, from their latest recording time.
     static func referenceTime(_ reports: [WeatherReport], _ now: Date) -> Date {
         let recorded = reports.compactMap { report -> Date? in
@@ -204,29 +207,32 @@ public struct Engine: Sendable {
         }
         let time = time
         let options = options
-        let outcome = await withTaskGroup(of: Result<WeatherReport, ProviderError>?.self) { group in
-            group.addTask { () async -> Result<WeatherReport, ProviderError>? in
+        let cancelled = ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)
+        let outcome = await FirstAnswer.of([
+            { @Sendable () async -> Result<WeatherReport, ProviderError> in
                 do throws(ProviderError) {
                     return .success(try await pipeline.step.answer(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)))
                 } catch {
                     return .failure(error)
                 }
-            }
-            group.addTask {
-                do {
-                    try await time.sleep(seconds: deadline.timeIntervalSince(time.now()))
-                } catch {
-                    return nil
-                }
+            },
+            { @Sendable () async -> Result<WeatherReport, ProviderError> in
+                guard (try? await time.sleep(seconds: deadline.timeIntervalSince(time.now()))) != nil else { return .failure(cancelled) }
                 let text = JSONOutput.format(options.timeoutSeconds)
                 let error = ProviderError(.timeout, "\(provider.displayName): no answer within the \(text) s deadline", reason: .deadline)
-                if let stale = await pipeline.stale?.staleAnswer(narrowed, because: error) { return .success(stale) }
-                return .failure(error)
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? .failure(ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled))
-        }
+                guard let stale = pipeline.stale else { return .failure(error) }
+                // A cached answer, even a stale one, beats none; but looking for it must not overrun the deadline by much.
+                return await FirstAnswer.of([
+                    { @Sendable () async -> Result<WeatherReport, ProviderError> in
+                        await stale.staleAnswer(narrowed, because: error).map { .success($0) } ?? .failure(error)
+                    },
+                    { @Sendable () async -> Result<WeatherReport, ProviderError> in
+                        _ = try? await time.sleep(seconds: Self.staleLookupGraceSeconds)
+                        return .failure(error)
+                    },
+                ], onCancel: { .failure(cancelled) })
+            },
+        ], onCancel: { .failure(cancelled) })
         switch outcome {
         case .success(let report): return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed)))
         case .failure(let error): return .failure(request, providerID: provider.id, error: error)

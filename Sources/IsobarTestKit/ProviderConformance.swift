@@ -59,6 +59,10 @@ public enum ProviderConformance {
             checkRange(sample.precipitationProbabilityPercent, 0...100, "precipitation chance in 0…100 %", label, &problems)
             if sample.periodHours <= 0 { fail("period hours positive", label) }
         }
+        let undeclared = Quantity.allCases.filter { quantity in
+            !capabilities.quantities.contains(quantity) && samples.contains { $0[quantity] != nil }
+        }
+        if !undeclared.isEmpty { fail("fills only the quantities it declares", undeclared.map(\.rawValue).joined(separator: ", ")) }
         if zip(report.hourly, report.hourly.dropFirst()).contains(where: { $0.time >= $1.time }) {
             fail("steps in strictly increasing time order", "out of order")
         }

@@ -43,7 +43,7 @@ final class StorageLatency: Sendable {
     }
 }
 
-/// A task on the cooperative pool that counts ticks, one a millisecond while it gets a thread.
+/// A task on the cooperative pool that counts ticks, one each time it gets a thread back after yielding it.
 final class PoolProbe: Sendable {
     private let count = Mutex(0)
     private let task = Mutex<Task<Void, Never>?>(nil)
@@ -52,7 +52,7 @@ final class PoolProbe: Sendable {
         let task = Task.detached { [self] in
             while !Task.isCancelled {
                 self.count.withLock { $0 += 1 }
-                try? await Task.sleep(for: .milliseconds(1))
+                await Task.yield()
             }
         }
         self.task.withLock { $0 = task }
@@ -95,17 +95,23 @@ struct PoolStarvationTests {
             return (events: events, finishedAt: clock.now())
         }
         var steps = 0
-        while !done.isSet, steps < 50 {
+        var inStep = true
+        while !done.isSet, steps < 100 {
             // A place's call is done with storage once it has released its lease; every other one waits on storage.
-            let settled = await eventually("every place in flight waits on storage") {
-                done.isSet || (latency.waiting > 0 && latency.waiting == 20 - storage.completed(.releaseLease))
+            if inStep {
+                inStep = await eventually("every place in flight waits on storage") {
+                    done.isSet || (latency.waiting > 0 && latency.waiting == 20 - storage.completed(.releaseLease))
+                }
+            } else {
+                await letOthersRun()
             }
-            guard settled, !done.isSet else { break }
+            guard !done.isSet else { break }
             let ticks = probe.ticks
             await eventually("the probe ticks within 200 ms") { probe.ticks > ticks }
             latency.step()
             steps += 1
         }
+        if !done.isSet { run.cancel() }
         let (events, finishedAt) = await run.value
         let elapsed = finishedAt.timeIntervalSince(start)
 

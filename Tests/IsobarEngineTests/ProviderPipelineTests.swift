@@ -215,6 +215,43 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         #expect(breaker.failures == 0 && breaker.openedAt == nil)
     }
 
+    /// Retry sits outside the rate limit: each attempt the provider sees takes a permit of its own.
+    @Test func everyAttemptTakesAPermit() async throws {
+        var harness = Harness()
+        harness.options.readCache = false
+        let window = RateLimit(limit: 3, perSeconds: 3600)
+        harness.server.script("/a", [status(503), status(502), ok(6)])
+        let first = await harness.run([("a", policy(limits: [window]))])
+        #expect(first["a"]?.report?.current?.temperatureC == 6)
+        #expect(harness.server.count("/a") == 3)
+        #expect(try await harness.storage.usage(provider: "a", windows: [window], now: harness.clock.now()) == [3])
+        // The window is full: the next command is refused (and served the answer just cached, marked stale).
+        let second = await harness.run([("a", policy(limits: [window]))])
+        #expect(harness.server.count("/a") == 3)
+        guard case .stale(_, let because)? = second["a"]?.report?.freshness else {
+            Issue.record("expected a stale answer, got \(String(describing: second["a"]))")
+            return
+        }
+        #expect(because.hasPrefix("A: rate limit reached"))
+    }
+
+    /// Storage that fails at every call never stops an answer; each part that failed is reported.
+    @Test func storageFailingEverywhereStillAnswersAndReportsEachPart() async throws {
+        let harness = Harness()
+        let failing = InstrumentedStorage.failingEverywhere()
+        harness.server.script("/a", [ok(8)])
+        let engine = Engine(bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: harness.server,
+                                                       policy: policy(limits: [RateLimit(limit: 10, perSeconds: 60)]))],
+                            storage: EngineStorage(failing), time: harness.clock, diagnostics: harness.diagnostics)
+        let events = await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current]))
+        #expect(events.first?.report?.current?.temperatureC == 8)
+        #expect(events.first?.report?.freshness == .fresh)
+        #expect(harness.server.count("/a") == 1)
+        let counts = harness.diagnostics.counts
+        #expect(Set(counts.keys) == [.cache, .ledger, .health, .lock])
+        #expect(harness.diagnostics.diagnostics.allSatisfy { $0.message.hasSuffix(InstrumentedStorage.failureMessage) })
+    }
+
     @Test func aShortRetryAfterIsWaitedOutByTheNextEngineSharingTheStorage() async throws {
         let first = Harness()
         first.server.script("/a", [status(429, [HTTPHeader("Retry-After", "3")])])

@@ -86,6 +86,15 @@ struct ConformanceTests {
         #expect(rules.contains("id is lower-case without spaces"))
     }
 
+    @Test("a quantity filled but not declared is a violation")
+    func undeclaredQuantity() async {
+        var fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1)])
+        fake.capabilities.quantities = [.temperature]
+        let violations = await ProviderConformance.check(fake, place: place, transport: okTransport)
+        #expect(violations.map(\.rule) == ["fills only the quantities it declares"])
+        #expect(violations.first?.detail == "humidity")
+    }
+
     @Test("an error that carries the key is a violation")
     func leakingError() async {
         var fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1)])

@@ -61,7 +61,7 @@ public struct BreakerStep: PipelineStep {
         }
         guard let openedAt = state.openedAt else { return }
         let reopens = openedAt.addingTimeInterval(openSeconds)
-        guard time.now() <= reopens else { return }
+        guard time.now() < reopens else { return }
         throw ProviderError(.unavailable,
                             "\(provider.displayName) failed \(state.failures) times in a row; skipped until \(MessageTime.clock(reopens)) UTC",
                             reason: .breakerOpen)

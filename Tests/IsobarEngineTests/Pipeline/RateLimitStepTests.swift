@@ -70,28 +70,51 @@ struct RateLimitStepTests {
         #expect(next.callCount == 2)
     }
 
+    /// Answers through `step` in a task while the clock moves on a quarter second at a time (the step checks again at
+    /// least that often, as calls elsewhere may settle), checking that `next` is not asked meanwhile.
+    func answerWaiting(_ step: RateLimitStep, next: ScriptedStep, within seconds: Double) async -> Result<WeatherReport, ProviderError> {
+        let calls = next.callCount
+        let done = Flag()
+        let task = Task {
+            defer { done.set() }
+            return await answer(step, within: seconds)
+        }
+        while !done.isSet {
+            await eventually("the call waits or ends") { done.isSet || clock.sleeperCount == 1 }
+            if !done.isSet {
+                #expect(next.callCount == calls)
+                clock.advance(by: 0.25)
+            }
+        }
+        return await task.value
+    }
+
     @Test func aCallWaitsForRoomWithinTheDeadline() async throws {
         let start = clock.now()
         let next = ScriptedStep(clock: clock, script: [.success(9)])
         for _ in 1...2 { _ = await answer(step(next)) }
         clock.advance(by: 2)
-        let done = Flag()
-        let waiting = Task {
-            defer { done.set() }
-            return await answer(step(next), within: 30)
-        }
-        // It checks again at least every quarter second, as calls elsewhere may settle.
-        while !done.isSet {
-            await eventually("the call waits or ends") { done.isSet || clock.sleeperCount == 1 }
-            if !done.isSet {
-                #expect(next.callCount == 2)
-                clock.advance(by: 0.25)
-            }
-        }
-        #expect(try await waiting.value.get().current?.temperatureC == 9)
+        #expect(try await answerWaiting(step(next), next: next, within: 30).get().current?.temperatureC == 9)
         // Room comes when the first call (settled at the start) has counted for the window's 10 s.
         #expect(next.times.last == start.addingTimeInterval(10))
         #expect(diagnostics.diagnostics.isEmpty)
+    }
+
+    /// A call granted but never settled (whoever made it stopped) counts until its deadline, then for a window's length;
+    /// a new call whose deadline comes later waits for that instead of being refused.
+    @Test func aCallNeverSettledFreesItsRoomAWindowAfterItsDeadline() async throws {
+        let start = clock.now()
+        let window = RateLimit(limit: 1, perSeconds: 30)
+        let abandoned = PermitRequest(provider: "p", windows: [window], cost: 1, deadline: start.addingTimeInterval(5))
+        guard case .granted = try await storage.base.acquire(abandoned, now: start) else {
+            Issue.record("the first call was not granted")
+            return
+        }
+        clock.advance(by: 20)
+        let next = ScriptedStep(clock: clock, script: [.success(9)])
+        // Room comes 35 s in (its deadline, 5 s, plus the window's 30 s), before this call's deadline 40 s in.
+        #expect(try await answerWaiting(step(next, windows: [window]), next: next, within: 20).get().current?.temperatureC == 9)
+        #expect(next.times.first == start.addingTimeInterval(35))
     }
 
     @Test func aCallIsRefusedWithLocalLimitWhenRoomComesOnlyAfterTheDeadline() async throws {

@@ -29,13 +29,13 @@ struct SingleFlightStepTests {
         }
     }
 
-    /// Advances the clock in steps of `step` seconds until `until` seconds have passed since `start` or `done` is set,
+    /// Advances the clock in steps of `step` seconds until `until` seconds have passed since `start` or `stop` holds,
     /// letting `sleepers` tasks fall asleep again after each step.
-    func advance(from start: Date, until seconds: Double, by step: Double = 0.25, sleepers: Int, stopWhen done: Flag? = nil) async {
-        while clock.now().timeIntervalSince(start) < seconds - 1e-9, done?.isSet != true {
+    func advance(from start: Date, until seconds: Double, by step: Double = 0.25, sleepers: Int, stop: () -> Bool) async {
+        while clock.now().timeIntervalSince(start) < seconds - 1e-9, !stop() {
             clock.advance(by: step)
             await eventually("\(sleepers) sleepers after \(clock.now().timeIntervalSince(start)) s") {
-                done?.isSet == true || clock.sleeperCount >= sleepers
+                stop() || clock.sleeperCount >= sleepers
             }
         }
     }
@@ -132,7 +132,7 @@ struct SingleFlightStepTests {
             }
         }
         await eventually("the taker polls") { clock.sleeperCount == 2 }
-        await advance(from: start, until: 10, sleepers: 2, stopWhen: takerDone)
+        await advance(from: start, until: 10, sleepers: 2) { takerDone.isSet }
 
         let taken = try #require(takerNext.times.first, "the lease was never taken over")
         #expect(taken.timeIntervalSince(start) >= 5, "taken over within the holder's lease")
@@ -164,7 +164,7 @@ struct SingleFlightStepTests {
             await Result.of { () async throws(ProviderError) in try await step(waiterNext, owner: "waiter").answer(providerCall(clock: clock, within: 60)) }
         }
         await eventually("the waiter polls") { clock.sleeperCount == 2 }
-        await advance(from: start, until: 20, sleepers: 2)
+        await advance(from: start, until: 20, sleepers: 2) { waiterNext.callCount > 0 }
 
         #expect(waiterNext.callCount == 0, "a holder that renews was taken over")
         #expect(locks.count(.renewLease) >= 10)

@@ -1,0 +1,73 @@
+import Foundation
+import IsobarCore
+import IsobarEngine
+import IsobarStore
+import Testing
+
+/// A provider answering after a short wait, with a published rate limit so that every call goes through the ledger.
+private struct QuickProvider: WeatherProvider {
+    let id: String
+    var displayName: String { id.uppercased() }
+    var capabilities: ProviderCapabilities {
+        ProviderCapabilities(kinds: [.current], horizonDays: 1, stepHours: 1, quantities: [.temperature], requiresAPIKey: false,
+                             geocoding: false, rateLimits: [RateLimit(limit: 1000, perSeconds: 60)])
+    }
+
+    func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
+        do {
+            try await Task.sleep(for: .milliseconds(20))
+        } catch {
+            throw ProviderError(.cancelled, "cancelled", reason: .cancelled)
+        }
+        var sample = WeatherSample(time: context.time.now(), periodHours: 1)
+        sample.temperatureC = request.place.coordinate.latitude / 10
+        return WeatherReport(providerID: id, place: request.place, fetchedAt: context.time.now(), current: sample)
+    }
+}
+
+/// Transport never used: the providers above answer by themselves.
+private struct NoTransport: Transport {
+    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        throw ProviderError(.unavailable, "no transport here")
+    }
+}
+
+@Suite struct EngineOverSlowStoreTests {
+    /// What `isobar cities` does for 20 cities, over the real SQLite store with every job taking 200 ms on the store's threads.
+    @Test func twentyPlacesOverAStoreTakingTwoHundredMillisecondsAJobEndWithinOneDeadlineAndNeverBlockThePool() async throws {
+        let store = try await Store.open(directory: freshDirectory(), options: Store.Options(artificialDelayPerJob: .milliseconds(200)),
+                                         warn: noWarnings)
+        var options = EngineOptions()
+        options.timeoutSeconds = 3
+        let bindings = ["a", "b"].map { id in
+            let provider = QuickProvider(id: id)
+            return ProviderBinding(provider: provider, transport: NoTransport(), policy: ProviderPolicy(declaredBy: provider))
+        }
+        let engine = Engine(bindings: bindings, storage: EngineStorage(store), options: options)
+        let places = (0..<20).map { index in
+            Place(name: "P\(index)", coordinate: Coordinate(latitude: Double(index), longitude: Double(index))!)
+        }
+        let clock = ContinuousClock()
+        let begin = clock.now
+        let (events, _, longestGap) = try await probingThePool {
+            var events: [EngineEvent] = []
+            for await event in engine.run(places.map { WeatherRequest(place: $0, kinds: [.current]) }) { events.append(event) }
+            return events
+        }
+        let elapsed = clock.now - begin
+        // The deadline ends every call still waiting for the store; nothing overruns it by more than a moment.
+        #expect(elapsed < .milliseconds(4500), "took \(elapsed)")
+        // Every place is answered: a line per provider (an answer, or a timeout at the deadline) and a consensus.
+        for index in places.indices {
+            let mine = events.filter { $0.request.id.rawValue == index }
+            #expect(mine.filter { $0.providerID != nil }.count == 2)
+            #expect(mine.last.map { if case .consensus = $0 { true } else { false } } == true)
+        }
+        let failures = events.compactMap { event -> ProviderError? in
+            if case .failure(_, _, let error) = event { return error }
+            return nil
+        }
+        #expect(failures.allSatisfy { $0.reason == .deadline }, "\(failures.map(\.message))")
+        #expect(longestGap < .milliseconds(2000), "the probe stalled for \(longestGap)")
+    }
+}
