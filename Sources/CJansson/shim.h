@@ -15,6 +15,11 @@ static inline json_t *isobar_json_parse(const char *bytes, size_t length, json_e
     return json_loadb(bytes, length, JSON_DECODE_ANY | JSON_ALLOW_NUL, error);
 }
 
+/// Parses `length` bytes like `isobar_json_parse`, but an object with the same key twice is an error.
+static inline json_t *isobar_json_parse_rejecting_duplicates(const char *bytes, size_t length, json_error_t *error) {
+    return json_loadb(bytes, length, JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, error);
+}
+
 /// Position of a parse error as (line, column, byte offset) and its text.
 static inline const char *isobar_json_error_text(const json_error_t *error) { return error->text; }
 

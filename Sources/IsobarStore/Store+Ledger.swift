@@ -42,8 +42,9 @@ extension Store: CallLedger {
         var freesAt = now
         for window in request.windows {
             let since = now.addingTimeInterval(-window.perSeconds)
-            // Each call frees its share a window's length after it settles; one in flight settles now at the earliest.
-            let events = calls.filter { $0.countsUntil > since }.map { (freed: $0.settledAt ?? now, cost: $0.cost) }
+            // Each call frees its share a window's length after it settles; one in flight settles now at the earliest,
+            // and one never settled stops counting at its deadline.
+            let events = calls.filter { $0.countsUntil > since }.map { (freed: $0.settledAt ?? min(now, $0.countsUntil), cost: $0.cost) }
                 .sorted { $0.freed < $1.freed }
             freesAt = max(freesAt, LedgerWindow.freesAt(events, cost: request.cost, window: window))
         }

@@ -53,9 +53,9 @@ import Testing
         #expect(cleared.stdout.contains("Removed 4 cached answer(s)"))
         expectOneLineError(await runCLI(["cache", "stat"], environment: environment), code: .usage, containing: "did you mean 'stats'?")
         expectOneLineError(await runCLI(["cache", "prune", "--older-than", "-1"], environment: environment), code: .usage,
-                           containing: "--older-than takes seconds")
+                           containing: "--older-than takes a duration")
         expectOneLineError(await runCLI(["cache", "prune", "--older-than", "inf"], environment: environment), code: .usage,
-                           containing: "--older-than takes seconds")
+                           containing: "--older-than takes a duration")
         let bytes = try #require(try parseLines(await runCLI(["cache", "stats", "--format", "jsonl"], environment: environment)).first)
         #expect(try bytes.int("file_bytes") > 0)
     }
@@ -89,7 +89,7 @@ import Testing
         #expect(run.stderr.contains("only 1 provider(s) answered; --min-providers asks for 2"))
         expectOneLineError(await runCLI(["compare", "Minsk", "--config", config, "--min-providers", "3"]), code: .usage,
                            containing: "more than the 2 provider(s)")
-        expectOneLineError(await runCLI(["compare", "Minsk", "--timeout", "0"]), code: .usage, containing: "--timeout takes seconds")
+        expectOneLineError(await runCLI(["compare", "Minsk", "--timeout", "0"]), code: .usage, containing: "--timeout takes a duration")
         expectOneLineError(await runCLI(["compare", "Minsk", "--offline", "--refresh"]), code: .usage, containing: "--offline uses only the cache")
     }
 }

@@ -104,6 +104,7 @@ func cassetteBody(provider: String, place: String, pathSuffix: String) throws ->
 }
 
 /// Parses every line as JSON, failing on the first that does not parse.
+/// (An object naming a key twice fails the parse: no line type may write a key twice.)
 func parseLines(_ run: CLIRun) throws -> [JSONValue] {
-    try run.lines.map { try JSONDocument(parsing: $0).rootValue }
+    try run.lines.map { try JSONDocument(parsing: Array($0.utf8), rejectingDuplicateKeys: true).rootValue }
 }

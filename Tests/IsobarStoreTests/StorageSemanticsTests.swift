@@ -109,6 +109,8 @@ func granted(_ decision: PermitDecision, sourceLocation: SourceLocation = #_sour
         _ = try granted(try await orphan.acquire(request(1, windows), now: now))
         #expect(try await orphan.usage(provider: "p", windows: windows, now: now.addingTimeInterval(11)) == [1])
         #expect(try await orphan.usage(provider: "p", windows: windows, now: now.addingTimeInterval(12.5)) == [0])
+        // Past its deadline (10 s), a call asked about at 11 s frees its room at 12 s, not 13 s.
+        #expect(try await orphan.acquire(request(1, windows, deadline: 30), now: now.addingTimeInterval(11)) == .wait(until: now.addingTimeInterval(12)))
         // Settling an unknown call does nothing; a call id no backend can have made is an error.
         try await storage.settle(CallID("987654"), at: now)
         await #expect(throws: StorageError.self) { try await storage.settle(CallID("not a call"), at: now) }

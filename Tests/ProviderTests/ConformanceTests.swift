@@ -92,7 +92,7 @@ struct ConformanceTests {
         fake.capabilities.quantities = [.temperature]
         let violations = await ProviderConformance.check(fake, place: place, transport: okTransport)
         #expect(violations.map(\.rule) == ["fills only the quantities it declares"])
-        #expect(violations.first?.detail == "humidity")
+        #expect(violations.first?.detail == "humidity, pressure, wind_speed")
     }
 
     @Test("an error that carries the key is a violation")

@@ -27,8 +27,8 @@ public enum ArgumentParser {
                 continue
             }
             guard argument.hasPrefix("--") else {
-                if argument == "-h" {
-                    parsed.options["help"] = ""
+                if let long = shortOptions[argument], options.contains(where: { $0.name == long }) {
+                    parsed.options[long] = ""
                     continue
                 }
                 throw UsageError("unknown option '\(argument)' for '\(command.name)'; options are long, e.g. --help")
@@ -75,6 +75,9 @@ public enum ArgumentParser {
         }
         return parsed
     }
+
+    /// Short flags and the long option each stands for.
+    static let shortOptions = ["-h": "help", "-v": "verbose"]
 
     /// `-23.5,-46.6` or `-5` are values, not options.
     private static func looksNumeric(_ argument: String) -> Bool {

@@ -68,6 +68,7 @@ public struct CommandOptions: Sendable, Equatable {
     public init(_ parsed: ParsedArguments) throws(UsageError) {
         help = parsed.has("help")
         if let text = parsed["format"] { format = OutputFormat(rawValue: text) ?? .table }
+        if parsed.has("json") { format = .jsonl }
         units = parsed["units"].flatMap(UnitSystem.init(rawValue:))
         configFile = parsed["config"]
         demo = parsed.has("demo")
@@ -87,13 +88,18 @@ public struct CommandOptions: Sendable, Equatable {
         if offline && (refresh || recordDirectory != nil) {
             throw UsageError("--offline uses only the cache; it cannot be used with --refresh or --record")
         }
+        if parsed.has("json"), let text = parsed["format"], text != OutputFormat.jsonl.rawValue {
+            throw UsageError("--json means --format jsonl; it cannot be used with --format \(text)")
+        }
         if let text = parsed["timeout"] {
-            guard let seconds = Double(text), seconds > 0, seconds <= 600 else { throw UsageError("--timeout takes seconds between 0 and 600, not '\(text)'") }
+            guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= 600 else {
+                throw UsageError("--timeout takes a duration up to 10 minutes (30, 30s, 2m), not '\(text)'")
+            }
             timeoutSeconds = seconds
         }
         if let text = parsed["max-age"] {
-            guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                throw UsageError("--max-age takes a number of seconds (0 or more), not '\(text)'")
+            guard let seconds = DurationText.seconds(text), seconds >= 0 else {
+                throw UsageError("--max-age takes a duration (90, 90s, 15m, 1h, 2d), not '\(text)'")
             }
             maxAgeSeconds = seconds
         }
@@ -110,8 +116,8 @@ public struct CommandOptions: Sendable, Equatable {
             self.limit = limit
         }
         if let text = parsed["older-than"] {
-            guard let seconds = Double(text), seconds >= 0, seconds <= 10 * 366 * 86_400 else {
-                throw UsageError("--older-than takes seconds (0 to ten years), not '\(text)'")
+            guard let seconds = DurationText.seconds(text), seconds >= 0, seconds <= 10 * 366 * 86_400 else {
+                throw UsageError("--older-than takes a duration up to ten years (90, 90s, 15m, 1h, 2d), not '\(text)'")
             }
             olderThanSeconds = seconds
         }

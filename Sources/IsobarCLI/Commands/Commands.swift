@@ -7,19 +7,20 @@ enum Commands {
         .value("units", "SYSTEM", "metric (°C, m/s, hPa, mm, km), imperial (°F, mph, inHg, in, mi) or standard (K, m/s, hPa, mm, m)",
                choices: UnitSystem.allCases.map(\.rawValue)),
         .value("format", "FORMAT", "table (for people, the default) or jsonl (one JSON object per line)", choices: OutputFormat.allCases.map(\.rawValue)),
+        .flag("json", "the same as --format jsonl"),
         .value("providers", "IDS", "ask only these providers, comma-separated ids"),
         .value("config", "FILE", "read this configuration file"),
         .flag("demo", "replay the bundled recordings: no network, no API key"),
         .value("record", "DIR", "ask live providers and save every exchange, secrets removed, as cassettes in DIR/<provider>"),
         .value("replay", "DIR", "answer every provider from the cassettes in DIR/<provider> (as written by --record)"),
-        .value("timeout", "SECONDS", "give up on providers after this long (default 10)"),
-        .value("max-age", "SECONDS", "use cached answers up to this old, whatever each provider's time to live"),
+        .value("timeout", "SECONDS", "give up on providers after this long: 30, 30s, 2m (default 10 s)"),
+        .value("max-age", "SECONDS", "use cached answers up to this old (90, 15m, 1h, 2d), whatever each provider's time to live"),
         .flag("refresh", "do not read the cache: ask every provider again (answers are still stored)"),
         .flag("offline", "use only the cache, never the network"),
         .value("cache-dir", "DIR", "keep the cache in DIR (default $XDG_CACHE_HOME/isobar)"),
         .value("min-providers", "N", "fail (exit 4) unless at least N providers answer"),
         .value("weights", "ID=W,...", "weights of providers in the consensus, e.g. ID=2 (default 1 each; 0 leaves one out)"),
-        .flag("verbose", "also show problems with the cache and the rate-limit records (they never stop a command)"),
+        .flag("verbose", "also show problems with the cache and the rate-limit records (they never stop a command); short: -v"),
         .flag("help", "show this help"),
     ]
 
@@ -39,14 +40,21 @@ enum Commands {
         options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")] + common,
         discussion: "Days are the place's local calendar days. Providers without days of their own contribute days computed from their steps, complete days only.")
 
+    /// `isobar PLACE`: not listed as a command; the home view of any place.
+    static let place = CommandSpec(
+        name: "PLACE", summary: "The home view of a place: now, the next hours, the next days",
+        arguments: ["PLACE"], options: common,
+        discussion: "isobar Minsk is the home view of Minsk; a name that is also a command (cache, home...) needs isobar now NAME.")
+
     static let cache = CommandSpec(
-        name: "cache", summary: "Show, clear or prune the cache: isobar cache stats|clear|prune",
-        arguments: ["ACTION"],
+        name: "cache", summary: "Show, clear or prune the cache: isobar cache [stats|clear|prune] (stats when alone)",
+        arguments: [], optionalArguments: ["ACTION"],
         options: [
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("config", "FILE", "read this configuration file"),
-            .value("older-than", "SECONDS", "prune: remove entries fetched longer ago than this (default 86400, the stale limit)"),
+            .value("older-than", "SECONDS", "prune: remove entries fetched longer ago than this: 3600, 1h, 2d (default 1d, the stale limit)"),
             .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.allCases.map(\.rawValue)),
+            .flag("json", "the same as --format jsonl"),
             .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
         ],
@@ -60,6 +68,7 @@ enum Commands {
             .flag("demo", "list the bundled replay configuration"),
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.allCases.map(\.rawValue)),
+            .flag("json", "the same as --format jsonl"),
             .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
         ])

@@ -53,6 +53,12 @@ public struct IsobarCommandLine: Sendable {
         return code.rawValue
     }
 
+    /// True when `text` names a place the offline directory knows (or is a coordinate), without touching the network.
+    private func isPlace(_ text: String) -> Bool {
+        guard let resolver = try? placeResolver() else { return false }
+        return (try? resolver.resolveOffline(text)) != nil
+    }
+
     /// Prints a warning line on stderr.
     func warn(_ message: String) { errors.write("isobar: warning: \(message)\n") }
 
@@ -81,10 +87,16 @@ public struct IsobarCommandLine: Sendable {
                 return try await HomeCommand.run(try Invocation(arguments, command: Commands.home), on: self)
             }
             let names = CommandTable.specs.map { $0.name }
-            let suggestion = Spelling.closest(to: first, in: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown command '\(first)'\(suggestion); commands are \(names.joined(separator: ", "))")
+            if let suggestion = Spelling.closest(to: first, in: names), !isPlace(first) {
+                throw UsageError("unknown command '\(first)'; did you mean '\(suggestion)'? (commands are \(names.joined(separator: ", ")))")
+            }
+            // `isobar PLACE [options]`: the home view of that place.
+            return try await runDetail(try Invocation(arguments, command: Commands.place))
         }
-        let invocation = try Invocation(Array(arguments.dropFirst()), command: command.spec)
+        var invocation = try Invocation(Array(arguments.dropFirst()), command: command.spec)
+        if command.spec.name == Commands.cache.name && invocation.positionals.isEmpty {
+            invocation.positionals = ["stats"]
+        }
         if invocation.options.help {
             output.write(HelpText.command(command.spec, configuration: try? loadConfiguration(invocation)))
             return .success

@@ -31,7 +31,7 @@ extension IsobarCommandLine {
             } ?? "closed"
             if jsonl {
                 text += line("provider_info", [
-                    ("provider", .string(provider.id)), ("provider_name", .string(provider.displayName)), ("type", .string(entry?.type ?? "")),
+                    ("provider", .string(provider.id)), ("provider_name", .string(provider.displayName)), ("provider_type", .string(entry?.type ?? "")),
                     ("mode", .string(entry?.replay == nil ? "live" : "replay")), ("configured", .bool(configured)),
                     ("kinds", .array(DataKind.allCases.filter(capabilities.kinds.contains).map { .string($0.rawValue) })),
                     ("horizon_days", .integer(capabilities.horizonDays)), ("step_hours", .integer(capabilities.stepHours)),

@@ -29,6 +29,11 @@ extension IsobarCommandLine {
         return await showWeather(view, resolution, setup, parsed)
     }
 
+    /// `isobar PLACE`: the home view (now, the next hours, the next days) of a named place.
+    func runDetail(_ parsed: Invocation) async throws -> ExitCode {
+        try await runWeather(.detail, parsed)
+    }
+
     /// The live transport when places may be looked up online (some provider is live, and not --offline).
     func networkTransport(_ setup: WeatherSetup, _ parsed: Invocation) -> (any Transport)? {
         setup.store != nil && !parsed.options.offline ? setup.live : nil

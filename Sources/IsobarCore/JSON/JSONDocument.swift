@@ -5,13 +5,14 @@ public final class JSONDocument: @unchecked Sendable {
     // Safety: the tree is never mutated after parsing, and jansson reads are thread-safe.
     fileprivate let root: UnsafeMutablePointer<json_t>
 
-    /// Parses a complete JSON text (any value at the top level).
-    public init(parsing bytes: [UInt8]) throws(JSONError) {
+    /// Parses a complete JSON text (any value at the top level); with `rejectingDuplicateKeys`, an object naming a key twice is an error.
+    public init(parsing bytes: [UInt8], rejectingDuplicateKeys: Bool = false) throws(JSONError) {
         var error = json_error_t()
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    isobar_json_parse($0, buffer.count, &error)
+                    rejectingDuplicateKeys ? isobar_json_parse_rejecting_duplicates($0, buffer.count, &error)
+                                           : isobar_json_parse($0, buffer.count, &error)
                 }
             }
         }
