@@ -9,12 +9,16 @@ public struct ProviderBinding: Sendable {
     public let transport: any Transport
     /// Cache lifetimes and rate limits; nil to ask it directly every time (replays).
     public let policy: ProviderPolicy?
+    /// The key its answers, limits, cooldowns and breaker are stored under: its id, and a fingerprint of its endpoint
+    /// (e.g. `open-meteo@3f2a…`), so that two configurations with the same id never share answers or a tripped breaker.
+    public let storageKey: String
 
-    /// Binds a provider to a transport.
-    public init(provider: any WeatherProvider, transport: any Transport, policy: ProviderPolicy? = nil) {
+    /// Binds a provider to a transport; `endpoint` describes what it asks (type, base URL, options that change the answer).
+    public init(provider: any WeatherProvider, transport: any Transport, policy: ProviderPolicy? = nil, endpoint: String? = nil) {
         self.provider = provider
         self.transport = transport
         self.policy = policy
+        storageKey = endpoint.map { "\(provider.id)@\(Fingerprint.hex($0))" } ?? provider.id
     }
 }
 

@@ -52,7 +52,7 @@ extension IsobarCommandLine {
             return line("cache_stats", [
                 ("path", .string(store.path)), ("file_bytes", .integer(store.fileSize)), ("payload_bytes", .integer(statistics.payloadBytes)),
                 ("entries", .array(statistics.groups.map { entry in
-                    .object([("provider", .string(entry.provider)), ("kind", .string(entry.slot)), ("count", .integer(entry.count)),
+                    .object([("provider", .string(Self.providerID(entry.provider))), ("endpoint", .string(Self.endpoint(entry.provider))), ("kind", .string(entry.slot)), ("count", .integer(entry.count)),
                              ("oldest_age_s", .number(now.timeIntervalSince(entry.oldest).rounded())),
                              ("newest_age_s", .number(now.timeIntervalSince(entry.newest).rounded()))])
                 })),
@@ -61,11 +61,19 @@ extension IsobarCommandLine {
         var table = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
         table.leftAligned = [0, 1]
         for entry in statistics.groups {
-            table.rows.append([entry.provider, entry.slot, String(entry.count),
+            table.rows.append([Self.providerID(entry.provider), entry.slot, String(entry.count),
                                Self.age(now.timeIntervalSince(entry.oldest)), Self.age(now.timeIntervalSince(entry.newest))])
         }
         let total = statistics.groups.reduce(0) { $0 + $1.count }
         return "Cache \(store.path): \(total) answer(s), \(store.fileSize / 1024) KiB on disk\n" + (total > 0 ? table.render() : "")
+    }
+
+    /// The provider id of a storage key (`open-meteo@3f2a…` → `open-meteo`).
+    static func providerID(_ storageKey: String) -> String { String(storageKey.prefix { $0 != "@" }) }
+
+    /// The endpoint fingerprint of a storage key, or nil when it has none.
+    static func endpoint(_ storageKey: String) -> String? {
+        storageKey.firstIndex(of: "@").map { String(storageKey[storageKey.index(after: $0)...]) }
     }
 
     /// One JSON line of a maintenance command.

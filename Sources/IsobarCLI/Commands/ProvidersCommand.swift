@@ -23,7 +23,7 @@ extension IsobarCommandLine {
             let configured = !needsKey || entry.flatMap { registry.key($0, environment) } != nil
             let mode = entry?.replay.map { "replay \($0)" } ?? "live"
             let limits = binding.policy?.rateLimits ?? []
-            let health = await health(of: provider.id, limits: limits, in: store, now: now, diagnostics: diagnostics)
+            let health = await health(of: binding.storageKey, limits: limits, in: store, now: now, diagnostics: diagnostics)
             let (usage, cooldown, breaker) = (health.usage, health.cooldown, health.breaker)
             let breakerText = breaker.map { state -> String in
                 guard let openedAt = state.openedAt else { return state.failures == 0 ? "closed" : "closed (\(state.failures) failure(s))" }

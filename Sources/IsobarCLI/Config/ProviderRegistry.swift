@@ -91,10 +91,16 @@ public struct ProviderRegistry: Sendable {
                 let limited = entry.limits.map { LimitingTransport(base: live(), limits: $0) as any Transport } ?? live()
                 let transport = wrapLive(entry, limited)
                 let provider = try await make(factory, entry, environment, time, transport, log)
-                bindings.append(ProviderBinding(provider: provider, transport: transport, policy: policy(entry, provider)))
+                bindings.append(ProviderBinding(provider: provider, transport: transport, policy: policy(entry, provider),
+                                                endpoint: Self.endpoint(entry)))
             }
         }
         return bindings
+    }
+
+    /// What decides a provider's answers besides the place: its type, base URL and forecast days.
+    static func endpoint(_ entry: ProviderEntry) -> String {
+        "type=\(entry.type);base=\(entry.baseURL?.string ?? "default");days=\(entry.forecastDays.map(String.init) ?? "default")"
     }
 
     private func make(_ factory: ProviderFactory, _ entry: ProviderEntry, _ environment: [String: String], _ time: any TimeSource,

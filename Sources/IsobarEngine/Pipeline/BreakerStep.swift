@@ -15,12 +15,14 @@ public struct BreakerStep: PipelineStep {
     public let openSeconds: Double
     /// The clock.
     public let time: any TimeSource
+    /// The key its state is stored under: its id and endpoint (see `ProviderBinding.storageKey`).
+    public let storageKey: String
     /// Where store failures go.
     public let diagnostics: any DiagnosticSink
 
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, breakers: any BreakerStore, threshold: Int, openSeconds: Double,
-                time: any TimeSource, diagnostics: any DiagnosticSink) {
+                time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil) {
         self.next = next
         self.provider = provider
         self.breakers = breakers
@@ -28,6 +30,7 @@ public struct BreakerStep: PipelineStep {
         self.openSeconds = openSeconds
         self.time = time
         self.diagnostics = diagnostics
+        self.storageKey = storageKey ?? provider.id
     }
 
     /// Skips while open; otherwise calls and records the outcome.
@@ -54,7 +57,7 @@ public struct BreakerStep: PipelineStep {
     private func checkClosed() async throws(ProviderError) {
         let state: BreakerState
         do {
-            state = try await breakers.breaker(provider: provider.id)
+            state = try await breakers.breaker(provider: storageKey)
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot read the breaker of \(provider.id): \(error.message)"))
             return
@@ -69,7 +72,7 @@ public struct BreakerStep: PipelineStep {
 
     private func record(succeeded: Bool) async {
         do {
-            _ = try await breakers.recordOutcome(provider: provider.id, succeeded: succeeded, threshold: threshold, now: time.now())
+            _ = try await breakers.recordOutcome(provider: storageKey, succeeded: succeeded, threshold: threshold, now: time.now())
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot record the breaker of \(provider.id): \(error.message)"))
         }

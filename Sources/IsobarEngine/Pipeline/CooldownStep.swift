@@ -14,6 +14,8 @@ public struct CooldownStep: PipelineStep {
     public let longestWaitSeconds: Double
     /// The clock.
     public let time: any TimeSource
+    /// The key its state is stored under: its id and endpoint (see `ProviderBinding.storageKey`).
+    public let storageKey: String
     /// Where store failures go.
     public let diagnostics: any DiagnosticSink
 
@@ -22,13 +24,14 @@ public struct CooldownStep: PipelineStep {
 
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, cooldowns: any CooldownStore, longestWaitSeconds: Double,
-                time: any TimeSource, diagnostics: any DiagnosticSink) {
+                time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil) {
         self.next = next
         self.provider = provider
         self.cooldowns = cooldowns
         self.longestWaitSeconds = longestWaitSeconds
         self.time = time
         self.diagnostics = diagnostics
+        self.storageKey = storageKey ?? provider.id
     }
 
     /// Waits out or skips a cooldown, then calls; records a 429's cooldown.
@@ -41,7 +44,7 @@ public struct CooldownStep: PipelineStep {
             let wait = retryAfter ?? Self.defaultRetryAfterSeconds
             let until = time.now().addingTimeInterval(wait)
             do {
-                try await cooldowns.setCooldown(Cooldown(until: until, reason: "HTTP 429"), provider: provider.id)
+                try await cooldowns.setCooldown(Cooldown(until: until, reason: "HTTP 429"), provider: storageKey)
             } catch {
                 diagnostics.report(Diagnostic(.health, "cannot record the cooldown of \(provider.id): \(error.message)"))
             }
@@ -57,7 +60,7 @@ public struct CooldownStep: PipelineStep {
     private func waitOut(before deadline: Date) async throws(ProviderError) {
         let cooldown: Cooldown?
         do {
-            cooldown = try await cooldowns.cooldown(provider: provider.id, now: time.now())
+            cooldown = try await cooldowns.cooldown(provider: storageKey, now: time.now())
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot read the cooldown of \(provider.id): \(error.message)"))
             return

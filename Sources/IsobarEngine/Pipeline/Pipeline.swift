@@ -23,16 +23,17 @@ public enum Pipeline {
         let fetch = ConcurrencyStep(next: FetchStep(provider: provider, transport: binding.transport, time: time), slots: slots,
                                     providerName: provider.displayName)
         guard let policy = binding.policy, let storage else { return (fetch, nil) }
+        let key = binding.storageKey
         let cache = ReportCache(provider: provider, cache: storage.cache, policy: policy, maxAgeSeconds: options.maxAgeSeconds,
-                                time: time, diagnostics: diagnostics)
+                                time: time, diagnostics: diagnostics, storageKey: key)
         let limited = RateLimitStep(next: fetch, provider: provider, windows: policy.rateLimits, ledger: storage.ledger,
-                                    time: time, diagnostics: diagnostics)
+                                    time: time, diagnostics: diagnostics, storageKey: key)
         let retried = RetryStep(next: limited, maxRetries: options.maxRetries, baseDelaySeconds: options.retryBaseDelaySeconds,
                                 time: time, random: random, providerName: provider.displayName)
         let guarded = BreakerStep(next: retried, provider: provider, breakers: storage.breakers, threshold: options.breakerThreshold,
-                                  openSeconds: options.breakerOpenSeconds, time: time, diagnostics: diagnostics)
+                                  openSeconds: options.breakerOpenSeconds, time: time, diagnostics: diagnostics, storageKey: key)
         let cooled = CooldownStep(next: guarded, provider: provider, cooldowns: storage.cooldowns,
-                                  longestWaitSeconds: options.longestWaitSeconds, time: time, diagnostics: diagnostics)
+                                  longestWaitSeconds: options.longestWaitSeconds, time: time, diagnostics: diagnostics, storageKey: key)
         let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
                                       readCache: options.readCache, time: time, diagnostics: diagnostics)
         let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)

@@ -17,6 +17,8 @@ public struct RateLimitStep: PipelineStep {
     public let ledger: any CallLedger
     /// The clock.
     public let time: any TimeSource
+    /// The key its state is stored under: its id and endpoint (see `ProviderBinding.storageKey`).
+    public let storageKey: String
     /// Where ledger failures go.
     public let diagnostics: any DiagnosticSink
 
@@ -25,13 +27,14 @@ public struct RateLimitStep: PipelineStep {
 
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, windows: [RateLimit], ledger: any CallLedger,
-                time: any TimeSource, diagnostics: any DiagnosticSink) {
+                time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil) {
         self.next = next
         self.provider = provider
         self.windows = windows
         self.ledger = ledger
         self.time = time
         self.diagnostics = diagnostics
+        self.storageKey = storageKey ?? provider.id
     }
 
     /// Permit, call, settle.
@@ -59,7 +62,7 @@ public struct RateLimitStep: PipelineStep {
     }
 
     private func permit(_ call: ProviderCall) async throws(ProviderError) -> CallID? {
-        let request = PermitRequest(provider: provider.id, windows: windows, cost: provider.callCost(of: call.request), deadline: call.deadline)
+        let request = PermitRequest(provider: storageKey, windows: windows, cost: provider.callCost(of: call.request), deadline: call.deadline)
         while true {
             let decision: PermitDecision
             do {

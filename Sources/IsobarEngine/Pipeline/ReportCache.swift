@@ -15,16 +15,19 @@ public struct ReportCache: Sendable {
     public let time: any TimeSource
     /// Where cache failures go.
     public let diagnostics: any DiagnosticSink
+    /// The key its answers are stored under: its id and endpoint (see `ProviderBinding.storageKey`).
+    public let storageKey: String
 
     /// A view of `cache` for `provider`.
     public init(provider: any WeatherProvider, cache: any ResponseCache, policy: ProviderPolicy, maxAgeSeconds: Double?,
-                time: any TimeSource, diagnostics: any DiagnosticSink) {
+                time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil) {
         self.provider = provider
         self.cache = cache
         self.policy = policy
         self.maxAgeSeconds = maxAgeSeconds
         self.time = time
         self.diagnostics = diagnostics
+        self.storageKey = storageKey ?? provider.id
     }
 
     /// The slots a request needs.
@@ -43,7 +46,7 @@ public struct ReportCache: Sendable {
 
     /// The lease key for fetching `request`: one per provider, slots and place.
     public func leaseKey(_ request: WeatherRequest) -> String {
-        "\(provider.id)|\(Self.slots(request.kinds).map(\.rawValue).joined(separator: "+"))|\(Self.placeKey(request.place.coordinate))"
+        "\(storageKey)|\(Self.slots(request.kinds).map(\.rawValue).joined(separator: "+"))|\(Self.placeKey(request.place.coordinate))"
     }
 
     /// Seconds an entry of `slot` stays fresh.
@@ -58,7 +61,7 @@ public struct ReportCache: Sendable {
         for slot in Self.slots(request.kinds) {
             let entry: CacheEntry?
             do {
-                entry = try await cache.entry(for: CacheKey(provider: provider.id, slot: slot, placeKey: placeKey))
+                entry = try await cache.entry(for: CacheKey(provider: storageKey, slot: slot, placeKey: placeKey))
             } catch {
                 diagnostics.report(Diagnostic(.cache, "cannot read a cached answer of \(provider.id): \(error.message)"))
                 return nil
@@ -123,7 +126,7 @@ public struct ReportCache: Sendable {
         for (slot, part) in parts {
             do {
                 try await cache.store(CacheEntry(fetchedAt: report.fetchedAt, payload: ReportCodec.encode(part)),
-                                      for: CacheKey(provider: provider.id, slot: slot, placeKey: placeKey))
+                                      for: CacheKey(provider: storageKey, slot: slot, placeKey: placeKey))
             } catch {
                 diagnostics.report(Diagnostic(.cache, "cannot store an answer of \(provider.id): \(error.message)"))
             }
