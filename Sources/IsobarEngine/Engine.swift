@@ -222,7 +222,7 @@ public struct Engine: Sendable {
             },
             { @Sendable () async -> Result<WeatherReport, ProviderError> in
                 guard (try? await time.sleep(seconds: deadline.timeIntervalSince(time.now()))) != nil else { return .failure(cancelled) }
-                let text = JSONOutput.format(options.timeoutSeconds)
+                let text = SpokenDuration.seconds(options.timeoutSeconds)
                 let error = ProviderError(.timeout, "\(provider.displayName): no answer within the \(text) s deadline", reason: .deadline)
                 guard let stale = pipeline.stale else { return .failure(error) }
                 // A cached answer, even a stale one, beats none; but looking for it must not overrun the deadline by much.

@@ -7,7 +7,7 @@ enum TransportErrors {
     /// or the total one.
     static func map(_ code: CURLcode, label: String, host: String, limits: TransferLimits, connectTimedOut: Bool,
                     refusedAsTooLarge: Bool) -> ProviderError {
-        let seconds = { (value: Double) in value == value.rounded() ? String(Int(value)) : String(value) }
+        let seconds = SpokenDuration.seconds
         switch code {
         case CURLE_WRITE_ERROR where refusedAsTooLarge:
             return map(CURLE_FILESIZE_EXCEEDED, label: label, host: host, limits: limits, connectTimedOut: connectTimedOut,

@@ -91,6 +91,7 @@ extension IsobarCommandLine {
             renderer.handle(event)
         }
         renderer.finish()
+        if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)
         return exitCode(outcomes, minimum: setup.minimum)
     }
@@ -110,6 +111,13 @@ extension IsobarCommandLine {
         }
     }
 
+    /// Says which places the bundled recordings cover, when none of them answered for the place asked.
+    private func noteDemoCoverage() {
+        guard let names = try? places().places.map(\.name), !names.isEmpty else { return }
+        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names[0]
+        errors.write("isobar: note: the demo has recordings for \(list) only; ask one of those, or leave out --demo\n")
+    }
+
     /// 0 when every provider answered (now or from a fresh cache), 2 when some failed or answered stale, 3 when none answered,
     /// 4 when fewer than `--min-providers` answered.
     func exitCode(_ outcomes: [ProviderOutcome], minimum: Int?) -> ExitCode {
@@ -124,7 +132,8 @@ extension IsobarCommandLine {
 
     private func engineOptions(_ given: CommandOptions) -> EngineOptions {
         var options = EngineOptions()
-        options.readCache = !given.refresh
+        // Recording asks every provider again, so that a warm cache never leaves the cassettes empty.
+        options.readCache = !given.refresh && given.recordDirectory == nil
         options.offline = given.offline
         if let seconds = given.timeoutSeconds { options.timeoutSeconds = seconds }
         options.maxAgeSeconds = given.maxAgeSeconds

@@ -91,11 +91,24 @@ public struct ProviderRegistry: Sendable {
                 let limited = entry.limits.map { LimitingTransport(base: live(), limits: $0) as any Transport } ?? live()
                 let transport = wrapLive(entry, limited)
                 let provider = try await make(factory, entry, environment, time, transport, log)
-                bindings.append(ProviderBinding(provider: provider, transport: transport, policy: policy(entry, provider),
-                                                endpoint: Self.endpoint(entry)))
+                let policy = policy(entry, provider)
+                try Self.checkFits(policy, provider, entry, file: configuration.file)
+                bindings.append(ProviderBinding(provider: provider, transport: transport, policy: policy, endpoint: Self.endpoint(entry)))
             }
         }
         return bindings
+    }
+
+    /// Refuses rate limits that one full request can never fit (it would be `rate_limited` on every run).
+    static func checkFits(_ policy: ProviderPolicy, _ provider: any WeatherProvider, _ entry: ProviderEntry,
+                          file: String?) throws(ConfigurationError) {
+        guard let anywhere = Coordinate(latitude: 0, longitude: 0) else { return }
+        let cost = provider.callCost(of: WeatherRequest(place: Place(name: "", coordinate: anywhere), kinds: provider.capabilities.kinds))
+        for window in policy.rateLimits where cost > window.limit + 1e-9 {
+            let calls = JSONOutput.format((cost * 10).rounded() / 10)
+            throw ConfigurationError("\(file ?? "configuration"): provider '\(entry.id)': one request counts as \(calls) calls, "
+                + "more than its rate limit of \(JSONOutput.format(window.limit)) per \(JSONOutput.format(window.perSeconds)) s; raise that limit")
+        }
     }
 
     /// What decides a provider's answers besides the place: its type, base URL and forecast days.

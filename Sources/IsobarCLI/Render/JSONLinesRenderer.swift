@@ -135,7 +135,7 @@ public struct JSONLinesRenderer: Renderer {
         var members: [(String, JSONOutput)] = [("code", .string(error.codeName)), ("message", .string(error.message))]
         if let reason = error.reason { members.append(("reason", .string(reason.rawValue))) }
         switch error.code {
-        case .rateLimited(let retryAfter): members.append(("retry_after_s", .number(retryAfter)))
+        case .rateLimited(let retryAfter): members.append(("retry_after_s", .number(retryAfter.map(OutputNumber.round3))))
         case .badResponse(let path): members.append(("path", .string(path)))
         default: break
         }
