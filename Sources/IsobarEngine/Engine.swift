@@ -45,11 +45,14 @@ public struct ProviderResult: Sendable, Equatable {
     public var report: WeatherReport
     /// Its own days, or days computed from its steps (complete local days only); empty when days were not asked for.
     public var days: [DailyPoint]
+    /// What a reader should know about it (a stale observation, a forecast that ended).
+    public var notes: [ResultNote]
 
     /// Creates a result.
-    public init(report: WeatherReport, days: [DailyPoint]) {
+    public init(report: WeatherReport, days: [DailyPoint], notes: [ResultNote] = []) {
         self.report = report
         self.days = days
+        self.notes = notes
     }
 }
 
@@ -181,8 +184,15 @@ public struct Engine: Sendable {
         }
         let order = Dictionary(uniqueKeysWithValues: bindings.enumerated().map { ($1.provider.id, $0) })
         reports.sort { order[$0.providerID, default: 0] < order[$1.providerID, default: 0] }
-        emit(.consensus(request, ConsensusV1.merge(reports, place: request.place, weights: options.weights,
-                                                   now: Self.referenceTime(reports, time.now()))))
+        let reference = Self.referenceTime(reports, time.now())
+        // A stale observation is shown, flagged, but never merged as "now".
+        let merged = reports.map { report in
+            guard let current = report.current, reference.timeIntervalSince(current.time) > ResultNote.staleCurrentSeconds else { return report }
+            var fresh = report
+            fresh.current = nil
+            return fresh
+        }
+        emit(.consensus(request, ConsensusV1.merge(merged, place: request.place, weights: options.weights, now: reference)))
     }
 
     /// Seconds past the deadline a stale answer may still be looked for in the cache.
@@ -238,15 +248,19 @@ public struct Engine: Sendable {
             },
         ], onCancel: { .failure(cancelled) })
         switch outcome {
-        case .success(let report): return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed)))
+        case .success(let report):
+            let calendar = LocalCalendar.resolve(place: request.place, reports: [report])
+            let reference = Self.referenceTime([report], time.now())
+            return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed, calendar: calendar),
+                                                   notes: ResultNote.notes(for: report, reference: reference, calendar: calendar)))
         case .failure(let error): return .failure(request, providerID: provider.id, error: error)
         }
     }
 
     /// The provider's days in the place's local calendar, when days were asked for.
-    private func days(of report: WeatherReport, for request: WeatherRequest) -> [DailyPoint] {
+    private func days(of report: WeatherReport, for request: WeatherRequest, calendar: LocalCalendar) -> [DailyPoint] {
         guard request.kinds.contains(.daily) else { return [] }
-        return ProviderDays.days(of: report, calendar: LocalCalendar.resolve(place: request.place, reports: [report]))
+        return ProviderDays.days(of: report, calendar: calendar)
     }
 
     /// The request with only the kinds the provider can answer (days come from steps when it has no days of its own).

@@ -46,3 +46,13 @@ import Testing
         #expect(SpokenDuration.seconds(seconds) == spoken)
     }
 }
+
+@Suite struct ShortForecastTests {
+    @Test func fewerDaysThanAskedForAreExplained() async {
+        let run = await runCLI(["forecast", "Minsk", "--demo", "--days", "16", "--providers", "openweathermap"])
+        #expect(run.code == 0)
+        #expect(run.stderr.contains("isobar: note: 4 of the 16 days asked for are forecast; the providers that answered forecast OpenWeatherMap 5 days ahead"))
+        let full = await runCLI(["forecast", "Minsk", "--demo", "--days", "7"])
+        #expect(!full.stderr.contains("days asked for"))
+    }
+}

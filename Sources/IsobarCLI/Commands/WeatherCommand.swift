@@ -86,11 +86,16 @@ extension IsobarCommandLine {
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp)
         var renderer = RendererFactory.make(parsed.options.format, context: context, output: output)
         var outcomes: [ProviderOutcome] = []
+        var reports: [WeatherReport] = []
+        var merged: ConsensusResult?
         for await event in engine(setup).run(WeatherRequest(place: place, kinds: view.kinds)) {
             if let outcome = event.outcome { outcomes.append(outcome) }
+            if case .result(_, let result) = event { reports.append(result.report) }
+            if case .consensus(_, let consensus) = event { merged = consensus }
             renderer.handle(event)
         }
         renderer.finish()
+        if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
         if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)
         return exitCode(outcomes, minimum: setup.minimum)
@@ -109,6 +114,18 @@ extension IsobarCommandLine {
         return DiagnosticLog { diagnostic in
             if verbose { errors.write("isobar: note: \(diagnostic)\n") }
         }
+    }
+
+    /// Says how many of the days asked for are forecast, and why, when there are fewer.
+    private func noteShortForecast(asked: Int, _ consensus: ConsensusResult, _ reports: [WeatherReport], _ setup: WeatherSetup) {
+        let window = ForecastWindow(reports: reports, now: time.now(), days: asked)
+        let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds ?? 0
+        let shown = window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).count
+        guard shown < asked else { return }
+        let horizons = setup.bindings.filter { binding in reports.contains { $0.providerID == binding.provider.id } }
+            .map { "\($0.provider.displayName) \($0.provider.capabilities.horizonDays) days" }
+        errors.write("isobar: note: \(shown) of the \(asked) days asked for are forecast; the providers that answered forecast "
+            + "\(horizons.joined(separator: ", ")) ahead (days computed from steps count only when complete)\n")
     }
 
     /// Says which places the bundled recordings cover, when none of them answered for the place asked.

@@ -100,6 +100,11 @@ public struct JSONLinesRenderer: Renderer {
             members.insert(("age_s", .number(age.rounded())), at: 1)
             members.insert(("stale_because", .string(because)), at: 2)
         }
+        if !result.notes.isEmpty {
+            members.append(("notes", .array(result.notes.map { note in
+                .object([("code", .string(note.code)), ("message", .string(ResultNoteText.sentence(note, place: context.place)))])
+            })))
+        }
         let (wantsCurrent, days, hours) = context.view.sections
         if wantsCurrent { members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null)) }
         if days > 0 {

@@ -7,6 +7,7 @@ public struct TableRenderer: Renderer {
     private let context: RenderContext
     private let output: any OutputSink
     private var reports: [WeatherReport] = []
+    private var notes: [(id: String, note: ResultNote)] = []
     private var failures: [(id: String, error: ProviderError)] = []
     private var consensus: ConsensusResult?
     private let style: Style
@@ -21,7 +22,9 @@ public struct TableRenderer: Renderer {
     /// Keeps the event for the final drawing.
     public mutating func handle(_ event: EngineEvent) {
         switch event {
-        case .result(_, let result): reports.append(result.report)
+        case .result(_, let result):
+            reports.append(result.report)
+            notes += result.notes.map { (result.report.providerID, $0) }
         case .failure(_, let id, let error): failures.append((id, error))
         case .consensus(_, let merged): consensus = merged
         }
@@ -48,6 +51,7 @@ public struct TableRenderer: Renderer {
             let label = outcome == .error ? failure.error.codeName.replacingUnderscores : outcome.rawValue.replacingUnderscores
             text += style.red("\(name): \(label) — \(message)") + "\n"
         }
+        for (id, note) in notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
         text += staleNotice(ordered)
         text += replayNotice(ordered)
         output.write(text)
