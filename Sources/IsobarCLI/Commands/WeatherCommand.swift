@@ -88,7 +88,13 @@ extension IsobarCommandLine {
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
         var merged: ConsensusResult?
+        let waiting = WaitingNotice(sink: errors)
+        let live = setup.bindings.filter { $0.policy != nil }.count
+        if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s")…", time: time) }
+        defer { waiting.stop() }
         for await event in engine(setup).run(WeatherRequest(place: place, kinds: view.kinds)) {
+            // Nothing else may share the terminal line with the notice.
+            if parsed.options.format == .jsonl || event.providerID == nil { waiting.stop() }
             if let outcome = event.outcome { outcomes.append(outcome) }
             if case .result(_, let result) = event { reports.append(result.report) }
             if case .consensus(_, let consensus) = event { merged = consensus }
