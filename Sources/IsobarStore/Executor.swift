@@ -25,10 +25,11 @@ final class Executor: Sendable {
     let path: String
 
     /// Starts the thread; `connect` opens the connection on it, at the first job and again after a recovery.
-    init(path: String, options: Store.Options, recovery: Recovery?,
+    /// `delay` is a test aid: each job first blocks the thread that long.
+    init(path: String, delay: Duration?, recovery: Recovery?,
          connect: @escaping @Sendable () throws(StoreError) -> Connection) throws(StoreError) {
         self.path = path
-        let worker = Worker(queue: queue, counters: counters, delay: options.artificialDelayPerJob,
+        let worker = Worker(queue: queue, counters: counters, delay: delay,
                             recovery: recovery, connect: connect)
         let context = Unmanaged.passRetained(worker).toOpaque()
         var thread = pthread_t()

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A failure of the store; messages name the file, never data.
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -6,10 +9,16 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Int32
     /// One line for people.
     public let message: String
-    /// Creates the error.
-    public init(code: Int32, _ message: String) {
+    /// The cause alone, without the file: SQLite's own words, and the system's when the disk refused.
+    public let cause: String
+    /// The system's error number behind an I/O failure (`ENOSPC`, `EROFS`…), or 0.
+    public let systemError: Int32
+    /// Creates the error; `cause` defaults to the message.
+    public init(code: Int32, _ message: String, cause: String? = nil, systemError: Int32 = 0) {
         self.code = code
         self.message = message
+        self.cause = cause ?? message
+        self.systemError = systemError
     }
     /// The message.
     public var description: String { message }
@@ -25,15 +34,16 @@ final class Connection: @unchecked Sendable {
     private let handle: OpaquePointer
     let path: String
 
-    /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`.
-    init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+    /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`; `readOnly` neither creates nor writes.
+    init(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(StoreError) {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         guard result == SQLITE_OK, let opened else {
-            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            let cause = opened.map { Self.cause(result, $0) } ?? "cannot open"
             if let opened { sqlite3_close_v2(opened) }
-            throw StoreError(code: result & 0xff, "cannot open the store \(path): \(message)")
+            throw StoreError(code: result & 0xff, "cannot open the store \(path): \(cause)", cause: cause,
+                             systemError: opened.map(sqlite3_system_errno) ?? 0)
         }
         handle = opened
         self.path = path
@@ -82,7 +92,22 @@ final class Connection: @unchecked Sendable {
     }
 
     func error(_ result: Int32) -> StoreError {
-        StoreError(code: result & 0xff, "store \(path): \(String(cString: sqlite3_errmsg(handle)))")
+        let cause = Self.cause(result, handle)
+        let system = Self.isSystemFailure(result) ? sqlite3_system_errno(handle) : 0
+        return StoreError(code: result & 0xff, "store \(path): \(cause)", cause: cause, systemError: system)
+    }
+
+    /// SQLite's message, with the system's when the disk or the file system refused.
+    private static func cause(_ result: Int32, _ handle: OpaquePointer) -> String {
+        let message = String(cString: sqlite3_errmsg(handle))
+        let system = sqlite3_system_errno(handle)
+        guard isSystemFailure(result), system != 0 else { return message }
+        return "\(message): \(String(cString: strerror(system)))"
+    }
+
+    /// Failures where the operating system's error number says more than SQLite's.
+    private static func isSystemFailure(_ result: Int32) -> Bool {
+        [SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_FULL, SQLITE_READONLY].contains(result & 0xff)
     }
 }
 

@@ -1,5 +1,3 @@
-import CSQLite
-
 extension Store {
     /// `migrations[n]` upgrades the schema from version n to n + 1; released ones are never edited.
     static let migrations = [
@@ -17,6 +15,7 @@ extension Store {
         ALTER TABLE rate_events ADD COLUMN deadline REAL;
         ALTER TABLE rate_events ADD COLUMN settled_at REAL;
         """,
+        // Favourites and settings moved to the user's own file (`UserDataStore`); these tables stay for the one-time import.
         """
         CREATE TABLE favourites(position INTEGER PRIMARY KEY, name TEXT NOT NULL, admin_area TEXT, country_code TEXT,
                                 latitude REAL NOT NULL, longitude REAL NOT NULL, timezone TEXT, added_at REAL NOT NULL);
@@ -32,38 +31,11 @@ extension Store {
         """,
     ]
 
-    /// Opens the file at `path` (or `:memory:`), in WAL mode for a file, and brings its schema up to date.
-    static func connect(_ path: String) throws(StoreError) -> Connection {
-        let connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        if path != ":memory:" { try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") }
-        try migrate(connection)
-        return connection
-    }
+    /// The cache's layout.
+    static let schema = Schema(label: "the cache", migrations: migrations)
 
-    private static func migrate(_ connection: Connection) throws(StoreError) {
-        let version = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
-        guard version < schemaVersion else {
-            guard version == schemaVersion else {
-                throw StoreError(code: SQLITE_MISMATCH,
-                                 "the cache \(connection.path) has schema version \(version), newer than this build's \(schemaVersion)")
-            }
-            // Touch the schema so a file that is not a database fails here, not later.
-            _ = try connection.query("SELECT count(*) FROM sqlite_master")
-            return
-        }
-        try connection.execute("BEGIN IMMEDIATE")
-        do throws(StoreError) {
-            // Another connection may have migrated while this one waited for the lock.
-            let current = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
-            guard current <= schemaVersion else {
-                throw StoreError(code: SQLITE_MISMATCH,
-                                 "the cache \(connection.path) has schema version \(current), newer than this build's \(schemaVersion)")
-            }
-            for migration in migrations[current...] { try connection.execute(migration) }
-            try connection.execute("PRAGMA user_version = \(schemaVersion); COMMIT")
-        } catch {
-            connection.rollback()
-            throw error
-        }
+    /// Opens the cache file at `path` (or `:memory:`), in WAL mode for a file, and brings its schema up to date.
+    static func connect(_ path: String) throws(StoreError) -> Connection {
+        try schema.connect(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 }

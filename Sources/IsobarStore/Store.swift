@@ -4,11 +4,12 @@ import IsobarEngine
 import Glibc
 #endif
 
-/// Isobar's one SQLite file: response cache, rate-limit ledger, cooldowns, breakers, fetch leases and the user's places.
+/// Isobar's cache, one disposable SQLite file: answers, rate-limit ledger, cooldowns, breakers, fetch leases, geocoding answers.
 ///
 /// WAL mode and a busy timeout, so several processes share the file safely. Every SQLite call runs on the store's own
-/// threads (see `Executor`): a writer that commits the writes queued together in one transaction, and a reader, so a read
-/// is never queued behind a write waiting for another process's lock. An in-memory store has one thread for both.
+/// threads (see `Executor` and `Database`): a writer that commits the writes queued together in one transaction, and a
+/// reader, so a read is never queued behind a write waiting for another process's lock. An in-memory store has one thread
+/// for both. The user's cities and home are not here but in `UserDataStore`.
 public final class Store: Sendable {
     /// Settings of a store.
     public struct Options: Sendable, Equatable {
@@ -27,23 +28,17 @@ public final class Store: Sendable {
     public static let busyTimeoutMilliseconds: Int32 = 5000
 
     /// The file, or `:memory:`.
-    public let path: String
-    private let writer: Executor
-    private let reader: Executor
+    public var path: String { database.path }
+    private let database: Database
 
-    private init(path: String, writer: Executor, reader: Executor) {
-        self.path = path
-        self.writer = writer
-        self.reader = reader
+    private init(_ database: Database) {
+        self.database = database
     }
 
     /// A private store in memory, for tests and for when no file can be used; cheap, and waits for nothing.
     /// Throws only when its thread cannot start.
     public static func inMemory(options: Options = Options()) throws(StoreError) -> Store {
-        let executor = try Executor(path: ":memory:", options: options, recovery: nil) {
-            () throws(StoreError) -> Connection in try connect(":memory:")
-        }
-        return Store(path: ":memory:", writer: executor, reader: executor)
+        Store(try Database.inMemory(schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds, delay: options.artificialDelayPerJob))
     }
 
     /// Opens `isobar.sqlite` in `directory` (created if needed). A damaged file is moved aside and rebuilt;
@@ -61,16 +56,9 @@ public final class Store: Sendable {
         let path = directory + "/isobar.sqlite"
         let recovery = Recovery(path: path, warn: warn)
         do {
-            let writer = try Executor(path: path, options: options, recovery: recovery) {
-                () throws(StoreError) -> Connection in try connect(path)
-            }
             // Opening, moving a damaged file aside and migrating happen on the writer's thread, before any reader opens.
-            try await writer.submit(.bare) { _ in }
-            let reader = try Executor(path: path, options: options, recovery: recovery) {
-                () throws(StoreError) -> Connection in try connect(path)
-            }
-            try await reader.submit(.bare) { _ in }
-            return Store(path: path, writer: writer, reader: reader)
+            return Store(try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                                 delay: options.artificialDelayPerJob, recovery: recovery))
         } catch {
             let what = recovery.generation > 0 ? "cannot rebuild the cache" : "cannot use the cache"
             warn("\(what) \(path) (\(error.message)); using a temporary in-memory cache")
@@ -84,19 +72,19 @@ public final class Store: Sendable {
     /// Runs `body` with the writes queued at the same time, in one `BEGIN IMMEDIATE` transaction, in its own savepoint.
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
-        try await writer.submit(.grouped, body)
+        try await database.write(body)
     }
 
     /// Runs `body` on the reader, in a deferred transaction of its own.
     @discardableResult
     func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
-        try await reader.submit(.snapshot, body)
+        try await database.read(body)
     }
 
     /// Runs `body` on the writer's connection outside any transaction (pragmas that cannot run inside one).
     @discardableResult
     func bare<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
-        try await writer.submit(.bare, body)
+        try await database.bare(body)
     }
 
     /// `write`, its failure told as a `StorageError` naming the file and the cause.
@@ -120,10 +108,10 @@ public final class Store: Sendable {
     }
 
     /// Write transactions committed so far (tests).
-    var writeTransactions: Int { writer.transactions }
+    var writeTransactions: Int { database.transactions }
 
     /// Jobs the writer accepted so far (tests).
-    var writerJobs: Int { writer.jobs }
+    var writerJobs: Int { database.writerJobs }
 
     /// Size of the database file in bytes (0 in memory).
     public var fileSize: Int {

@@ -154,7 +154,7 @@ func searchNames(_ run: CLIRun) throws -> [String] {
 
 @Suite struct CitiesCommandTests {
     @Test func firstRunSeedsMinskAndMoscowAndChangesPersist() async throws {
-        let environment = ["XDG_CACHE_HOME": temporaryDirectory("cities")]
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("cities")]
         let first = try parseLines(await runCLI(["cities", "--demo", "--format", "jsonl"], environment: environment))
         #expect(try first.map { try $0.member("place").string("name") } == ["Minsk", "Moscow"])
         #expect(try first.first?.double("temperature") == -0.43)
@@ -176,13 +176,11 @@ func searchNames(_ run: CLIRun) throws -> [String] {
     }
 
     @Test func badCityCommandsAreClearErrors() async throws {
-        let environment = ["XDG_CACHE_HOME": temporaryDirectory("cities")]
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("cities")]
         expectOneLineError(await runCLI(["cities", "remove", "Atlantis", "--demo"], environment: environment), code: .badPlace,
                            containing: "'Atlantis' is not one of your cities (Minsk, Moscow)")
         expectOneLineError(await runCLI(["cities", "remove", "7", "--demo"], environment: environment), code: .badPlace,
                            containing: "there is no city number 7; you have 2")
-        expectOneLineError(await runCLI(["cities", "add", "Springfield", "--demo"], environment: environment), code: .badPlace,
-                           containing: "'Springfield' could be")
         expectOneLineError(await runCLI(["cities", "ad", "Tokyo"], environment: environment), code: .usage, containing: "did you mean 'add'?")
         expectOneLineError(await runCLI(["cities", "add", "x'); DROP TABLE favourites; --", "--demo"], environment: environment),
                            code: .badPlace, containing: "unknown place")
@@ -193,8 +191,63 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         #expect(list.count == 2)
     }
 
+    @Test func rmIsRemoveAndMoveReordersByNumberNameOrCoordinates() async throws {
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("cities")]
+        _ = await runCLI(["cities", "add", "Tokyo", "--demo"], environment: environment)
+        _ = await runCLI(["cities", "add", "-15.2,30.25", "--demo"], environment: environment)
+        let moved = await runCLI(["cities", "move", "3", "1", "--demo"], environment: environment)
+        #expect(moved.code == 0, "\(moved.stderr)")
+        #expect(moved.stdout == "Moved Tokyo, Tokyo, JP to number 1.\n")
+        #expect(try await cityNames(environment) == ["Tokyo", "Minsk", "Moscow", "-15.2,30.25"])
+        #expect(await runCLI(["cities", "move", "minsk", "moscow", "--demo"], environment: environment).code == 0)
+        #expect(try await cityNames(environment) == ["Tokyo", "Moscow", "Minsk", "-15.2,30.25"])
+        let json = try #require(try parseLines(await runCLI(["cities", "move", "-15.20,30.250", "1", "--demo", "--format", "jsonl"],
+                                                            environment: environment)).first)
+        #expect(try json.string("type") == "city_moved")
+        #expect(try json.int("from") == 4)
+        #expect(try json.int("index") == 1)
+        #expect(try await cityNames(environment) == ["-15.2,30.25", "Tokyo", "Moscow", "Minsk"])
+        // Coordinates compare by value, as typed in any form.
+        let removed = await runCLI(["cities", "rm", "-15.20,30.25", "--demo"], environment: environment)
+        #expect(removed.stdout == "Removed -15.2,30.25.\n")
+        #expect(await runCLI(["cities", "rm", "tokyo", "--demo"], environment: environment).stdout == "Removed Tokyo, Tokyo, JP.\n")
+        #expect(try await cityNames(environment) == ["Moscow", "Minsk"])
+    }
+
+    @Test func badMovesAreClearErrors() async throws {
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("cities")]
+        expectOneLineError(await runCLI(["cities", "move", "3", "1", "--demo"], environment: environment), code: .badPlace,
+                           containing: "there is no city number 3; you have 2 (1 to 2)")
+        expectOneLineError(await runCLI(["cities", "move", "1", "0", "--demo"], environment: environment), code: .badPlace,
+                           containing: "there is no city number 0; you have 2 (1 to 2)")
+        expectOneLineError(await runCLI(["cities", "move", "Paris", "1", "--demo"], environment: environment), code: .badPlace,
+                           containing: "'Paris' is not one of your cities (Minsk, Moscow)")
+        expectOneLineError(await runCLI(["cities", "move", "1", "--demo"], environment: environment), code: .usage,
+                           containing: "'cities move' needs FROM and TO")
+        expectOneLineError(await runCLI(["cities", "rm", "Tokyo", "Paris", "--demo"], environment: environment), code: .usage,
+                           containing: "unexpected argument 'Paris' for 'cities rm'")
+        expectOneLineError(await runCLI(["cities", "mvoe", "1", "2"], environment: environment), code: .usage, containing: "did you mean 'move'?")
+        #expect(try await cityNames(environment) == ["Minsk", "Moscow"])
+    }
+
+    @Test func anAmbiguousNameMeansItsBestMatchEverywhereAndSaysSo() async throws {
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("cities")]
+        let now = await runCLI(["now", "Springfield", "--demo", "--format", "jsonl"], environment: environment)
+        let note = try #require(now.stderr.split(separator: "\n").first { $0.contains("note: 'Springfield' is ") })
+        let best = try #require(try parseLines(now).last).member("place")
+        let added = await runCLI(["cities", "add", "Springfield", "--demo", "--format", "jsonl"], environment: environment)
+        #expect(added.code == 0, "\(added.stderr)")
+        #expect(added.stderr == note + "\n")
+        let line = try #require(try parseLines(added).first)
+        #expect(try line.member("place").double("latitude") == best.double("latitude"))
+        #expect(try line.member("runners_up").count() == best.member("runners_up").count())
+        let home = await runCLI(["home", "set", "Springfield", "--demo"], environment: environment)
+        #expect(home.stderr == note + "\n")
+        #expect(try await homeName(environment) == "Springfield")
+    }
+
     @Test func twoProcessesAddingAtOnceLoseNothing() throws {
-        let environment = ["XDG_CACHE_HOME": temporaryDirectory("cities")]
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("cities")]
         _ = try runProcess(try #require(isobarExecutable()), ["cities", "--demo"], environment: environment)
         let places = ["Tokyo", "London", "New York", "São Paulo", "Paris, FR", "Berlin"]
         let runs = try runConcurrently(places.map { ["cities", "add", $0, "--demo"] }, environment: environment)
@@ -206,7 +259,7 @@ func searchNames(_ run: CLIRun) throws -> [String] {
     }
 
     @Test func searchAddAddsTheTopResultAndShowsIt() async throws {
-        let environment = ["XDG_CACHE_HOME": temporaryDirectory("cities")]
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("cities")]
         let run = await runCLI(["search", "tokio", "--add", "--demo"], environment: environment)
         #expect(run.code == 0, "\(run.stderr)")
         #expect(run.stderr.contains("added Tokyo, JP to your cities as number 3"))
@@ -217,7 +270,7 @@ func searchNames(_ run: CLIRun) throws -> [String] {
 
 @Suite struct HomeCommandTests {
     @Test func homeIsShownWithNoArgumentsAndFallsBackToTheFirstCity() async throws {
-        let environment = ["XDG_CACHE_HOME": temporaryDirectory("home")]
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("home")]
         let fallback = await runCLI(["--demo"], environment: environment)
         #expect(fallback.code == 0, "\(fallback.stderr)")
         #expect(fallback.stderr.contains("no home set"))
@@ -233,11 +286,27 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         #expect(try consensus.member("current").member("temperature").double("value") == 20.46)
         expectOneLineError(await runCLI(["home", "move", "--demo"], environment: environment), code: .usage, containing: "unknown home action")
     }
+
+    @Test func homeUnsetFallsBackToTheFirstCity() async throws {
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("home")]
+        #expect(await runCLI(["home", "unset", "--demo"], environment: environment).stdout == "No home was set.\n")
+        _ = await runCLI(["home", "set", "Tokyo", "--demo"], environment: environment)
+        let unset = await runCLI(["home", "unset", "--demo"], environment: environment)
+        #expect(unset.code == 0)
+        #expect(unset.stdout == "Home unset (it was Tokyo, Tokyo, JP); isobar now shows your first city.\n")
+        let shown = await runCLI(["--demo"], environment: environment)
+        #expect(shown.stderr.contains("no home set"))
+        #expect(shown.stdout.hasPrefix("Minsk, Minsk City, BY"))
+        let json = try #require(try parseLines(await runCLI(["home", "unset", "--demo", "--format", "jsonl"], environment: environment)).first)
+        #expect(try json.string("type") == "home_unset")
+        #expect(try json.member("place").isNull)
+        expectOneLineError(await runCLI(["home", "unset", "Tokyo", "--demo"], environment: environment), code: .usage, containing: "takes no PLACE")
+    }
 }
 
 @Suite struct PlacesJSONLinesTests {
     @Test func cityAndHomeChangesSpeakJSONLines() async throws {
-        let environment = ["XDG_CACHE_HOME": temporaryDirectory("json-cities")]
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("json-cities")]
         let added = try #require(try parseLines(await runCLI(["cities", "add", "Tokyo", "--demo", "--format", "jsonl"], environment: environment)).first)
         #expect(try added.string("type") == "city_added")
         #expect(try added.int("index") == 3)

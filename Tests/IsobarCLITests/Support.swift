@@ -28,9 +28,9 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:], re
             transport: @escaping @Sendable () -> any Transport = { NoNetworkTransport() }) async -> CLIRun {
     let output = BufferedSink()
     let errors = BufferedSink()
-    // A fresh cache per run unless the test shares one through XDG_CACHE_HOME or --cache-dir.
+    // A fresh cache and fresh cities per run unless the test shares them through XDG_CACHE_HOME (or --cache-dir) and XDG_DATA_HOME.
     var environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
-                       "XDG_CACHE_HOME": temporaryDirectory("cache")]
+                       "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data")]
     environment.merge(extra) { $1 }
     let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, registry: registry, liveTransport: transport).run(arguments)
     return CLIRun(code: code, stdout: output.text, stderr: errors.text)
@@ -65,7 +65,7 @@ func launch(_ executable: String, _ arguments: [String], environment: [String: S
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
-                           "XDG_CACHE_HOME": temporaryDirectory("cache")].merging(environment) { $1 }
+                           "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data")].merging(environment) { $1 }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

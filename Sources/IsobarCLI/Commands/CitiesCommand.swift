@@ -5,63 +5,32 @@ import IsobarPlaces
 import IsobarStore
 
 extension IsobarCommandLine {
-    /// `isobar cities`, `isobar cities add PLACE`, `isobar cities remove PLACE|NUMBER`.
+    /// `isobar cities`, `isobar cities add PLACE`, `isobar cities remove|rm PLACE|NUMBER`, `isobar cities move FROM TO`.
     func runCities(_ parsed: Invocation) async throws -> ExitCode {
         let action = parsed.positionals.first ?? "list"
-        let actions = ["list", "add", "remove"]
-        guard actions.contains(action) else {
-            let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown cities action '\(action)'\(suggestion); actions are list, add, remove")
+        let arguments = ["list": 0, "add": 1, "remove": 1, "rm": 1, "move": 2]
+        guard let wanted = arguments[action] else {
+            let names = ["list", "add", "remove", "rm", "move"]
+            let suggestion = Spelling.closest(to: action, in: names).map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError("unknown cities action '\(action)'\(suggestion); actions are \(names.joined(separator: ", "))")
         }
-        if action != "list" && parsed.positionals.count < 2 { throw UsageError("'cities \(action)' needs a PLACE") }
-        if action == "list" && parsed.positionals.count > 1 { throw UsageError("'cities' lists your cities; to add one: isobar cities add PLACE") }
+        let given = max(0, parsed.positionals.count - 1)
+        switch (action, given) {
+        case ("list", 1...): throw UsageError("'cities' lists your cities; to add one: isobar cities add PLACE")
+        case ("move", ..<2): throw UsageError("'cities move' needs FROM and TO: a number, a name or coordinates, e.g. isobar cities move 3 1")
+        case (_, ..<1) where wanted > 0: throw UsageError("'cities \(action)' needs a PLACE")
+        case (_, let count) where count > wanted:
+            throw UsageError("unexpected argument '\(parsed.positionals[wanted + 1])' for 'cities \(action)' (quote a place name with spaces: \"New York\")")
+        default: break
+        }
         let setup = try await weatherSetup(parsed)
-        let store = try await placesStore(setup, parsed)
-        let cities = try await store.favourites(seed: seedCities(), now: time.now())
+        let store = try await userData(setup.configuration)
+        let cities = try await store.cities(seed: seedCities(), now: time.now())
         switch action {
-        case "add":
-            let text = parsed.positionals[1]
-            let resolution = try await resolvePlace(text, setup: setup, parsed: parsed, announce: false)
-            if !resolution.runnersUp.isEmpty && resolution.source == "gazetteer" {
-                let options = ([resolution.place] + resolution.runnersUp).prefix(5).map(\.fullLabel)
-                throw PlaceError("'\(text.trimmingSpaces())' could be \(options.joined(separator: "; ")); add one with a qualifier, e.g. \"\(resolution.place.name), \(resolution.place.countryCode ?? "CC")\"")
-            }
-            let addition = try await store.addFavourite(resolution.place, now: time.now())
-            if parsed.options.format == .jsonl {
-                let (position, already) = switch addition {
-                case .added(let position): (position, false)
-                case .alreadyThere(let position): (position, true)
-                }
-                output.write(line("city_added", [("index", .integer(position)), ("place", Self.placeJSON(resolution.place)),
-                                                 ("already_there", .bool(already))]))
-                return .success
-            }
-            switch addition {
-            case .added(let position): output.write("Added \(resolution.place.fullLabel) as city number \(position).\n")
-            case .alreadyThere(let position): output.write("\(resolution.place.fullLabel) is already city number \(position).\n")
-            }
-            return .success
-        case "remove":
-            let text = parsed.positionals[1]
-            let position: Int
-            if let number = Int(text.trimmingSpaces()) {
-                position = number
-            } else {
-                let folded = PlaceDirectory.fold(text.trimmingSpaces())
-                guard let index = cities.firstIndex(where: { PlaceDirectory.fold($0.name) == folded || PlaceDirectory.fold($0.fullLabel) == folded }) else {
-                    throw PlaceError("'\(text.trimmingSpaces())' is not one of your cities (\(cities.map(\.name).joined(separator: ", ")))")
-                }
-                position = index + 1
-            }
-            guard let removed = try await store.removeFavourite(at: position) else {
-                throw PlaceError("there is no city number \(position); you have \(cities.count)")
-            }
-            output.write(parsed.options.format == .jsonl
-                ? line("city_removed", [("index", .integer(position)), ("place", Self.placeJSON(removed))])
-                : "Removed \(removed.fullLabel).\n")
-            return .success
-        default:
-            return await listCities(cities, setup, parsed)
+        case "add": return try await addCity(parsed.positionals[1], store, setup, parsed)
+        case "remove", "rm": return try await removeCity(parsed.positionals[1], cities, store, parsed)
+        case "move": return try await moveCity(parsed.positionals[1], to: parsed.positionals[2], cities, store, parsed)
+        default: return await listCities(cities, setup, parsed)
         }
     }
 

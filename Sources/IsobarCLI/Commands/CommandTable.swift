@@ -36,13 +36,13 @@ enum SearchCommand: IsobarCommand {
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runSearch(invocation) }
 }
 
-/// `isobar cities [add|remove PLACE]`.
+/// `isobar cities [add|remove|rm PLACE | move FROM TO]`.
 enum CitiesCommand: IsobarCommand {
     static let spec = Commands.cities
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runCities(invocation) }
 }
 
-/// `isobar home [set PLACE]`, and `isobar` alone.
+/// `isobar home [set PLACE | unset]`, and `isobar` alone.
 enum HomeCommand: IsobarCommand {
     static let spec = Commands.home
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runHome(invocation) }

@@ -81,12 +81,12 @@ enum Commands {
         discussion: "Matching ignores case and accents, knows other names and scripts (Минск, 東京), forgives one typo in words of 4+ letters, and takes a qualifier after a comma: \"Paris, US\", \"Paris, TX\". Names the offline gazetteer lacks are looked up with the configured providers that find places by name, when the network is allowed.")
 
     static let cities = CommandSpec(
-        name: "cities", summary: "Your cities with the consensus temperature and condition now; add or remove cities",
-        arguments: [], optionalArguments: ["ACTION", "PLACE"], options: common,
-        discussion: "isobar cities lists them (the first run starts with Minsk and Moscow); isobar cities add PLACE; isobar cities remove PLACE|NUMBER.")
+        name: "cities", summary: "Your cities with the consensus temperature and condition now; add, remove or reorder them",
+        arguments: [], optionalArguments: ["ACTION", "PLACE", "TO"], options: common,
+        discussion: "isobar cities lists them (the first run starts with Minsk and Moscow); isobar cities add PLACE; isobar cities remove|rm PLACE|NUMBER; isobar cities move FROM TO (numbers, names or coordinates). They are kept in $XDG_DATA_HOME/isobar, never in the cache.")
 
     static let home = CommandSpec(
-        name: "home", summary: "Show your home place (now, the next hours, the next days), or set it: isobar home set PLACE",
+        name: "home", summary: "Show your home place (now, the next hours, the next days), set it or unset it",
         arguments: [], optionalArguments: ["ACTION", "PLACE"], options: common,
-        discussion: "isobar with no arguments shows the same; without a home it shows your first city.")
+        discussion: "isobar home set PLACE; isobar home unset. isobar with no arguments shows the same; without a home it shows your first city.")
 }

@@ -26,7 +26,11 @@ extension IsobarCommandLine {
 
     /// Where the cache lives: `--cache-dir`, the configuration's `cache_dir`, `$XDG_CACHE_HOME/isobar`, `~/.cache/isobar`.
     func cacheDirectory(_ parsed: Invocation, _ configuration: Configuration) -> String? {
-        if let directory = parsed.options.cacheDirectory { return directory }
+        parsed.options.cacheDirectory ?? defaultCacheDirectory(configuration)
+    }
+
+    /// Where the cache lives without `--cache-dir`: the configuration's `cache_dir`, `$XDG_CACHE_HOME/isobar`, `~/.cache/isobar`.
+    func defaultCacheDirectory(_ configuration: Configuration) -> String? {
         if let directory = configuration.cacheDirectory { return directory }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/isobar" }
         return environment["HOME"].map { $0 + "/.cache/isobar" }

@@ -14,6 +14,6 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case usage = 64
     /// The place is unknown or its coordinates are invalid.
     case badPlace = 65
-    /// The configuration (file, provider entries, cassettes) cannot be used.
+    /// The configuration (file, provider entries, cassettes) cannot be used, or the user's cities and home cannot be read or saved.
     case configuration = 78
 }

@@ -43,6 +43,8 @@ public struct IsobarCommandLine: Sendable {
             return fail(error.message, .configuration)
         } catch let error as StorageError {
             return fail(error.message, .configuration)
+        } catch let error as UserDataError {
+            return fail(error.message, .configuration)
         } catch {
             return fail("unexpected error: \(error)", .internalError)
         }

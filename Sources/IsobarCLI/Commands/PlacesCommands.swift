@@ -5,11 +5,31 @@ import IsobarPlaces
 import IsobarStore
 
 extension IsobarCommandLine {
-    /// The store that keeps favourites and home: opened even when every provider replays.
-    func placesStore(_ setup: WeatherSetup, _ parsed: Invocation) async throws -> Store {
-        if let store = setup.store { return store }
-        guard let store = await openStore(parsed, setup.configuration) else {
-            throw ConfigurationError("no store for your cities: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
+    /// Where the user's cities and home live: `$XDG_DATA_HOME/isobar`, else `~/.local/share/isobar`; never the cache.
+    func userDataDirectory() -> String? {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/isobar" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.local/share/isobar"
+    }
+
+    /// The store of the user's cities and home. Any failure ends the command with an error: never a stand-in in memory.
+    /// Opening it the first time imports, once, what an older Isobar kept in the default cache (never `--cache-dir`'s).
+    func userData(_ configuration: Configuration) async throws -> UserDataStore {
+        guard let directory = userDataDirectory() else {
+            throw ConfigurationError("no folder for your cities and home: set XDG_DATA_HOME or HOME")
+        }
+        let store = try await UserDataStore.open(directory: directory)
+        guard let cache = defaultCacheDirectory(configuration) else { return store }
+        let oldFile = cache + "/isobar.sqlite"
+        switch try await store.importFromCache(oldFile, now: time.now()) {
+        case .imported(let cities, let home) where cities > 0 || home:
+            let what = [cities > 0 ? "\(cities) \(cities == 1 ? "city" : "cities")" : nil, home ? "your home" : nil]
+                .compactMap { $0 }.joined(separator: " and ")
+            errors.write("isobar: note: moved \(what) from the cache (\(oldFile)) to \(store.path), where clearing the cache cannot lose them\n")
+        case .unreadable(let reason):
+            warn("\(reason); will try again next time")
+        case .imported, .doneBefore:
+            break
         }
         return store
     }

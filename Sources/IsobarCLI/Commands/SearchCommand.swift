@@ -37,6 +37,14 @@ extension IsobarCommandLine {
             }
         }
         guard !results.isEmpty else { throw PlaceError("no place matches '\(text.trimmingSpaces())'") }
+        // With --add, the user's data must be usable before anything is shown: a failure prints no partial success.
+        var store: UserDataStore?
+        if parsed.options.add {
+            let prepared: WeatherSetup
+            if let setup { prepared = setup } else { prepared = try await weatherSetup(parsed) }
+            setup = prepared
+            store = try await userData(prepared.configuration)
+        }
         if parsed.options.format == .jsonl {
             for (index, result) in results.enumerated() {
                 output.write(line("place", [("rank", .integer(index + 1)), ("place", Self.placeJSON(result.place)), ("match", .string(result.detail))]))
@@ -52,13 +60,10 @@ extension IsobarCommandLine {
             }
             output.write(table.render())
         }
-        guard parsed.options.add else { return .success }
-        let prepared: WeatherSetup
-        if let setup { prepared = setup } else { prepared = try await weatherSetup(parsed) }
-        let store = try await placesStore(prepared, parsed)
+        guard let store, let prepared = setup else { return .success }
         let chosen = results[0].place
-        _ = try await store.favourites(seed: seedCities(), now: time.now())
-        switch try await store.addFavourite(chosen, now: time.now()) {
+        _ = try await store.cities(seed: seedCities(), now: time.now())
+        switch try await store.addCity(chosen, now: time.now()) {
         case .added(let position): errors.write("isobar: added \(chosen.fullLabel) to your cities as number \(position)\n")
         case .alreadyThere(let position): errors.write("isobar: \(chosen.fullLabel) is already your city number \(position)\n")
         }

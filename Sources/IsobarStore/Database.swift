@@ -1,0 +1,60 @@
+/// One SQLite file served by the store's own threads: a writer that commits the writes queued together, and a reader.
+///
+/// Shared by the cache (`Store`) and the user's data (`UserDataStore`): each brings its schema, its connection settings and
+/// whether damage is repaired (`Recovery`) or reported. An in-memory database has one thread for both.
+final class Database: Sendable {
+    /// The file, or `:memory:`.
+    let path: String
+    private let writer: Executor
+    private let reader: Executor
+
+    private init(path: String, writer: Executor, reader: Executor) {
+        self.path = path
+        self.writer = writer
+        self.reader = reader
+    }
+
+    /// A private database in memory; throws only when its thread cannot start.
+    static func inMemory(schema: Schema, busyTimeoutMilliseconds: Int32, delay: Duration?) throws(StoreError) -> Database {
+        let executor = try Executor(path: ":memory:", delay: delay, recovery: nil) { () throws(StoreError) -> Connection in
+            try schema.connect(":memory:", busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
+        return Database(path: ":memory:", writer: executor, reader: executor)
+    }
+
+    /// Opens the file at `path` on new threads: the writer opens it (moving a damaged file aside when `recovery` is given) and
+    /// migrates it before the reader opens it. With `separateReader` false, reads queue on the writer's thread.
+    static func open(path: String, schema: Schema, busyTimeoutMilliseconds: Int32, pragmas: String = "", delay: Duration?,
+                     recovery: Recovery?, separateReader: Bool = true) async throws(StoreError) -> Database {
+        let connect: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
+            try schema.connect(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, pragmas: pragmas)
+        }
+        let writer = try Executor(path: path, delay: delay, recovery: recovery, connect: connect)
+        try await writer.submit(.bare) { _ in }
+        guard separateReader else { return Database(path: path, writer: writer, reader: writer) }
+        let reader = try Executor(path: path, delay: delay, recovery: recovery, connect: connect)
+        try await reader.submit(.bare) { _ in }
+        return Database(path: path, writer: writer, reader: reader)
+    }
+
+    /// Runs `body` with the writes queued at the same time, in one `BEGIN IMMEDIATE` transaction, in its own savepoint.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
+        try await writer.submit(.grouped, body)
+    }
+
+    /// Runs `body` on the reader, in a deferred transaction of its own.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
+        try await reader.submit(.snapshot, body)
+    }
+
+    /// Runs `body` on the writer's connection outside any transaction (pragmas that cannot run inside one).
+    func bare<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
+        try await writer.submit(.bare, body)
+    }
+
+    /// Write transactions committed so far (tests).
+    var transactions: Int { writer.transactions }
+
+    /// Jobs the writer accepted so far (tests).
+    var writerJobs: Int { writer.jobs }
+}

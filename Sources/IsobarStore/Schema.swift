@@ -1,0 +1,48 @@
+import CSQLite
+
+/// A SQLite file's layout: its migrations, in order, and what the file is called in messages.
+struct Schema: Sendable {
+    /// How messages name the file: `the cache`, `your places`.
+    let label: String
+    /// `migrations[n]` upgrades the schema from version n to n + 1; released ones are never edited.
+    let migrations: [String]
+
+    /// The version a file has once every migration ran.
+    var version: Int { migrations.count }
+
+    /// Opens the file at `path` (or `:memory:`), in WAL mode for a file, with `pragmas` run first, and brings it up to date.
+    func connect(_ path: String, busyTimeoutMilliseconds: Int32, pragmas: String = "") throws(StoreError) -> Connection {
+        let connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        if !pragmas.isEmpty { try connection.execute(pragmas) }
+        if path != ":memory:" { try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") }
+        try migrate(connection)
+        return connection
+    }
+
+    private func tooNew(_ found: Int, _ connection: Connection) -> StoreError {
+        let cause = "it has schema version \(found), newer than this build's \(version): a newer isobar wrote it"
+        return StoreError(code: SQLITE_MISMATCH, "\(label) \(connection.path) has schema version \(found), newer than this build's \(version)",
+                          cause: cause)
+    }
+
+    private func migrate(_ connection: Connection) throws(StoreError) {
+        let found = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
+        guard found < version else {
+            guard found == version else { throw tooNew(found, connection) }
+            // Touch the schema so a file that is not a database fails here, not later.
+            _ = try connection.query("SELECT count(*) FROM sqlite_master")
+            return
+        }
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(StoreError) {
+            // Another connection may have migrated while this one waited for the lock.
+            let current = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
+            guard current <= version else { throw tooNew(current, connection) }
+            for migration in migrations[current...] { try connection.execute(migration) }
+            try connection.execute("PRAGMA user_version = \(version); COMMIT")
+        } catch {
+            connection.rollback()
+            throw error
+        }
+    }
+}
