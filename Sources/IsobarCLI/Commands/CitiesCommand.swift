@@ -42,11 +42,22 @@ extension IsobarCommandLine {
         }
         var consensus = [ConsensusResult?](repeating: nil, count: cities.count)
         var outcomes = [[ProviderOutcome]](repeating: [], count: cities.count)
+        var failures = [[(provider: String, error: ProviderError)]](repeating: [], count: cities.count)
+        var recordings: [String: Date] = [:]
+        let waiting = WaitingNotice(sink: errors)
+        let live = setup.bindings.filter { $0.policy != nil }.count
+        if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s") about \(cities.count) cities…", time: time) }
         for await event in engine(setup).run(cities.map { WeatherRequest(place: $0, kinds: [.current]) }) {
             let index = event.request.id.rawValue
             if let outcome = event.outcome { outcomes[index].append(outcome) }
-            if case .consensus(_, let merged) = event { consensus[index] = merged }
+            switch event {
+            case .consensus(_, let merged): consensus[index] = merged
+            case .failure(_, let provider, let error): failures[index].append((provider, error))
+            case .result(_, let result):
+                if case .replay(let recordedAt) = result.report.source { recordings[result.report.providerID] = recordedAt }
+            }
         }
+        waiting.stop()
         let results = cities.indices.map { ($0, consensus[$0], outcomes[$0]) }
         let units = setup.units
         if parsed.options.format == .jsonl {
@@ -59,20 +70,32 @@ extension IsobarCommandLine {
                     ("condition", .string(current?.condition?.value.id)),
                     ("providers", .array((consensus?.providers ?? []).map(JSONOutput.string))),
                     ("outcomes", .array(outcomes.map { .string($0.rawValue) })),
-                ]))
+                ] + (failures[index].isEmpty ? [] : [("failures", .array(failures[index].map { failure in
+                    .object([("provider", .string(failure.provider)), ("code", .string(failure.error.codeName)),
+                             ("reason", .string(failure.error.reason?.rawValue)), ("message", .string(failure.error.message))])
+                }))])))
             }
         } else {
             var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
             table.leftAligned = [1, 3, 5]
+            let notes = CityFailureNotes(failures, name: { id in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id })
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
                 let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
-                let from = Set(outcomes.map(\.rawValue)).sorted().joined(separator: ", ")
+                let from = Set(outcomes.map(\.rawValue)).sorted().joined(separator: ", ") + notes.markers(city: index)
                 table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
                                    "\(consensus?.providers.count ?? 0)/\(setup.bindings.count)", from])
             }
-            output.write(table.render())
+            output.write(table.render() + notes.footnotes + replayNotice(recordings, setup))
         }
         return exitCode(results.flatMap(\.2), minimum: nil)
+    }
+
+    /// `Replayed data, not live: …`, as under every other table.
+    private func replayNotice(_ recordings: [String: Date], _ setup: WeatherSetup) -> String {
+        let replays = setup.bindings.compactMap { binding -> String? in
+            recordings[binding.provider.id].map { "\(binding.provider.displayName) recorded \(TableRenderer.utcText($0))" }
+        }
+        return replays.isEmpty ? "" : "Replayed data, not live: " + replays.joined(separator: "; ") + "\n"
     }
 }
