@@ -8,10 +8,10 @@ extension IsobarCommandLine {
     /// `isobar cities`, `isobar cities add PLACE`, `isobar cities remove PLACE|NUMBER`.
     func runCities(_ parsed: Invocation) async throws -> ExitCode {
         let action = parsed.positionals.first ?? "list"
-        let actions = ["list", "add", "remove"]
+        let actions = Commands.cities.actions
         guard actions.contains(action) else {
             let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown cities action '\(action)'\(suggestion); actions are list, add, remove")
+            throw UsageError("unknown cities action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
         }
         if action != "list" && parsed.positionals.count < 2 { throw UsageError("'cities \(action)' needs a PLACE") }
         if action == "list" && parsed.positionals.count > 1 { throw UsageError("'cities' lists your cities; to add one: isobar cities add PLACE") }

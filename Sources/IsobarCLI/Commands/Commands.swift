@@ -41,7 +41,7 @@ enum Commands {
 
     static let cache = CommandSpec(
         name: "cache", summary: "Show, clear or prune the cache: isobar cache stats|clear|prune",
-        arguments: ["ACTION"],
+        arguments: ["ACTION"], actions: ["stats", "clear", "prune"],
         options: [
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("config", "FILE", "read this configuration file"),
@@ -73,11 +73,17 @@ enum Commands {
 
     static let cities = CommandSpec(
         name: "cities", summary: "Your cities with the consensus temperature and condition now; add or remove cities",
-        arguments: [], optionalArguments: ["ACTION", "PLACE"], options: common,
+        arguments: [], optionalArguments: ["ACTION", "PLACE"], actions: ["list", "add", "remove"], options: common,
         discussion: "isobar cities lists them (the first run starts with Minsk and Moscow); isobar cities add PLACE; isobar cities remove PLACE|NUMBER.")
 
     static let home = CommandSpec(
         name: "home", summary: "Show your home place (now, the next hours, the next days), or set it: isobar home set PLACE",
-        arguments: [], optionalArguments: ["ACTION", "PLACE"], options: common,
+        arguments: [], optionalArguments: ["ACTION", "PLACE"], actions: ["show", "set"], options: common,
         discussion: "isobar with no arguments shows the same; without a home it shows your first city.")
+
+    static let completions = CommandSpec(
+        name: "completions", summary: "The shell completion script for bash, zsh or fish",
+        arguments: ["SHELL"], actions: CompletionShell.allCases.map(\.rawValue),
+        options: [.flag("help", "show this help")],
+        discussion: "bash: isobar completions bash > ~/.local/share/bash-completion/completions/isobar; zsh: write _isobar into a folder of $fpath; fish: isobar completions fish > ~/.config/fish/completions/isobar.fish. scripts/install.sh installs all three.")
 }

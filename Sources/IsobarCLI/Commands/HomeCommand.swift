@@ -8,7 +8,7 @@ extension IsobarCommandLine {
     /// `isobar home [set PLACE]`, and `isobar` with no arguments.
     func runHome(_ parsed: Invocation) async throws -> ExitCode {
         let action = parsed.positionals.first ?? "show"
-        guard ["show", "set"].contains(action) else {
+        guard Commands.home.actions.contains(action) else {
             throw UsageError("unknown home action '\(action)'; use isobar home, or isobar home set PLACE")
         }
         let setup = try await weatherSetup(parsed)
