@@ -38,8 +38,10 @@ import Testing
         #expect(run.stdout.contains("--hourly"))
     }
 
-    @Test func version() async {
-        let run = await runCLI(["--version"])
+    @Test(arguments: ["--version", "-V"])
+    func version(flag: String) async {
+        let run = await runCLI([flag])
+        #expect(run.code == 0)
         #expect(run.stdout == "isobar \(IsobarCommandLine.version)\n")
     }
 

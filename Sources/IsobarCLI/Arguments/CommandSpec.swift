@@ -30,18 +30,21 @@ public struct CommandSpec: Sendable {
     public let arguments: [String]
     /// Positional arguments that may follow the required ones.
     public let optionalArguments: [String]
+    /// The words the first positional argument may be (`add`, `remove`), when it names an action; empty otherwise.
+    public let actions: [String]
     /// Options besides the common ones.
     public let options: [OptionSpec]
     /// Longer help text shown under the usage line.
     public let discussion: String
 
     /// Creates a command description.
-    public init(name: String, summary: String, arguments: [String], optionalArguments: [String] = [], options: [OptionSpec],
-                discussion: String = "") {
+    public init(name: String, summary: String, arguments: [String], optionalArguments: [String] = [], actions: [String] = [],
+                options: [OptionSpec], discussion: String = "") {
         self.name = name
         self.summary = summary
         self.arguments = arguments
         self.optionalArguments = optionalArguments
+        self.actions = actions
         self.options = options
         self.discussion = discussion
     }

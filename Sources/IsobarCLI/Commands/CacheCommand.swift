@@ -7,10 +7,10 @@ extension IsobarCommandLine {
     /// `isobar cache stats|clear|prune`.
     func runCache(_ parsed: Invocation) async throws -> ExitCode {
         let action = parsed.positionals[0]
-        let actions = ["stats", "clear", "prune"]
+        let actions = Commands.cache.actions
         guard actions.contains(action) else {
             let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown cache action '\(action)'\(suggestion); actions are stats, clear, prune")
+            throw UsageError("unknown cache action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
         }
         let configuration = try loadConfiguration(parsed)
         guard let directory = cacheDirectory(parsed, configuration) else {

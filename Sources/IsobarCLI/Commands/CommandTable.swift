@@ -65,6 +65,7 @@ enum CommandTable {
     static let all: [any IsobarCommand.Type] = [
         CompareCommand.self, NowCommand.self, ForecastCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
         CacheCommand.self, ProvidersCommand.self,
+        CompletionsCommand.self,
     ]
 
     /// Every command's description, in help order.

@@ -48,7 +48,7 @@ enum Commands {
 
     static let cache = CommandSpec(
         name: "cache", summary: "Show, clear or prune the cache: isobar cache [stats|clear|prune] (stats when alone)",
-        arguments: [], optionalArguments: ["ACTION"],
+        arguments: [], optionalArguments: ["ACTION"], actions: ["stats", "clear", "prune"],
         options: [
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("config", "FILE", "read this configuration file"),
@@ -82,11 +82,17 @@ enum Commands {
 
     static let cities = CommandSpec(
         name: "cities", summary: "Your cities with the consensus temperature and condition now; add, remove or reorder them",
-        arguments: [], optionalArguments: ["ACTION", "PLACE", "TO"], options: common,
+        arguments: [], optionalArguments: ["ACTION", "PLACE", "TO"], actions: ["list", "add", "remove", "rm", "move"], options: common,
         discussion: "isobar cities lists them (the first run starts with Minsk and Moscow); isobar cities add PLACE; isobar cities remove|rm PLACE|NUMBER; isobar cities move FROM TO (numbers, names or coordinates). They are kept in $XDG_DATA_HOME/isobar, never in the cache.")
 
     static let home = CommandSpec(
         name: "home", summary: "Show your home place (now, the next hours, the next days), set it or unset it",
-        arguments: [], optionalArguments: ["ACTION", "PLACE"], options: common,
+        arguments: [], optionalArguments: ["ACTION", "PLACE"], actions: ["show", "set", "unset"], options: common,
         discussion: "isobar home set PLACE; isobar home unset. isobar with no arguments shows the same; without a home it shows your first city.")
+
+    static let completions = CommandSpec(
+        name: "completions", summary: "The shell completion script for bash, zsh or fish",
+        arguments: ["SHELL"], actions: CompletionShell.allCases.map(\.rawValue),
+        options: [.flag("help", "show this help")],
+        discussion: "bash: isobar completions bash > ~/.local/share/bash-completion/completions/isobar; zsh: write _isobar into a folder of $fpath; fish: isobar completions fish > ~/.config/fish/completions/isobar.fish. scripts/install.sh installs all three.")
 }

@@ -9,8 +9,8 @@ extension IsobarCommandLine {
             return try Configuration.load(path: path)
         }
         if parsed.options.demo {
-            guard let dataDirectory else {
-                throw ConfigurationError("cannot find the bundled data (config/demo.json); set ISOBAR_DATA_DIR to the repository's config folder")
+            guard let dataDirectory, DataDirectory.hasDemo(environment: environment) else {
+                throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment))
             }
             return try Configuration.load(path: dataDirectory + "/demo.json")
         }

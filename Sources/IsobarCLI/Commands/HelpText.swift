@@ -1,6 +1,7 @@
 /// Help screens, generated from the command descriptions and the configured providers.
 enum HelpText {
-    static func overview(registry: ProviderRegistry, configuration: Configuration?) -> String {
+    /// The overview: commands, provider types, configured providers, and a command to try (the demo, only when its data is there).
+    static func overview(registry: ProviderRegistry, configuration: Configuration?, missingData: String? = nil) -> String {
         var text = """
         isobar \(IsobarCommandLine.version) — asks several weather providers at once and shows where they agree.
 
@@ -20,10 +21,16 @@ enum HelpText {
             text += "  \(factory.type)\(String(repeating: " ", count: typeWidth - factory.type.count))  \(factory.summary)\n"
         }
         text += providers(configuration)
-        text += "\nTry: isobar compare Minsk --demo\nMore: isobar <command> --help, isobar --version\n"
+        if let missingData {
+            text += "\nNote: \(missingData).\n"
+        } else {
+            text += "\nTry: isobar compare Minsk --demo\n"
+        }
+        text += "More: isobar <command> --help, isobar --version\n"
         return text
     }
 
+    /// One command's help: usage, discussion, options and the configured providers.
     static func command(_ command: CommandSpec, configuration: Configuration?) -> String {
         let usage = (command.arguments + command.optionalArguments.map { "[\($0)]" }).joined(separator: " ")
         var text = "\(command.summary).\n\nUsage: isobar \(command.name)\(usage.isEmpty ? "" : " " + usage) [options]\n"

@@ -6,7 +6,7 @@ import IsobarStore
 
 /// The `isobar` command: parses arguments, loads configuration, runs the engine and renders, returning an exit code.
 public struct IsobarCommandLine: Sendable {
-    /// The version printed by `--version` and sent as the user agent.
+    /// The version printed by `--version` (and `-V`) and sent as the user agent.
     public static let version = "0.1.0"
 
     let environment: [String: String]
@@ -74,10 +74,11 @@ public struct IsobarCommandLine: Sendable {
             if arguments.count > 1, let command = CommandTable.named(arguments[1]) {
                 output.write(HelpText.command(command.spec, configuration: try? loadConfiguration(defaults)))
             } else {
-                output.write(HelpText.overview(registry: registry, configuration: try? loadConfiguration(defaults)))
+                let missingData = DataDirectory.hasDemo(environment: environment) ? nil : DataDirectory.notFoundMessage(environment: environment)
+                output.write(HelpText.overview(registry: registry, configuration: try? loadConfiguration(defaults), missingData: missingData))
             }
             return .success
-        case "--version":
+        case "--version", "-V":
             output.write("isobar \(Self.version)\n")
             return .success
         default:

@@ -12,13 +12,14 @@ extension IsobarCommandLine {
     }
 
     /// Resolves what the user typed for a weather command; unknown names go to the configured geocoders when the network is allowed.
-    func resolvePlace(_ text: String, setup: WeatherSetup, parsed: Invocation, announce: Bool = true) async throws(PlaceError) -> Resolution {
+    func resolvePlace(_ text: String, setup: WeatherSetup, parsed: Invocation, announce: Bool = true) async throws -> Resolution {
         try await resolvePlace(text, geocoding: geocodingChain(setup, parsed), network: networkTransport(setup, parsed), announce: announce)
     }
 
     /// Resolves what the user typed; says on stderr which place it chose when the name was ambiguous.
-    /// Unknown names go to `geocoding` when `network` allows (answers cached for 30 days).
-    func resolvePlace(_ text: String, geocoding: GeocodingChain, network: (any Transport)?, announce: Bool = true) async throws(PlaceError) -> Resolution {
+    /// Unknown names go to `geocoding` when `network` allows (answers cached for 30 days); a name with no bundled data to look in
+    /// is a configuration error saying where the data was looked for.
+    func resolvePlace(_ text: String, geocoding: GeocodingChain, network: (any Transport)?, announce: Bool = true) async throws -> Resolution {
         let resolver = try placeResolver()
         if let resolution = try resolver.resolveOffline(text) {
             if announce && resolution.source == "gazetteer (typo)" {
@@ -29,6 +30,7 @@ extension IsobarCommandLine {
             }
             return resolution
         }
+        guard resolver.gazetteer != nil else { throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment)) }
         let name = text.trimmingSpaces()
         if let network, let found = await geocoding.resolve(name, query: PlaceDirectory.fold(name), context: FetchContext(transport: network, time: time),
                                                            warn: { [errors] in errors.write("isobar: warning: \($0)\n") }) {

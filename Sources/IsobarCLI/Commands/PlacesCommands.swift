@@ -34,8 +34,12 @@ extension IsobarCommandLine {
         return store
     }
 
-    /// The first run's cities.
-    func seedCities() -> [Place] {
+    /// The first run's cities, from the bundled places; without the bundled data, a configuration error saying where it was looked for
+    /// (so a misplaced binary never uses up the one-time seeding).
+    func seedCities() throws(ConfigurationError) -> [Place] {
+        guard DataDirectory.locate(environment: environment) != nil else {
+            throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment))
+        }
         guard let bundled = try? places() else { return [] }
         return ["Minsk", "Moscow"].compactMap { bundled.lookup($0) }
     }

@@ -13,6 +13,9 @@ extension IsobarCommandLine {
             throw PlaceError("type at least 2 characters to search")
         }
         let resolver = try placeResolver()
+        if resolver.gazetteer == nil && !PlaceDirectory.isCoordinateLike(text) {
+            throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment))
+        }
         var results: [(place: Place, detail: String)]
         if let coordinate = try PlaceDirectory.coordinate(try PlaceDirectory.validate(text)) {
             let name = "\(JSONOutput.format(coordinate.latitude)),\(JSONOutput.format(coordinate.longitude))"
