@@ -248,13 +248,24 @@ public struct Engine: Sendable {
             },
         ], onCancel: { .failure(cancelled) })
         switch outcome {
-        case .success(let report):
+        case .success(let answer):
+            let report = Self.trimmed(answer, to: narrowed.kinds)
             let calendar = LocalCalendar.resolve(place: request.place, reports: [report])
             let reference = Self.referenceTime([report], time.now())
             return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed, calendar: calendar),
                                                    notes: ResultNote.notes(for: report, reference: reference, calendar: calendar)))
         case .failure(let error): return .failure(request, providerID: provider.id, error: error)
         }
+    }
+
+    /// The report without the steps and days nobody asked for (a provider may give more than asked: Open-Meteo answers
+    /// every kind at once), so that neither the merge nor the caller carries them.
+    static func trimmed(_ report: WeatherReport, to kinds: Set<DataKind>) -> WeatherReport {
+        guard kinds.isDisjoint(with: [.hourly, .daily]) else { return report }
+        var trimmed = report
+        trimmed.hourly = []
+        trimmed.daily = []
+        return trimmed
     }
 
     /// The provider's days in the place's local calendar, when days were asked for.

@@ -104,7 +104,7 @@ struct EngineRunTests {
         var options = EngineOptions()
         options.maxConcurrentRequests = 4
         let engine = Engine(bindings: providers.map { ProviderBinding(provider: $0, transport: UnusedTransport()) }, options: options,
-                            time: ManualClock())
+                            time: ManualClock(start: Fixture.midnightUTC))
         let events = await Self.collect(engine.run(ManyPlaces.requests()))
 
         #expect(events.count == 20 * 4)

@@ -48,6 +48,8 @@ struct FakeProvider: WeatherProvider {
     let capabilities: ProviderCapabilities
     let cost: Double
     let answer: @Sendable (WeatherRequest, any Transport) async throws(ProviderError) -> WeatherReport
+    /// True to stamp the current conditions with the engine's clock, so that they are never a stale observation.
+    var observedNow = false
 
     init(_ id: String, kinds: Set<DataKind> = [.current, .hourly], cost: Double = 1,
          answer: @escaping @Sendable (WeatherRequest, any Transport) async throws(ProviderError) -> WeatherReport) {
@@ -61,15 +63,19 @@ struct FakeProvider: WeatherProvider {
 
     /// A provider that answers at once with a current temperature.
     static func answering(_ id: String, temperature: Double, kinds: Set<DataKind> = [.current, .hourly]) -> FakeProvider {
-        FakeProvider(id, kinds: kinds) { request, _ in
+        var provider = FakeProvider(id, kinds: kinds) { request, _ in
             var sample = WeatherSample(time: Fixture.midnightUTC, periodHours: 1)
             sample.temperatureC = temperature
             return WeatherReport(providerID: id, place: request.place, fetchedAt: Fixture.midnightUTC, current: sample)
         }
+        provider.observedNow = true
+        return provider
     }
 
     func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
-        try await answer(request, context.transport)
+        var report = try await answer(request, context.transport)
+        if observedNow { report.current?.time = context.time.now() }
+        return report
     }
 
     func callCost(of request: WeatherRequest) -> Double { cost }
