@@ -55,8 +55,9 @@ private struct NoTransport: Transport {
             return events
         }
         let elapsed = clock.now - begin
-        // The deadline ends every call still waiting for the store; nothing overruns it by more than a moment.
-        #expect(elapsed < .milliseconds(4500), "took \(elapsed)")
+        // The deadline (3 s) ends every call still waiting for the store; waiting for the store instead would take over a minute.
+        // The margin is for a loaded machine running the rest of the suite.
+        #expect(elapsed < .seconds(9), "took \(elapsed)")
         // Every place is answered: a line per provider (an answer, or a timeout at the deadline) and a consensus.
         for index in places.indices {
             let mine = events.filter { $0.request.id.rawValue == index }
@@ -68,6 +69,6 @@ private struct NoTransport: Transport {
             return nil
         }
         #expect(failures.allSatisfy { $0.reason == .deadline }, "\(failures.map(\.message))")
-        #expect(longestGap < .milliseconds(2000), "the probe stalled for \(longestGap)")
+        #expect(longestGap < .milliseconds(2500), "the probe stalled for \(longestGap)")
     }
 }
