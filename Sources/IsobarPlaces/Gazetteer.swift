@@ -11,10 +11,15 @@ public final class Gazetteer: Sendable {
 
     /// The file this gazetteer reads.
     public let path: String
+    /// The spatial index of the same cities (`cities15000.grid` beside the file), read in part by `nearest(to:withinKilometres:)`.
+    public let indexPath: String
     private let state = Mutex<GazetteerData?>(nil)
 
-    /// A gazetteer reading `path` when first needed.
-    public init(path: String) { self.path = path }
+    /// A gazetteer reading `path` when first needed, and its spatial index at `indexPath` (default: `.grid` for `.tsv`).
+    public init(path: String, indexPath: String? = nil) {
+        self.path = path
+        self.indexPath = indexPath ?? (path.hasSuffix(".tsv") ? String(path.dropLast(4)) : path) + ".grid"
+    }
 
     /// A gazetteer reading `<dataDirectory>/gazetteer/cities15000.tsv` when first needed.
     public convenience init(dataDirectory: String) { self.init(path: dataDirectory + "/gazetteer/" + Self.fileName) }
@@ -43,11 +48,12 @@ public final class Gazetteer: Sendable {
         try data().search(query, limit: limit)
     }
 
-    /// The place `text` means: its coordinates when it is `lat,lon`, else the best-matching city.
+    /// The place `text` means: for `lat,lon` the coordinates named after a city close by (`place(at:plainName:)`),
+    /// else the best-matching city.
     public func resolve(_ text: String) throws(GazetteerError) -> Place {
         switch try PlaceQuery.parse(text) {
         case .coordinate(let coordinate):
-            return Place(name: "\(coordinate.latitude),\(coordinate.longitude)", coordinate: coordinate)
+            return try place(at: coordinate, plainName: "\(coordinate.latitude),\(coordinate.longitude)").place
         case .name(let query):
             guard let best = try search(query, limit: 1).first else {
                 throw GazetteerError(.notFound, "no place matches '\(PlaceQuery.trimmed(Substring(text)))'")

@@ -40,6 +40,9 @@ public struct PlaceMatch: Sendable, Hashable {
     /// How the query matched.
     public var kind: MatchKind
 
+    /// Whether the name that matched is an alternate name rather than the place's own.
+    public var matchedAlternate: Bool { matchedName != place.name }
+
     /// Creates a match.
     public init(place: Place, adminCode: String, population: Int, geonamesID: Int, matchedName: String, kind: MatchKind) {
         self.place = place

@@ -37,9 +37,48 @@ func searchNames(_ run: CLIRun) throws -> [String] {
 
     @Test func coordinatesAreTakenAsCoordinates() async throws {
         let run = await runCLI(["search", "53.9,27.57", "--format", "jsonl"])
-        let place = try #require(try parseLines(run).first).member("place")
+        let line = try #require(try parseLines(run).first)
+        let place = try line.member("place")
         #expect(try place.double("latitude") == 53.9)
         #expect(try place.double("longitude") == 27.57)
+        #expect(try place.string("name") == "near Minsk")
+        #expect(try place.optionalString("timezone") == "Europe/Minsk")
+        #expect(try line.string("match") == "coordinates")
+        #expect(try line.member("nearest").string("name") == "Minsk")
+        #expect(try line.member("nearest").double("distance_km") < 1)
+    }
+
+    @Test func newYorkIsNotFollowedByJakarta() async throws {
+        let names = try searchNames(await runCLI(["search", "New York", "--format", "jsonl"]))
+        #expect(names.first == "New York, US")
+        #expect(!names.contains("Jakarta, ID"))
+    }
+
+    @Test func searchSaysWhichNameMatched() async throws {
+        let lines = try parseLines(await runCLI(["search", "Москва", "--format", "jsonl", "--limit", "3"]))
+        let first = try #require(lines.first)
+        #expect(try first.string("matched") == "Москва")
+        #expect(try first.member("matched_alternate").bool())
+        #expect(try first.string("match") == "exact_alternate")
+        // A bundled place says which of its names matched too.
+        let minsk = try #require(try parseLines(await runCLI(["search", "минск", "--format", "jsonl"])).first)
+        #expect(try minsk.member("place").optionalString("admin_area") == "Minsk City")
+        #expect(try minsk.string("matched") == "Минск")
+        #expect(try minsk.member("matched_alternate").bool())
+        #expect(try minsk.int("population") > 1_000_000)
+        let typo = try #require(try parseLines(await runCLI(["search", "Mosow", "--format", "jsonl"])).first)
+        #expect(try typo.string("matched") == "Moscow")
+        #expect(try typo.string("match") == "typo")
+        #expect(try typo.int("population") > 10_000_000)
+
+        let table = await runCLI(["search", "Sao Paulo"])
+        #expect(table.code == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("Matched"))
+        #expect(table.stdout.contains(#""Sao Paulo" ← name "São Paulo""#))
+        let alternate = await runCLI(["search", "Moskva"])
+        #expect(alternate.stdout.contains(#""Moskva" ← alternate name "Moskva""#))
+        let prefix = await runCLI(["search", "Reykjav"])
+        #expect(prefix.stdout.contains(#""Reykjav" ← name "Reykjavík" (prefix)"#), "\(prefix.stdout)")
     }
 
     @Test(arguments: [
@@ -317,5 +356,66 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         let home = try #require(try parseLines(await runCLI(["home", "set", "London", "--demo", "--format", "jsonl"], environment: environment)).first)
         #expect(try home.string("type") == "home_set")
         #expect(try home.member("place").string("country_code") == "GB")
+    }
+}
+
+@Suite struct CoordinateNamingTests {
+    /// The offset `zone` has now, as the heading shows it.
+    func offsetNow(_ zone: String) throws -> Int { try ZoneInfo.load(identifier: zone).offset(at: Date()) }
+
+    @Test func coordinatesAreNamedAfterTheNearestCityInItsZone() async throws {
+        // Offline with an empty cache: no provider answers, and the place still has its name, zone and offset.
+        let run = await runCLI(["now", "53.9,27.5667", "--offline", "--format", "jsonl"])
+        #expect(run.code == ExitCode.noneAnswered.rawValue, "\(run.stderr)")
+        let lines = try parseLines(run)
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let place = try line.member("place")
+            #expect(try place.string("name") == "near Minsk")
+            #expect(try place.optionalString("country_code") == "BY")
+            #expect(try place.optionalString("timezone") == "Europe/Minsk")
+            #expect(try place.optionalInt("utc_offset_seconds") == (try offsetNow("Europe/Minsk")))
+        }
+        let table = await runCLI(["now", "53.9,27.5667", "--offline"])
+        #expect(table.stdout.hasPrefix("near Minsk, BY  53.9, 27.5667  Europe/Minsk UTC+03:00"), "\(table.stdout)")
+    }
+
+    @Test func nowParisOfflineShowsTheOffsetOfItsZone() async throws {
+        let offset = try offsetNow("Europe/Paris")
+        let table = await runCLI(["now", "Paris", "--offline"])
+        #expect(table.code == ExitCode.noneAnswered.rawValue, "\(table.stderr)")
+        #expect(table.stdout.contains("Europe/Paris UTC\(CivilTime.offsetText(offset))"), "\(table.stdout)")
+        #expect(!table.stdout.contains("UTC+00:00"))
+        let lines = try parseLines(await runCLI(["now", "Paris", "--offline", "--format", "jsonl"]))
+        #expect(!lines.isEmpty)
+        for line in lines {
+            #expect(try line.member("place").optionalInt("utc_offset_seconds") == offset)
+        }
+    }
+
+    @Test func coordinatesFarFromAnyCityKeepTheirPlainName() async throws {
+        let run = await runCLI(["now", "-40,-120", "--offline", "--format", "jsonl"])
+        let place = try #require(try parseLines(run).first).member("place")
+        #expect(try place.string("name") == "-40,-120")
+        #expect(try place.optionalString("timezone") == nil)
+        #expect(!run.stderr.contains("warning"))
+    }
+
+    @Test func aDamagedIndexLeavesCoordinatesPlainWithAWarning() async throws {
+        // A data directory like the bundled one whose spatial index is cut short.
+        let directory = temporaryDirectory("data")
+        let manager = FileManager.default
+        for entry in try manager.contentsOfDirectory(atPath: dataDirectory) where entry != "gazetteer" {
+            try manager.createSymbolicLink(atPath: directory + "/" + entry, withDestinationPath: dataDirectory + "/" + entry)
+        }
+        try manager.createDirectory(atPath: directory + "/gazetteer", withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: directory + "/gazetteer/cities15000.tsv", withDestinationPath: dataDirectory + "/gazetteer/cities15000.tsv")
+        let index = try Data(contentsOf: URL(fileURLWithPath: dataDirectory + "/gazetteer/cities15000.grid"))
+        try index.prefix(1000).write(to: URL(fileURLWithPath: directory + "/gazetteer/cities15000.grid"))
+        let run = await runCLI(["compare", "53.9,27.5667", "--demo", "--format", "jsonl"], environment: ["ISOBAR_DATA_DIR": directory])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: coordinates are not named: the place index"))
+        #expect(run.stderr.contains("is damaged"))
+        #expect(try parseLines(run).last?.member("place").string("name") == "53.9,27.5667")
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import IsobarCLI
+@testable import IsobarCLI
 import IsobarCore
 import IsobarHTTP
 import IsobarTestKit
@@ -16,7 +16,7 @@ private final class TerminalSink: OutputSink {
 }
 
 @Suite struct WaitingNoticeTests {
-    func run(delay: Double, errors: any OutputSink, format: [String] = [], time: any TimeSource = SystemTime()) async throws -> Int32 {
+    func run(delay: Double, errors: any OutputSink, format: [String] = []) async throws -> Int32 {
         let body = try cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
         let server = try LoopbackServer { _ in .init(body, delaySeconds: delay) }
         let config = try temporaryConfiguration("""
@@ -24,7 +24,7 @@ private final class TerminalSink: OutputSink {
         """)
         let environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CACHE_HOME": temporaryDirectory("waiting")]
         let cli = IsobarCommandLine(environment: environment, output: BufferedSink(), errors: errors,
-                                    liveTransport: { CurlTransport(userAgent: "isobar/test") }, time: time)
+                                    liveTransport: { CurlTransport(userAgent: "isobar/test") })
         return await cli.run(["compare", "Minsk", "--config", config] + format)
     }
 
@@ -34,13 +34,30 @@ private final class TerminalSink: OutputSink {
         #expect(errors.text == "asking 1 provider…\r\r\u{1B}[K")
     }
 
-    @Test func aQuickFetchOrAPipeShowsNothing() async throws {
-        // A clock that does not move: the answer always comes before the notice's moment.
-        let quick = TerminalSink()
-        #expect(try await run(delay: 0, errors: quick, time: ManualClock(start: Date())) == 0)
-        #expect(!quick.text.contains("asking"))
+    @Test func aPipeShowsNothing() async throws {
         let pipe = BufferedSink()
         #expect(try await run(delay: 0.9, errors: pipe, format: ["--json"]) == 0)
         #expect(pipe.text.isEmpty)
+    }
+
+    @Test func theNoticeAppearsOnlyAfterItsMomentAndIsErasedOnce() async throws {
+        let clock = ManualClock()
+        let early = TerminalSink()
+        let quick = WaitingNotice(sink: early)
+        quick.start("asking 2 providers…", time: clock)
+        quick.stop()
+        clock.advance(by: 1)
+        #expect(early.text.isEmpty)
+
+        let late = TerminalSink()
+        let slow = WaitingNotice(sink: late)
+        slow.start("asking 2 providers…", time: clock)
+        for _ in 0..<1000 where clock.sleeperCount == 0 { await Task.yield() }
+        clock.advance(by: WaitingNotice.delaySeconds)
+        for _ in 0..<1000 where late.text.isEmpty { await Task.yield() }
+        #expect(late.text == "asking 2 providers…\r")
+        slow.stop()
+        slow.stop()
+        #expect(late.text == "asking 2 providers…\r\r\u{1B}[K")
     }
 }

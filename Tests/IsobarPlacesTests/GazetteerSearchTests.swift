@@ -71,6 +71,43 @@ struct GazetteerSearchTests {
         #expect(prefix.first?.kind == .prefix)
     }
 
+    @Test func aWholeNameDoesNotBringOtherPlacesByTheBeginningOfAnAlternate() throws {
+        let matches = try gazetteer.search("New York", limit: 10)
+        #expect(matches.first?.place.name == "New York City")
+        #expect(matches.first?.kind == .exactAlternate)
+        #expect(matches.first?.matchedName == "New York")
+        // Jakarta's alternate "New York Van Java" begins with the query; it is not what anyone means.
+        #expect(!matches.contains { $0.place.name == "Jakarta" })
+        #expect(try !gazetteer.search("Paris", limit: 50).contains { $0.place.name == "Warsaw" })
+        // A beginning that is no place's whole name still finds cities by their alternates.
+        #expect(try gazetteer.search("Moskv", limit: 1).first?.place.name == "Moscow")
+        #expect(try gazetteer.search("New Yor", limit: 5).map(\.place.name).prefix(2) == ["New York City", "Jakarta"])
+    }
+
+    @Test(arguments: ["New York", "Paris", "Sao", "San", "Mosk", "Springfield", "Lond", "Mosow", "Saint Pe"])
+    func rankedByMatchQualityThenPopulation(query: String) throws {
+        let matches = try gazetteer.search(query, limit: 40)
+        #expect(!matches.isEmpty)
+        #expect(matches.map(\.kind) == matches.map(\.kind).sorted())
+        for kind in Set(matches.map(\.kind)) {
+            let populations = matches.filter { $0.kind == kind }.map(\.population)
+            #expect(populations == populations.sorted(by: >), "\(query), \(kind)")
+        }
+    }
+
+    @Test func theMatchSaysWhetherTheNameOrAnAlternateMatched() throws {
+        let saoPaulo = try #require(try gazetteer.search("Sao Paulo", limit: 1).first)
+        #expect(saoPaulo.matchedName == "São Paulo")
+        #expect(!saoPaulo.matchedAlternate)
+        let moscow = try #require(try gazetteer.search("Москва", limit: 1).first)
+        #expect(moscow.matchedName == "Москва")
+        #expect(moscow.matchedAlternate)
+        let prefix = try #require(try gazetteer.search("Moskv", limit: 1).first)
+        #expect(prefix.matchedName == "Moskva")
+        #expect(prefix.matchedAlternate)
+        #expect(prefix.kind == .prefix)
+    }
+
     @Test(arguments: [("Sao Pau", "São Paulo"), ("Mosc", "Moscow"), ("Минс", "Minsk"), ("Zuri", "Zürich"), ("Ciudad de Mex", "Mexico City")])
     func prefixesFindTheBiggestCity(query: String, name: String) throws {
         let first = try #require(try gazetteer.search(query, limit: 3).first)

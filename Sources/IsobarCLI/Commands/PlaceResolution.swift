@@ -8,7 +8,9 @@ extension IsobarCommandLine {
     /// The bundled places and the offline gazetteer (loaded only when a name is not among the bundled places).
     func placeResolver() throws(PlaceError) -> PlaceResolver {
         let directory = DataDirectory.locate(environment: environment)
-        return PlaceResolver(bundled: try places(), gazetteer: directory.map { Gazetteer(dataDirectory: $0) })
+        let errors = errors
+        return PlaceResolver(bundled: try places(), gazetteer: directory.map { Gazetteer(dataDirectory: $0) },
+                             warn: { errors.write("isobar: warning: \($0)\n") })
     }
 
     /// Resolves what the user typed for a weather command; unknown names go to the configured geocoders when the network is allowed.

@@ -16,19 +16,23 @@ extension IsobarCommandLine {
         if resolver.gazetteer == nil && !PlaceDirectory.isCoordinateLike(text) {
             throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment))
         }
-        var results: [(place: Place, detail: String)]
+        var results: [SearchRow]
         if let coordinate = try PlaceDirectory.coordinate(try PlaceDirectory.validate(text)) {
-            let name = "\(JSONOutput.format(coordinate.latitude)),\(JSONOutput.format(coordinate.longitude))"
-            results = [(Place(name: name, coordinate: coordinate), "coordinates")]
+            let named = resolver.name(coordinate)
+            results = [SearchRow(place: named.place, match: "coordinates", nearest: named.nearest)]
         } else {
-            results = try resolver.search(text, limit: limit).map { match in
-                (match.place, match.population > 0 ? "\(match.kind), population \(match.population)" : "\(match.kind)")
-            }
-            if let bundled = resolver.bundled.lookup(text) {
-                // The bundled entry stands for the gazetteer's (within about a kilometre).
-                results.removeAll { abs($0.place.coordinate.latitude - bundled.coordinate.latitude) < 0.01
-                    && abs($0.place.coordinate.longitude - bundled.coordinate.longitude) < 0.01 }
-                results.insert((bundled, "bundled"), at: 0)
+            results = try resolver.search(text, limit: limit).map(SearchRow.init)
+            if let bundled = resolver.bundled.match(text) {
+                // The bundled entry stands for the gazetteer's (within about a kilometre), keeping its population.
+                let same = results.firstIndex { abs($0.place.coordinate.latitude - bundled.place.coordinate.latitude) < 0.01
+                    && abs($0.place.coordinate.longitude - bundled.place.coordinate.longitude) < 0.01 }
+                let alternate = PlaceDirectory.fold(bundled.matchedName) != PlaceDirectory.fold(bundled.place.name)
+                var row = SearchRow(place: bundled.place, match: (alternate ? MatchKind.exactAlternate : .exactName).description)
+                row.matchedName = bundled.matchedName
+                row.matchedAlternate = alternate
+                row.population = same.map { results.remove(at: $0) }?.population
+                results.insert(row, at: 0)
+                results = Array(results.prefix(limit))
             }
         }
         var setup: WeatherSetup?
@@ -36,7 +40,7 @@ extension IsobarCommandLine {
             let prepared = try await weatherSetup(parsed)
             setup = prepared
             if networkTransport(prepared, parsed) != nil, let found = try? await resolvePlace(text, setup: prepared, parsed: parsed) {
-                results = ([found.place] + found.runnersUp).prefix(limit).map { ($0, found.source) }
+                results = ([found.place] + found.runnersUp).prefix(limit).map { SearchRow(place: $0, match: found.source) }
             }
         }
         guard !results.isEmpty else { throw PlaceError("no place matches '\(text.trimmingSpaces())'") }
@@ -48,18 +52,19 @@ extension IsobarCommandLine {
             setup = prepared
             store = try await userData(prepared.configuration)
         }
+        let query = text.trimmingSpaces()
         if parsed.options.format == .jsonl {
             for (index, result) in results.enumerated() {
-                output.write(line("place", [("rank", .integer(index + 1)), ("place", Self.placeJSON(result.place)), ("match", .string(result.detail))]))
+                output.write(line("place", [("rank", .integer(index + 1)), ("place", Self.placeJSON(result.place))] + result.jsonMembers))
             }
         } else {
-            var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Match"])
-            table.leftAligned = [1, 2, 3, 6, 7]
+            var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
+            table.leftAligned = [1, 2, 3, 6, 8]
             for (index, result) in results.enumerated() {
                 let place = result.place
                 table.rows.append([String(index + 1), place.name, place.adminArea ?? "", place.countryCode ?? "",
                                    JSONOutput.format(place.coordinate.latitude), JSONOutput.format(place.coordinate.longitude),
-                                   place.timeZoneIdentifier ?? "", result.detail])
+                                   place.timeZoneIdentifier ?? "", result.population.map(String.init) ?? "", result.matchedText(query: query)])
             }
             output.write(table.render())
         }

@@ -78,7 +78,7 @@ extension IsobarCommandLine {
 
     /// Asks every provider about the place, renders, and returns the exit code.
     func showWeather(_ view: View, _ resolution: Resolution, _ setup: WeatherSetup, _ parsed: Invocation) async -> ExitCode {
-        let place = resolution.place
+        let place = resolution.place.withZoneOffset(at: time.now())
         let context = RenderContext(
             view: view, place: place, units: setup.units,
             providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },

@@ -16,6 +16,9 @@ public struct PlaceError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct PlaceDirectory: Sendable {
     private struct Entry: Sendable {
         let place: Place
+        /// The name, the ASCII name and the alternates, as written.
+        let names: [String]
+        /// `names` folded for matching.
         let keys: [String]
     }
 
@@ -40,7 +43,7 @@ public struct PlaceDirectory: Sendable {
                 if let alternates = try item.nonNullMember("alternate_names") {
                     keys += try alternates.stringsOrNulls().compactMap { $0 }
                 }
-                return Entry(place: place, keys: keys.map(Self.fold))
+                return Entry(place: place, names: keys, keys: keys.map(Self.fold))
             }
         } catch let error as PlaceError {
             throw error
@@ -61,11 +64,18 @@ public struct PlaceDirectory: Sendable {
     }
 
     /// The bundled place named `Name` or `Name, CC` (country code), if any.
-    func lookup(_ text: String) -> Place? {
+    func lookup(_ text: String) -> Place? { match(text)?.place }
+
+    /// The bundled place named `Name` or `Name, CC`, with the name of it that matched as written (`Mińsk`).
+    func match(_ text: String) -> (place: Place, matchedName: String)? {
         let parts = text.split(separator: ",", maxSplits: 1).map { String($0).trimmingSpaces() }
-        let name = Self.fold(parts[0])
+        guard let first = parts.first else { return nil }
+        let name = Self.fold(first)
         let country = parts.count > 1 ? parts[1].uppercased() : nil
-        return entries.first { $0.keys.contains(name) && (country == nil || $0.place.countryCode == country) }?.place
+        for entry in entries where country == nil || entry.place.countryCode == country {
+            if let index = entry.keys.firstIndex(of: name) { return (entry.place, entry.names[index]) }
+        }
+        return nil
     }
 
     /// The bundled places, in file order.

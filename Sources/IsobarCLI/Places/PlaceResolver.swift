@@ -16,13 +16,14 @@ public struct Resolution: Sendable {
 struct PlaceResolver {
     let bundled: PlaceDirectory
     let gazetteer: Gazetteer?
+    /// Told why coordinates could not be named (a missing or damaged spatial index); they still resolve.
+    var warn: @Sendable (String) -> Void = { _ in }
 
     /// Resolves `text` offline; nil result means no match anywhere offline (the caller may try geocoding).
     func resolveOffline(_ text: String) throws(PlaceError) -> Resolution? {
         let trimmed = try PlaceDirectory.validate(text)
         if let coordinate = try PlaceDirectory.coordinate(trimmed) {
-            let name = "\(JSONOutput.format(coordinate.latitude)),\(JSONOutput.format(coordinate.longitude))"
-            return Resolution(place: Place(name: name, coordinate: coordinate), runnersUp: [], source: "coordinates")
+            return Resolution(place: name(coordinate).place, runnersUp: [], source: "coordinates")
         }
         if let place = bundled.lookup(trimmed) {
             return Resolution(place: place, runnersUp: [], source: "bundled")
@@ -33,6 +34,20 @@ struct PlaceResolver {
         let equallyGood = matches.dropFirst().filter { $0.kind == best.kind && best.kind <= .exactAlternate }
         return Resolution(place: preferBundled(best.place), runnersUp: equallyGood.map(\.place),
                           source: best.kind == .typo ? "gazetteer (typo)" : "gazetteer")
+    }
+
+    /// Coordinates named after the nearest city within 25 km (`near Minsk`, in its country and zone), else plainly
+    /// (`53.9,27.57`) with the zone of the nearest city within 300 km, if any. Reads a few cells of the spatial index
+    /// and one gazetteer line; a missing or damaged index leaves the plain name and no zone, with a warning.
+    func name(_ coordinate: Coordinate) -> CoordinatePlace {
+        let plain = "\(JSONOutput.format(coordinate.latitude)),\(JSONOutput.format(coordinate.longitude))"
+        guard let gazetteer else { return CoordinatePlace(place: Place(name: plain, coordinate: coordinate), nearest: nil) }
+        do {
+            return try gazetteer.place(at: coordinate, plainName: plain)
+        } catch {
+            warn("coordinates are not named: \(error.message)")
+            return CoordinatePlace(place: Place(name: plain, coordinate: coordinate), nearest: nil)
+        }
     }
 
     /// The bundled entry for the same city (within about a kilometre), which carries its admin area and matches the recordings.

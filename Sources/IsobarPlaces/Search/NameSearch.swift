@@ -3,6 +3,8 @@ import IsobarCore
 extension GazetteerData {
     /// Cities matching `query`, best first: exact names, exact alternates, prefixes, then (only when
     /// nothing else matched and the query has 4 or more letters) names one edit away; more people first within each.
+    /// A query that is some city's whole name or alternate is taken as complete: other cities then match by the
+    /// beginning of their own name only, not of an alternate (`New York` does not bring Jakarta, "New York Van Java").
     func search(_ query: NameQuery, limit: Int) -> [PlaceMatch] {
         let folded = SearchFolding.fold(query.name)
         guard limit > 0, !folded.isEmpty else { return [] }
@@ -64,9 +66,15 @@ struct NameSearcher {
         var exactEnd = range.lowerBound
         while exactEnd < range.upperBound, compare(data.sorted[exactEnd], query, prefixOnly: false) == 0 { exactEnd += 1 }
         let exact = data.sorted[range.lowerBound..<exactEnd]
-        take(exact.filter { data.cities[Int(data.names[Int($0)].city)].firstName == $0 }, as: .exactName)
+        take(exact.filter { isCityName($0) }, as: .exactName)
         take(exact, as: .exactAlternate)
-        take(data.sorted[exactEnd..<range.upperBound], as: .prefix)
+        let prefixes = data.sorted[exactEnd..<range.upperBound]
+        if picks.isEmpty {
+            take(prefixes, as: .prefix)
+        } else {
+            let data = data
+            take(prefixes.lazy.filter { data.cities[Int(data.names[Int($0)].city)].firstName == $0 }, as: .prefix)
+        }
         if picks.isEmpty, query.count >= 4 { take(typoCandidates(), as: .typo) }
         return picks
     }
@@ -87,6 +95,9 @@ struct NameSearcher {
             picks.append(Pick(city: candidate.city, name: candidate.name, kind: kind))
         }
     }
+
+    /// Whether name number `name` is its city's own name rather than an alternate.
+    private func isCityName(_ name: UInt32) -> Bool { data.cities[Int(data.names[Int(name)].city)].firstName == name }
 
     /// Names one edit away from the query, among those sharing its first letter or starting with its first two swapped.
     private mutating func typoCandidates() -> [UInt32] {

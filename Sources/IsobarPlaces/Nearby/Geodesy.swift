@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Distances on the sphere and the cells a circle covers.
+enum Geodesy {
+    /// The mean Earth radius, in kilometres.
+    static let earthRadiusKilometres = 6371.0088
+
+    /// Great-circle distance between two coordinates in degrees (haversine), in kilometres.
+    static func kilometres(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+        let φ1 = latitude1 * .pi / 180, φ2 = latitude2 * .pi / 180
+        let Δφ = φ2 - φ1, Δλ = (longitude2 - longitude1) * .pi / 180
+        let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        return 2 * earthRadiusKilometres * asin(min(1, h.squareRoot()))
+    }
+
+    /// Degrees of latitude in `kilometres`.
+    static func latitudeSpan(kilometres: Double) -> Double { kilometres / earthRadiusKilometres * 180 / .pi }
+
+    /// For each row in `rows`, the columns (one or two ranges, split at the antimeridian) of the cells that can hold
+    /// a point within `kilometres` of the coordinate: the whole row when the circle reaches a pole.
+    static func cells(latitude: Double, longitude: Double, kilometres: Double, rows: ClosedRange<Int>) -> [(Int, ClosedRange<Int>)] {
+        let span = latitudeSpan(kilometres: kilometres)
+        let all = 0...(GridHeader.columns - 1)
+        var ranges = [all]
+        let reach = sin(span * .pi / 180) / cos(latitude * .pi / 180)
+        if abs(latitude) + span < 90, reach < 1 {
+            // The widest longitude difference on the circle (a little more, for rounding).
+            let spread = asin(reach) * 180 / .pi + 1e-6
+            let west = Int((longitude - spread + 180).rounded(.down))
+            let east = Int((longitude + spread + 180).rounded(.down))
+            if east - west < GridHeader.columns - 1 {
+                if west < 0 {
+                    ranges = [(west + GridHeader.columns)...(GridHeader.columns - 1), 0...east]
+                } else if east >= GridHeader.columns {
+                    ranges = [west...(GridHeader.columns - 1), 0...(east - GridHeader.columns)]
+                } else {
+                    ranges = [west...east]
+                }
+            }
+        }
+        return rows.flatMap { row in ranges.map { (row, $0) } }
+    }
+}
