@@ -95,6 +95,7 @@ extension IsobarCommandLine {
         } else {
             var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
             table.leftAligned = [1, 3, 5]
+            table.narrowing = TableLayouts.cities
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
                 let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
@@ -102,7 +103,7 @@ extension IsobarCommandLine {
                 table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
                                    "\(consensus?.providers.count ?? 0)/\(setup.bindings.count)", from])
             }
-            output.write(table.render())
+            output.write(table.render(width: width))
         }
         return exitCode(results.flatMap(\.2), minimum: nil)
     }

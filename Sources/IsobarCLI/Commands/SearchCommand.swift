@@ -44,13 +44,14 @@ extension IsobarCommandLine {
         } else {
             var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Match"])
             table.leftAligned = [1, 2, 3, 6, 7]
+            table.narrowing = TableLayouts.search
             for (index, result) in results.enumerated() {
                 let place = result.place
                 table.rows.append([String(index + 1), place.name, place.adminArea ?? "", place.countryCode ?? "",
                                    JSONOutput.format(place.coordinate.latitude), JSONOutput.format(place.coordinate.longitude),
                                    place.timeZoneIdentifier ?? "", result.detail])
             }
-            output.write(table.render())
+            output.write(table.render(width: width))
         }
         guard parsed.options.add else { return .success }
         let prepared: WeatherSetup
