@@ -1,7 +1,8 @@
 // Pins, byte for byte, what the weather commands print for the bundled demo: every number, every column, every JSON key.
 //
-// The goldens are Tests/IsobarCLITests/Golden/demo-<command>-<variant>.jsonl|.txt. To rewrite them from the current
-// output (then review the diff):
+// The goldens are Tests/IsobarCLITests/Golden/demo-<command>-<variant>.jsonl|.txt; those ending in -60, -80 or -120 are
+// the tables on a terminal of that many columns (COLUMNS set), the others have no width limit. To rewrite them from the
+// current output (then review the diff):
 //
 //     ISOBAR_UPDATE_GOLDEN=1 swift test --disable-xctest --filter GoldenOutputTests
 //
@@ -12,14 +13,26 @@
 import Foundation
 import Testing
 
-/// One pinned command: its arguments and the golden file holding its stdout.
+/// One pinned command: its arguments, the terminal width, and the golden file holding its stdout.
 struct GoldenCase: Sendable, CustomTestStringConvertible {
     /// The file name under Golden/.
     let file: String
     /// The command line.
     let arguments: [String]
+    /// `COLUMNS`, or nil for no width limit.
+    var columns: Int?
 
-    var testDescription: String { "isobar \(arguments.joined(separator: " ")) → \(file)" }
+    var testDescription: String {
+        let width = columns.map { "COLUMNS=" + String($0) + " " } ?? ""
+        return "\(width)isobar \(arguments.joined(separator: " ")) → \(file)"
+    }
+
+    /// The tables fitted to 60, 80 and 120 columns.
+    static let widths = [60, 80, 120].flatMap { (columns: Int) in
+        [("compare", ["compare", "Minsk", "--demo"]), ("forecast", ["forecast", "Minsk", "--demo"]),
+         ("forecast-hourly-2", ["forecast", "Minsk", "--demo", "--hourly", "--days", "2"]), ("cities", ["cities", "--demo"])]
+            .map { GoldenCase(file: "demo-\($0.0)-table-\(columns).txt", arguments: $0.1, columns: columns) }
+    }
 
     static let all = [
         GoldenCase(file: "demo-compare-jsonl.jsonl", arguments: ["compare", "Minsk", "--demo", "--format", "jsonl"]),
@@ -30,14 +43,14 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-cities-table.txt", arguments: ["cities", "--demo"]),
         GoldenCase(file: "demo-now-jsonl.jsonl", arguments: ["now", "Tokyo", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-now-table.txt", arguments: ["now", "Tokyo", "--demo"]),
-    ]
+    ] + widths
 }
 
 @Suite struct GoldenOutputTests {
     @Test(arguments: GoldenCase.all)
     func demoOutputMatchesItsGolden(_ golden: GoldenCase) async throws {
         // runCLI gives every run a fresh cache, so `cities` starts from the seeded Minsk and Moscow.
-        let run = await runCLI(golden.arguments)
+        let run = await runCLI(golden.arguments, environment: golden.columns.map { ["COLUMNS": String($0)] } ?? [:])
         #expect(run.code == 0, "\(run.stderr)")
         let actual = Self.normalized(Array(run.stdout.utf8))
         let path = packageRoot + "/Tests/IsobarCLITests/Golden/" + golden.file

@@ -60,12 +60,14 @@ extension IsobarCommandLine {
         }
         var table = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
         table.leftAligned = [0, 1]
+        table.narrowing = TableLayouts.cacheStats
         for entry in statistics.groups {
             table.rows.append([Self.providerID(entry.provider), entry.slot, String(entry.count),
                                Self.age(now.timeIntervalSince(entry.oldest)), Self.age(now.timeIntervalSince(entry.newest))])
         }
         let total = statistics.groups.reduce(0) { $0 + $1.count }
-        return "Cache \(store.path): \(total) answer(s), \(store.fileSize / 1024) KiB on disk\n" + (total > 0 ? table.render() : "")
+        let heading = TextWrap.fit("Cache \(store.path): \(total) answer(s), \(store.fileSize / 1024) KiB on disk", width: width)
+        return heading + "\n" + (total > 0 ? table.render(width: width) : "")
     }
 
     /// The provider id of a storage key (`open-meteo@3f2a…` → `open-meteo`).

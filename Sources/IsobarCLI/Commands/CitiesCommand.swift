@@ -79,6 +79,7 @@ extension IsobarCommandLine {
             var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
             table.leftAligned = [1, 3, 5]
             let notes = CityFailureNotes(failures, name: { id in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id })
+            table.narrowing = TableLayouts.cities
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
                 let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
@@ -86,7 +87,7 @@ extension IsobarCommandLine {
                 table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
                                    "\(consensus?.providers.count ?? 0)/\(setup.bindings.count)", from])
             }
-            output.write(table.render() + notes.footnotes + replayNotice(recordings, setup))
+            output.write(table.render(width: width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: width))
         }
         return exitCode(results.flatMap(\.2), minimum: nil)
     }

@@ -61,7 +61,7 @@ extension IsobarCommandLine {
             text += "\n"
         }
         if let problems = Self.problemSummary(diagnostics) { text += jsonl ? "" : problems + "\n" }
-        output.write(text)
+        output.write(jsonl ? text : TextWrap.fit(text, width: width))
         return .success
     }
 

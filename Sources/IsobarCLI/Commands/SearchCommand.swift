@@ -60,13 +60,14 @@ extension IsobarCommandLine {
         } else {
             var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
             table.leftAligned = [1, 2, 3, 6, 8]
+            table.narrowing = TableLayouts.search
             for (index, result) in results.enumerated() {
                 let place = result.place
                 table.rows.append([String(index + 1), place.name, place.adminArea ?? "", place.countryCode ?? "",
                                    JSONOutput.format(place.coordinate.latitude), JSONOutput.format(place.coordinate.longitude),
                                    place.timeZoneIdentifier ?? "", result.population.map(String.init) ?? "", result.matchedText(query: query)])
             }
-            output.write(table.render())
+            output.write(table.render(width: width))
         }
         guard let store, let prepared = setup else { return .success }
         let chosen = results[0].place

@@ -83,7 +83,7 @@ extension IsobarCommandLine {
             view: view, place: place, units: setup.units,
             providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
             color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
-            query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp)
+            query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)
         var renderer = RendererFactory.make(parsed.options.format, context: context, output: output)
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []

@@ -11,11 +11,21 @@ public protocol OutputSink: Sendable {
     func flush()
     /// True when a person is looking at it (a terminal).
     var isTerminal: Bool { get }
+    /// The width of the terminal in cells, when it is one and says.
+    var columns: Int? { get }
+}
+
+extension OutputSink {
+    /// No width: not a terminal.
+    public var columns: Int? { nil }
 }
 
 /// Standard output or standard error.
 public struct StandardStream: OutputSink {
     private let descriptor: Int32
+
+    /// The stream on an open file descriptor.
+    init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// Standard output.
     public static let output = StandardStream(descriptor: 1)
@@ -42,6 +52,12 @@ public struct StandardStream: OutputSink {
     public func flush() {}
     /// `isatty` on the descriptor.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
+    /// The terminal's width from `ioctl(TIOCGWINSZ)`, or nil when it does not say.
+    public var columns: Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }
 
 /// Collects text in memory (for tests and for buffering).

@@ -50,6 +50,8 @@ public struct RenderContext: Sendable {
     public var query: String = ""
     /// Other places the text could have meant.
     public var runnersUp: [Place] = []
+    /// The width tables and text must fit, in terminal cells (nil: no limit).
+    public var width: Int?
 
     /// The display name of a provider id.
     public func name(of id: String) -> String { providers.first { $0.id == id }?.name ?? id }

@@ -54,7 +54,7 @@ public struct TableRenderer: Renderer {
         for (id, note) in notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
         text += staleNotice(ordered)
         text += replayNotice(ordered)
-        output.write(text)
+        output.write(TextWrap.fit(text, width: context.width))
         output.flush()
     }
 
@@ -79,6 +79,7 @@ public struct TableRenderer: Renderer {
 
     private func format(_ value: Double?, _ dimension: Dimension) -> String {
         guard let value else { return "–" }
+        if dimension == .direction { return Compass.text(context.units.convert(value, dimension)) }
         return Self.fixed(context.units.convert(value, dimension), decimals: context.units.decimals(dimension))
     }
 
@@ -86,6 +87,7 @@ public struct TableRenderer: Renderer {
     private func formatSpread(_ merged: MergedField?, _ dimension: Dimension) -> String {
         guard let merged, merged.inputs.count > 1 else { return "" }
         let text = Self.fixed(context.units.convertDifference(merged.spread, dimension), decimals: context.units.decimals(dimension))
+            + (dimension == .direction ? "°" : "")
         return merged.disagreement?.exceedsFloor == true && merged.inputs.count >= 2 ? text + " !" : text
     }
 
@@ -111,8 +113,10 @@ public struct TableRenderer: Renderer {
     }
 
     private func compareTable(_ reports: [WeatherReport], _ consensus: ConsensusResult) -> String {
-        var table = TextTable(header: ["Now"] + reports.map { context.name(of: $0.providerID) } + ["Consensus", "Spread", "Confidence"])
+        let names = reports.map { context.name(of: $0.providerID) }
+        var table = TextTable(header: ["Now"] + names + ["Consensus", "Spread", "Confidence"])
         table.leftAligned = [0]
+        table.narrowing = TableLayouts.compare(names: names, units: context.units)
         let current = consensus.current
         if reports.contains(where: { $0.freshness != .fresh }) {
             table.rows.append(["Status"] + reports.map { Self.status($0.freshness) } + ["", "", ""])
@@ -126,12 +130,12 @@ public struct TableRenderer: Renderer {
             + [condition?.value.label ?? "–", conditionNote, Self.percent(condition?.confidence)])
         for quantity in Quantity.allCases where quantity != .precipitationProbability {
             let merged = current?[quantity]
-            table.rows.append(["\(quantity.label) (\(unit(quantity.dimension)))"]
+            table.rows.append([quantity.dimension == .direction ? quantity.label : "\(quantity.label) (\(unit(quantity.dimension)))"]
                 + reports.map { formatInput($0.current?[quantity], merged, provider: $0.providerID, quantity.dimension) }
                 + [merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension),
                    merged.map { Self.percent($0.confidence) } ?? ""])
         }
-        var text = table.render(bold: style.bold)
+        var text = table.render(width: context.width, bold: style.bold)
         let allFields = current.map { Array($0.values.values) } ?? []
         if allFields.contains(where: { !$0.outliers.isEmpty }) { text += "* left out of the consensus as an outlier\n" }
         if allFields.contains(where: { $0.disagreement?.exceedsFloor == true && $0.inputs.count >= 2 }) {
@@ -159,7 +163,7 @@ public struct TableRenderer: Renderer {
         ].compactMap { $0 }.joined(separator: ", ")]
         let wind = values[.windSpeed].map { speed in
             var text = "Wind \(format(speed.value, .speed)) \(unit(.speed))"
-            if let direction = values[.windDirection] { text += " from \(format(direction.value, .direction))°" }
+            if let direction = values[.windDirection] { text += " from \(format(direction.value, .direction))" }
             if let gust = values[.windGust] { text += ", gusts \(format(gust.value, .speed)) \(unit(.speed))" }
             return text
         }
@@ -184,6 +188,7 @@ public struct TableRenderer: Renderer {
                                        "Precip. \(unit(.precipitationAmount))", "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))",
                                        "Sources", "Conf."])
         daily.leftAligned = [0, 1]
+        daily.narrowing = TableLayouts.daily(units: context.units)
         for day in window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date) {
             let (_, month, dayOfMonth) = day.date.components
             let sources = Set(day.values.values.flatMap(\.contributors)).count
@@ -196,11 +201,12 @@ public struct TableRenderer: Renderer {
             ])
         }
         var text = style.bold("Daily consensus") + " in \(consensus.zone) (value, with the providers' range in brackets; * an outlier left out)\n"
-            + daily.render(bold: style.bold)
+            + daily.render(width: context.width, bold: style.bold)
         guard let limit else { return text }
         var hours = TextTable(header: ["Time", "Condition", "Temp \(unit(.temperature))", "Precip. \(unit(.precipitationRate))",
                                        "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources", "Conf."])
         hours.leftAligned = [0, 1]
+        hours.narrowing = TableLayouts.hourly(units: context.units)
         for hour in window.hours(consensus.hourly, time: \.time).prefix(limit) {
             let date = LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
             hours.rows.append([
@@ -212,7 +218,7 @@ public struct TableRenderer: Renderer {
                 Self.percent(hour.confidence),
             ])
         }
-        text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(bold: style.bold)
+        text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(width: context.width, bold: style.bold)
         return text
     }
 

@@ -4,19 +4,37 @@ struct TextTable {
     var rows: [[String]] = []
     /// Columns to align left besides the first.
     var leftAligned: Set<Int> = [0]
+    /// Ways to make the table narrower, tried in order until it fits a width (see `render(width:bold:)`).
+    var narrowing: [Narrowing] = []
+    /// Columns left out.
+    var hidden: Set<Int> = []
+
+    /// The columns shown, in order.
+    var visible: [Int] { header.indices.filter { !hidden.contains($0) } }
+
+    /// The cell of a row in a column, empty when the row is short.
+    func cell(_ row: [String], _ column: Int) -> String { column < row.count ? row[column] : "" }
+
+    /// The cells a column takes: its widest cell or header.
+    func width(of column: Int) -> Int {
+        rows.reduce(header[column].cellWidth) { max($0, cell($1, column).cellWidth) }
+    }
+
+    /// The cells the widest line can take.
+    var width: Int {
+        let columns = visible
+        return columns.reduce(0) { $0 + width(of: $1) } + 2 * max(0, columns.count - 1)
+    }
 
     /// The table as lines, columns separated by two spaces; `bold` wraps the header when colour is on.
     func render(bold: (String) -> String = { $0 }) -> String {
-        let columns = header.count
-        var widths = header.map(\.count)
-        for row in rows {
-            for (index, cell) in row.prefix(columns).enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
+        let columns = visible
+        let widths = columns.map { width(of: $0) }
         func line(_ cells: [String]) -> String {
-            (0..<columns).map { index in
-                let cell = index < cells.count ? cells[index] : ""
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
-                return leftAligned.contains(index) ? cell + padding : padding + cell
+            zip(columns, widths).map { index, width in
+                let text = cell(cells, index)
+                let padding = String(repeating: " ", count: width - text.cellWidth)
+                return leftAligned.contains(index) ? text + padding : padding + text
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
         return ([bold(line(header))] + rows.map(line)).joined(separator: "\n") + "\n"

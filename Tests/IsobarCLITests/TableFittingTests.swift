@@ -1,0 +1,134 @@
+@testable import IsobarCLI
+import Testing
+
+@Suite struct TableFittingTests {
+    /// A small forecast-like table with every kind of narrowing.
+    func table() -> TextTable {
+        var table = TextTable(header: ["Day", "Condition", "Max °C", "Wind m/s", "Sources"])
+        table.leftAligned = [0, 1]
+        table.rows = [
+            ["Sat Nov 28", "partly cloudy", "15.3 (15.2…15.5)", "4.1 (3.8…4.4)", "2"],
+            ["Sun Nov 29", "snow", "-0.5", "9.1 (8.7…9.5)", "1"],
+        ]
+        table.narrowing = [
+            .cells([3], loses: "ranges", Abbreviation.withoutRange), .cells([2], loses: "ranges", Abbreviation.withoutRange),
+            .cells([1], Abbreviation.condition), .drop(4), .truncate(1, minimum: 5),
+        ]
+        return table
+    }
+
+    @Test func wideEnoughOrNoWidthIsTheTableAsItIs() {
+        let table = table()
+        #expect(table.render(width: nil) == table.render())
+        #expect(table.render(width: table.width) == table.render())
+        #expect(table.render(width: 200) == table.render())
+    }
+
+    @Test func narrowingStopsAsSoonAsTheTableFits() {
+        #expect(table().render(width: 62) == """
+            Day         Condition                Max °C  Wind m/s  Sources
+            Sat Nov 28  partly cloudy  15.3 (15.2…15.5)       4.1        2
+            Sun Nov 29  snow                       -0.5       9.1        1
+            To fit 62 columns: no ranges for Wind m/s.
+
+            """)
+        #expect(table().render(width: 52) == """
+            Day         Condition      Max °C  Wind m/s  Sources
+            Sat Nov 28  partly cloudy    15.3       4.1        2
+            Sun Nov 29  snow             -0.5       9.1        1
+            To fit 52 columns: no ranges.
+
+            """)
+    }
+
+    @Test func columnsAreLeftOutAndSaidSo() {
+        #expect(table().render(width: 39) == """
+            Day         Condition  Max °C  Wind m/s
+            Sat Nov 28  p. cloudy    15.3       4.1
+            Sun Nov 29  snow         -0.5       9.1
+            To fit 39 columns: no ranges; Sources
+              left out.
+
+            """)
+    }
+
+    @Test func textIsCutOnlyAsFarAsNeeded() {
+        #expect(table().render(width: 36) == """
+            Day         Condi…  Max °C  Wind m/s
+            Sat Nov 28  p. cl…    15.3       4.1
+            Sun Nov 29  snow      -0.5       9.1
+            To fit 36 columns: no ranges;
+              Sources left out.
+
+            """)
+    }
+
+    @Test func rowsTurnIntoLinesWhenNothingElseFits() {
+        #expect(table().render(width: 20) == """
+            Sat Nov 28
+              Condition  partly
+                cloudy
+              Max °C     15.3
+                (15.2…15.5)
+              Wind m/s   4.1
+                (3.8…4.4)
+              Sources    2
+            Sun Nov 29
+              Condition  snow
+              Max °C     -0.5
+              Wind m/s   9.1
+                (8.7…9.5)
+              Sources    1
+
+            """)
+    }
+
+    @Test func wideCharactersAreAlignedByCells() {
+        var table = TextTable(header: ["City", "Now °C"])
+        table.rows = [["東京, 東京都, JP", "13.4"], ["Minsk, BY", "-0.4"]]
+        #expect(table.render() == """
+            City              Now °C
+            東京, 東京都, JP    13.4
+            Minsk, BY           -0.4
+
+            """)
+        table.narrowing = [.truncate(0, minimum: 6)]
+        let narrow = table.render(width: 20)
+        #expect(narrow.split(separator: "\n").allSatisfy { String($0).cellWidth <= 20 }, "\(narrow)")
+        #expect(narrow.contains("東京, 東京…"))
+    }
+
+    /// Long, wide and odd cells in every layout: no line is wider than any width from 20 to 160.
+    @Test func everyLayoutFitsWhateverItHolds() {
+        var cities = TextTable(header: ["#", "City", "Now °C", "Condition", "Providers", "From"])
+        cities.rows = [["1", "東京, 東京都, JP", "13.4", "thunderstorm with hail", "2/2", "ok"],
+                       ["12", "Llanfairpwllgwyngyll, Wales, GB", "–", "–", "0/3", "error, rate_limited, skipped"]]
+        cities.narrowing = TableLayouts.cities
+        var search = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
+        search.rows = [["1", "São Paulo", "São Paulo", "BR", "-23.5475", "-46.63611", "America/Sao_Paulo", "10021295", "\"Sao Paulo\" ← name \"São Paulo\""],
+                       ["2", "東京", "東京都", "JP", "35.6895", "139.69171", "Asia/Tokyo", "8336599", "\"東京\" ← alternate name \"東京\""]]
+        search.narrowing = TableLayouts.search
+        var cache = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
+        cache.rows = [["a-very-long-provider-id-of-a-mirror", "forecast", "1204", "23 h", "42 s"]]
+        cache.narrowing = TableLayouts.cacheStats
+        for table in [cities, search, cache] {
+            for width in 20...160 {
+                let text = table.render(width: width)
+                #expect(text.split(separator: "\n").allSatisfy { String($0).cellWidth <= width }, "\(width):\n\(text)")
+            }
+        }
+    }
+
+    @Test func abbreviations() {
+        #expect(Abbreviation.initials(["OpenWeatherMap", "Open-Meteo"]) == ["OWM", "OM"])
+        #expect(Abbreviation.initials(["Met Office", "Met Éireann"]) == ["MO", "MÉ"])
+        #expect(Abbreviation.initials(["Open Meteo", "OpenMeteo", "Pirate Weather"]) == ["Open Meteo", "OpenMeteo", "PW"])
+        #expect(Abbreviation.initials(["Pirate"]) == ["Pirate"])
+        #expect(Abbreviation.condition("partly cloudy (?)") == "p. cloudy (?)")
+        #expect(Abbreviation.condition("thunderstorm with hail") == "hailstorm")
+        #expect(Abbreviation.condition("thunderstorm") == "t-storm")
+        #expect(Abbreviation.condition("12.5") == "12.5")
+        #expect(Abbreviation.withoutRange("-0.5* (-0.7…-0.3)") == "-0.5*")
+        #expect(Abbreviation.dayWithoutMonth("Sun Mar 29 (23 h)") == "Sun 29 (23 h)")
+    }
+}
