@@ -39,15 +39,7 @@ extension Store: CallLedger {
 
     private static func decide(_ request: PermitRequest, now: Date, _ connection: Connection) throws(StoreError) -> PermitDecision {
         let calls = try calls(of: request.provider, within: request.windows, now: now, connection)
-        var freesAt = now
-        for window in request.windows {
-            let since = now.addingTimeInterval(-window.perSeconds)
-            // Each call frees its share a window's length after it settles; one in flight settles now at the earliest,
-            // and one never settled stops counting at its deadline.
-            let events = calls.filter { $0.countsUntil > since }.map { (freed: $0.settledAt ?? min(now, $0.countsUntil), cost: $0.cost) }
-                .sorted { $0.freed < $1.freed }
-            freesAt = max(freesAt, LedgerWindow.freesAt(events, cost: request.cost, window: window))
-        }
+        let freesAt = LedgerWindow.freesAt(request, calls: calls.map { ($0.settledAt, $0.countsUntil, $0.cost) }, now: now)
         guard freesAt <= now else { return .wait(until: freesAt) }
         try connection.query("INSERT INTO rate_events(provider, at, cost, deadline) VALUES (?, ?, ?, ?)",
                              [.text(request.provider), .real(now.timeIntervalSince1970), .real(request.cost),

@@ -87,15 +87,7 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
         state.withLock { state in
             requests.map { request in
                 let counted = state.calls.values.filter { $0.provider == request.provider }
-                var freesAt = now
-                for window in request.windows {
-                    let since = now.addingTimeInterval(-window.perSeconds)
-                    // Each call frees its share a window's length after it settles; one in flight settles now at the earliest,
-                    // and one never settled stops counting at its deadline.
-                    let events = counted.filter { $0.countsUntil > since }.map { (freed: $0.settledAt ?? min(now, $0.deadline), cost: $0.cost) }
-                        .sorted { $0.freed < $1.freed }
-                    freesAt = max(freesAt, LedgerWindow.freesAt(events, cost: request.cost, window: window))
-                }
+                let freesAt = LedgerWindow.freesAt(request, calls: counted.map { ($0.settledAt, $0.countsUntil, $0.cost) }, now: now)
                 guard freesAt <= now else { return .wait(until: freesAt) }
                 let id = state.nextCall
                 state.nextCall += 1
@@ -189,6 +181,22 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
 
 /// The arithmetic of one sliding window, shared by every ledger backend.
 public enum LedgerWindow {
+    /// When `request` fits in all its windows, given the provider's counted calls (when each was settled, if it was; the
+    /// instant it stops counting at the earliest; its cost): `now` or earlier when it fits, `distantFuture` when it never can.
+    ///
+    /// Each call frees its share a window's length after it settles; one in flight settles now at the earliest, and one never
+    /// settled stops counting at its deadline.
+    public static func freesAt(_ request: PermitRequest, calls: [(settledAt: Date?, countsUntil: Date, cost: Double)], now: Date) -> Date {
+        var freesAt = now
+        for window in request.windows {
+            let since = now.addingTimeInterval(-window.perSeconds)
+            let events = calls.filter { $0.countsUntil > since }.map { (freed: $0.settledAt ?? min(now, $0.countsUntil), cost: $0.cost) }
+                .sorted { $0.freed < $1.freed }
+            freesAt = max(freesAt, Self.freesAt(events, cost: request.cost, window: window))
+        }
+        return freesAt
+    }
+
     /// When a call of `cost` fits in `window`, given the counted calls (their freeing instants, in order, and costs):
     /// `now`-or-earlier when it fits already, `distantFuture` when it never can.
     public static func freesAt(_ events: [(freed: Date, cost: Double)], cost: Double, window: RateLimit) -> Date {
