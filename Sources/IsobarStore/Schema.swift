@@ -25,8 +25,15 @@ struct Schema: Sendable {
                           cause: cause)
     }
 
+    /// A version below zero was never written by isobar: the file is damaged.
+    private func damaged(_ found: Int, _ connection: Connection) -> StoreError {
+        StoreError(code: SQLITE_CORRUPT, "\(label) \(connection.path) has schema version \(found), which isobar never writes",
+                   cause: "it is damaged (schema version \(found))")
+    }
+
     private func migrate(_ connection: Connection) throws(StoreError) {
         let found = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
+        guard found >= 0 else { throw damaged(found, connection) }
         guard found < version else {
             guard found == version else { throw tooNew(found, connection) }
             // Touch the schema so a file that is not a database fails here, not later.
@@ -38,6 +45,7 @@ struct Schema: Sendable {
             // Another connection may have migrated while this one waited for the lock.
             let current = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
             guard current <= version else { throw tooNew(current, connection) }
+            guard current >= 0 else { throw damaged(current, connection) }
             for migration in migrations[current...] { try connection.execute(migration) }
             try connection.execute("PRAGMA user_version = \(version); COMMIT")
         } catch {

@@ -141,6 +141,18 @@ func key(_ place: String, _ slot: CacheSlot = .current, provider: String = "p") 
         #expect(try await scalar(store, "PRAGMA user_version")?.int == 99)
     }
 
+    @Test func aNegativeSchemaVersionIsDamageAndTheFileIsRebuilt() async throws {
+        let directory = freshDirectory()
+        let store = try await Store.open(directory: directory, warn: { _ in })
+        _ = try await scalar(store, "PRAGMA user_version = -1")
+        let warnings = Warnings()
+        let reopened = try await Store.open(directory: directory, warn: warnings.add)
+        #expect(reopened.path != ":memory:")
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("damaged") == true)
+        #expect(try await scalar(reopened, "PRAGMA user_version")?.int == Store.schemaVersion)
+    }
+
     @Test func aVersionThreeFileKeepsItsCallsAndItsFetchLocksBecomeLeases() async throws {
         let directory = freshDirectory()
         let path = directory + "/isobar.sqlite"

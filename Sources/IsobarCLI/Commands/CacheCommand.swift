@@ -2,6 +2,7 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarStore
+import Synchronization
 
 extension IsobarCommandLine {
     /// `isobar cache stats|clear|prune`.
@@ -17,11 +18,17 @@ extension IsobarCommandLine {
             throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
         }
         let store: Store
+        let warnings = Mutex<[String]>([])
         do {
-            store = try await Store.open(directory: directory, warn: warn)
+            store = try await Store.open(directory: directory, warn: { message in warnings.withLock { $0.append(message) } })
         } catch {
             throw ConfigurationError(error.message)
         }
+        // The command is about the file: a cache that could only be made in memory is an error, not an empty cache.
+        guard store.path != ":memory:" else {
+            throw ConfigurationError(warnings.withLock { $0.last } ?? "cannot use the cache in \(directory)")
+        }
+        for message in warnings.withLock({ $0 }) { warn(message) }
         let jsonl = parsed.options.format == .jsonl
         do {
             switch action {

@@ -133,7 +133,9 @@ public struct Configuration: Sendable {
             provider.rateLimits = try windows.elements().map { window in
                 let limit = try window.double("limit")
                 let seconds = try window.double("per_s")
-                guard limit > 0, seconds > 0 else { throw ConfigurationError("\(file): \(window.path) needs a positive limit and per_s") }
+                guard limit > 0, limit.isFinite, seconds > 0, seconds <= 366 * 86_400 else {
+                    throw ConfigurationError("\(file): \(window.path) needs a positive limit and a per_s of at most a year (31622400)")
+                }
                 return RateLimit(limit: limit, perSeconds: seconds)
             }
         }

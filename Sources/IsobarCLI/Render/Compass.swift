@@ -8,6 +8,7 @@ enum Compass {
 
     /// The point a bearing in degrees falls in (any bearing: it is taken modulo 360).
     static func point(_ degrees: Double) -> String {
+        guard degrees.isFinite else { return "?" }
         var bearing = degrees.truncatingRemainder(dividingBy: 360)
         if bearing < 0 { bearing += 360 }
         return points[Int((bearing + 11.25) / 22.5) % 16]
@@ -15,7 +16,8 @@ enum Compass {
 
     /// A direction as its point and whole degrees, `SW 227°`; the point is that of the degrees shown.
     static func text(_ degrees: Double) -> String {
-        var whole = Int(degrees.rounded()) % 360
+        guard degrees.isFinite else { return "–" }
+        var whole = Int(degrees.truncatingRemainder(dividingBy: 360).rounded()) % 360
         if whole < 0 { whole += 360 }
         return "\(point(Double(whole))) \(whole)°"
     }

@@ -258,6 +258,8 @@ public struct TableRenderer: Renderer {
     // MARK: Text helpers
 
     static func fixed(_ value: Double, decimals: Int) -> String {
+        // Beyond what an Int holds (no physical value is), the shortest form rather than a crash.
+        guard value.isFinite, abs(value) < 1e15 else { return value.isFinite ? JSONOutput.format(value) : "–" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (value * scale).rounded() / scale

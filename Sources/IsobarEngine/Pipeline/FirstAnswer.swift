@@ -44,6 +44,7 @@ enum FirstAnswer {
 
     /// The first value any of `operations` returns; cancelling the caller cancels them all and returns `onCancel`.
     static func of<T: Sendable>(_ operations: [@Sendable () async -> T], onCancel: @escaping @Sendable () -> T) async -> T {
+        guard !operations.isEmpty else { return onCancel() }
         let holder = Mutex<Race<T>?>(nil)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
