@@ -48,6 +48,29 @@ import Testing
         #expect(try resultLine(try parseLines(healthy), provider: "open-meteo").string("status") == "ok")
     }
 
+    @Test func geocodingAnswersAreNotSharedBetweenEndpoints() async throws {
+        func geocoder(latitude: Double) throws -> LoopbackServer {
+            let body = #"{"results":[{"name":"Qwxzzt","latitude":LAT,"longitude":20.5,"country_code":"AO","timezone":"Africa/Luanda"}]}"#
+            return try LoopbackServer { _ in .init(body.replacingOccurrences(of: "LAT", with: String(latitude))) }
+        }
+        let first = try geocoder(latitude: -10.25)
+        let second = try geocoder(latitude: -11.5)
+        let weather = try providerServer()
+        func config(_ geocoding: LoopbackServer) throws -> String {
+            try temporaryConfiguration(#"{"providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "BASE", "geocoding_url": "GEO"}]}"#
+                .replacingOccurrences(of: "BASE", with: weather.baseURL).replacingOccurrences(of: "GEO", with: geocoding.baseURL))
+        }
+        let environment = ["XDG_CACHE_HOME": temporaryDirectory("identity-geocoding")]
+        let one = await runCLI(["compare", "Qwxzzt", "--config", try config(first), "--json"], environment: environment, transport: curl)
+        #expect(try parseLines(one).last?.member("place").double("latitude") == -10.25)
+        let other = await runCLI(["compare", "Qwxzzt", "--config", try config(second), "--json"], environment: environment, transport: curl)
+        #expect(try parseLines(other).last?.member("place").double("latitude") == -11.5)
+        #expect(second.requests.count == 1)
+        // The first endpoint's answer is still cached for it.
+        _ = await runCLI(["compare", "Qwxzzt", "--config", try config(first)], environment: environment, transport: curl)
+        #expect(first.requests.count == 1)
+    }
+
     @Test func storageKeysAreStableAndDifferByEndpoint() {
         #expect(Fingerprint.hex("") == "cbf29ce484222325")
         #expect(Fingerprint.hex("type=open-meteo;base=default;days=default") == Fingerprint.hex("type=open-meteo;base=default;days=default"))

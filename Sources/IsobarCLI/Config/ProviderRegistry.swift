@@ -60,9 +60,13 @@ public struct ProviderRegistry: Sendable {
     /// The geocoders of the enabled live providers that offer one, in configuration order.
     public func geocoders(for configuration: Configuration, environment: [String: String], transport: any Transport,
                           time: any TimeSource) -> [any Geocoding] {
-        configuration.providers.filter { $0.enabled && $0.replay == nil }.compactMap { entry in
-            factory(for: entry.type)?.geocoder(ProviderContext(settings: settings(entry, environment), environment: environment,
-                                                               time: time, transport: transport))
+        configuration.providers.filter { $0.enabled && $0.replay == nil }.compactMap { entry -> (any Geocoding)? in
+            guard let geocoder = factory(for: entry.type)?.geocoder(ProviderContext(settings: settings(entry, environment),
+                                                                                   environment: environment, time: time, transport: transport))
+            else { return nil }
+            // Answers are cached per geocoder and endpoint, so that two configurations never share them.
+            let endpoint = "\(entry.geocodingURL?.string ?? "default")|\(entry.baseURL?.string ?? "default")"
+            return EndpointGeocoder(base: geocoder, cacheKey: "\(geocoder.id)@\(Fingerprint.hex(endpoint))")
         }
     }
 
@@ -124,6 +128,18 @@ public struct ProviderRegistry: Sendable {
         } catch {
             throw ConfigurationError("provider '\(entry.id)' cannot be set up: \(error.message)")
         }
+    }
+}
+
+/// A geocoder whose answers are cached under a key naming its endpoint too.
+struct EndpointGeocoder: Geocoding {
+    let base: any Geocoding
+    let cacheKey: String
+
+    var id: String { base.id }
+
+    func search(_ name: String, limit: Int, context: FetchContext) async throws(ProviderError) -> [Place] {
+        try await base.search(name, limit: limit, context: context)
     }
 }
 

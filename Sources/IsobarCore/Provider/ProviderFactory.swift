@@ -61,8 +61,15 @@ public struct ProviderContext: Sendable {
 public protocol Geocoding: Sendable {
     /// Id used to cache its answers, e.g. `open-meteo`.
     var id: String { get }
+    /// The key its answers are cached under (its id unless it says otherwise).
+    var cacheKey: String { get }
     /// Up to `limit` places matching `name`, best first.
     func search(_ name: String, limit: Int, context: FetchContext) async throws(ProviderError) -> [Place]
+}
+
+extension Geocoding {
+    /// Answers are cached under the id.
+    public var cacheKey: String { id }
 }
 
 /// How an adapter type is built: declared by the adapter, listed once in the registry.

@@ -51,13 +51,13 @@ public struct GeocodingChain: Sendable {
                         warn: @Sendable (String) -> Void) async -> GeocodingResult? {
         let now = context.time.now()
         for geocoder in geocoders {
-            if let cached = await cached(geocoder.id, query), now.timeIntervalSince(cached.fetchedAt) < maxAgeSeconds {
+            if let cached = await cached(geocoder.cacheKey, query), now.timeIntervalSince(cached.fetchedAt) < maxAgeSeconds {
                 guard let first = cached.places.first else { continue }
                 return GeocodingResult(place: first, runnersUp: Array(cached.places.dropFirst().prefix(limit - 1)), source: geocoder.id)
             }
             do {
                 let places = try await geocoder.search(name, limit: limit, context: context)
-                await keep(places, geocoder.id, query, now)
+                await keep(places, geocoder.cacheKey, query, now)
                 if let first = places.first { return GeocodingResult(place: first, runnersUp: Array(places.dropFirst()), source: geocoder.id) }
             } catch {
                 warn("geocoding '\(name)' with \(geocoder.id) failed: \(error.message)")
