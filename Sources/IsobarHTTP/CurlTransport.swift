@@ -12,7 +12,8 @@ import Glibc
 /// libcurl is loaded with `dlopen` on the first `send`, which also creates the multi handle and starts the I/O thread, so a
 /// transport that is never used costs nothing. Without libcurl every request fails with `ProviderError(.unavailable)`.
 ///
-/// Plain `http` is allowed only to loopback hosts; TLS verification is always on; redirects only to https, at most 3;
+/// Plain `http` is allowed only to loopback hosts; TLS verification is always on; redirects are followed
+/// only to the same host over https, at most 3 (`Redirects`);
 /// proxy environment variables are honoured by libcurl.
 ///
 /// At most `maxConnectionsPerHost` connections are open to one host at once; further transfers to it queue inside
@@ -146,15 +147,37 @@ public final class CurlTransport: Transport {
         }
         let core = try start(label: request.origin.isEmpty ? request.url.authority : request.origin)
         let started = ContinuousClock.now
-        let id = core.inbox.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
         var limits = request.limits ?? defaultLimits
         if let notAfter = request.notAfter {
             let remaining = max(0.001, notAfter.timeIntervalSinceNow)
             limits.totalTimeoutSeconds = min(limits.totalTimeoutSeconds, remaining)
             limits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, remaining)
+        }
+        // Redirects are followed here, not by libcurl, so that each target is checked before anything is sent to it.
+        var current = request
+        var followed = 0
+        while true {
+            var hopLimits = limits
+            if followed > 0 {
+                let spent = started.duration(to: .now)
+                let remaining = max(0.001, limits.totalTimeoutSeconds - Double(spent.components.seconds)
+                                    - Double(spent.components.attoseconds) / 1e18)
+                hopLimits.totalTimeoutSeconds = remaining
+                hopLimits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, remaining)
+            }
+            let response = try await perform(current, limits: hopLimits, core: core)
+            guard let next = try Redirects.next(after: response, to: current, followed: followed) else { return response }
+            current = next
+            followed += 1
+        }
+    }
+
+    /// Sends one request (no redirects followed) through the I/O thread and waits for its response.
+    private func perform(_ request: HTTPRequest, limits: TransferLimits, core: Core) async throws(ProviderError) -> HTTPResponse {
+        let started = ContinuousClock.now
+        let id = core.inbox.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
         let transfer = Transfer(id: id, request: request, limits: limits, userAgent: userAgent, started: started)
         do {

@@ -49,9 +49,8 @@ final class Transfer: @unchecked Sendable {
         func check(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
         check(isobar_curl_set_string(handle, CURLOPT_URL, url))
         check(isobar_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        check(isobar_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "https"))
-        check(isobar_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1))
-        check(isobar_curl_set_long(handle, CURLOPT_MAXREDIRS, 3))
+        // Redirects are followed by `CurlTransport`, which checks each target first (`Redirects`).
+        check(isobar_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
         check(isobar_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
         check(isobar_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(limits.connectTimeoutSeconds)))
         check(isobar_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(limits.totalTimeoutSeconds)))

@@ -37,6 +37,7 @@ final class Connection: @unchecked Sendable {
     /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`; `readOnly` neither creates nor writes.
     init(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(StoreError) {
         var opened: OpaquePointer?
+        if !readOnly && path != ":memory:" { PrivateFiles.prepareDatabase(path) }
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         guard result == SQLITE_OK, let opened else {

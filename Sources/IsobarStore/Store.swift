@@ -41,15 +41,13 @@ public final class Store: Sendable {
         Store(try Database.inMemory(schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds, delay: options.artificialDelayPerJob))
     }
 
-    /// Opens `isobar.sqlite` in `directory` (created if needed). A damaged file is moved aside and rebuilt;
+    /// Opens `isobar.sqlite` in `directory` (created if needed, mode 0700; the files 0600). A damaged file is moved aside and rebuilt;
     /// a directory or file that cannot be used falls back to memory. Both say why through `warn`.
     /// Throws only when not even an in-memory store can be made. Asynchronous because opening runs on the store's own
     /// threads: a migration may wait for another process's lock, and a damaged file is moved aside and rebuilt there.
     public static func open(directory: String, options: Options = Options(),
                             warn: @escaping @Sendable (String) -> Void) async throws(StoreError) -> Store {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
+        if PrivateFiles.makeFolder(directory) != nil {
             warn("cannot create the cache directory \(directory); using a temporary in-memory cache")
             return try inMemory(options: options)
         }

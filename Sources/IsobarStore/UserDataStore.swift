@@ -90,15 +90,6 @@ public final class UserDataStore: Sendable {
 
     /// `mkdir -p` with mode 0700 for the folders it makes, failing with the system's reason.
     private static func makeFolder(_ directory: String) throws(UserDataError) {
-        var info = stat()
-        if stat(directory, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else { throw UserDataError.folder(directory, errorNumber: ENOTDIR) }
-            return
-        }
-        let parent = directory.lastIndex(of: "/").map { String(directory[..<$0]) } ?? ""
-        if !parent.isEmpty && parent != directory { try makeFolder(parent) }
-        guard mkdir(directory, 0o700) != 0 else { return }
-        let number = errno
-        guard number == EEXIST else { throw UserDataError.folder(directory, errorNumber: number) }
+        if let failure = PrivateFiles.makeFolder(directory) { throw UserDataError.folder(failure.folder, errorNumber: failure.errorNumber) }
     }
 }

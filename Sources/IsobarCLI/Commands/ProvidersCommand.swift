@@ -36,9 +36,11 @@ extension IsobarCommandLine {
                     ("kinds", .array(DataKind.allCases.filter(capabilities.kinds.contains).map { .string($0.rawValue) })),
                     ("horizon_days", .integer(capabilities.horizonDays)), ("step_hours", .integer(capabilities.stepHours)),
                     ("geocoding", .bool(capabilities.geocoding)),
-                    ("ttl_s", .object([("current", .number(binding.policy?.currentTTLSeconds)), ("forecast", .number(binding.policy?.forecastTTLSeconds))])),
+                    ("ttl_s", .object([("current", .number(binding.policy.map { OutputNumber.round3($0.currentTTLSeconds) })),
+                                       ("forecast", .number(binding.policy.map { OutputNumber.round3($0.forecastTTLSeconds) }))])),
                     ("rate_limits", .array(zip(limits, usage).map { limit, used in
-                        .object([("limit", .number(limit.limit)), ("per_s", .number(limit.perSeconds)), ("used", .number((used * 1000).rounded() / 1000))])
+                        .object([("limit", .number(OutputNumber.round3(limit.limit))), ("per_s", .number(OutputNumber.round3(limit.perSeconds))),
+                                 ("used", .number(OutputNumber.round3(used)))])
                     })),
                     ("cooldown_until", .string(cooldown.map { CivilTime.iso($0.until, utcOffsetSeconds: 0) })),
                     ("breaker", .string(breakerText)),

@@ -111,7 +111,7 @@ public struct ProviderRegistry: Sendable {
         for window in policy.rateLimits where cost > window.limit + 1e-9 {
             let calls = JSONOutput.format((cost * 10).rounded() / 10)
             throw ConfigurationError("\(file ?? "configuration"): provider '\(entry.id)': one request counts as \(calls) calls, "
-                + "more than its rate limit of \(JSONOutput.format(window.limit)) per \(JSONOutput.format(window.perSeconds)) s; raise that limit")
+                + "more than its rate limit of \(JSONOutput.format((window.limit * 10).rounded() / 10)) per \(SpokenDuration.seconds(window.perSeconds)) s; raise that limit")
         }
     }
 
