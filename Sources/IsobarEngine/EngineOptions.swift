@@ -43,6 +43,10 @@ public struct ProviderPolicy: Sendable, Equatable {
     public var forecastTTLSeconds: Double
     /// Seconds a cached answer may still be served, marked stale, when the provider fails.
     public var maxStaleSeconds: Double
+    /// The longest pause a provider's Retry-After may impose; a longer request is stored capped (`max_cooldown_s`).
+    public var maxCooldownSeconds: Double = 3600
+    /// Seconds the provider may take within a command, every attempt included (`timeout_s`); nil for the command's deadline.
+    public var budgetSeconds: Double?
 
     /// A policy; defaults come from the provider's declaration.
     public init(rateLimits: [RateLimit], currentTTLSeconds: Double, forecastTTLSeconds: Double, maxStaleSeconds: Double = 86_400) {

@@ -21,6 +21,20 @@ extension Store: CooldownStore, BreakerStore {
         }
     }
 
+    /// Removes the provider's cooldown, if any.
+    public func clearCooldown(provider: String) async throws(StorageError) {
+        try await writing { connection throws(StoreError) in
+            try connection.query("DELETE FROM cooldowns WHERE provider = ?", [.text(provider)])
+        }
+    }
+
+    /// Closes the provider's breaker and forgets its failures.
+    public func resetBreaker(provider: String) async throws(StorageError) {
+        try await writing { connection throws(StoreError) in
+            try connection.query("DELETE FROM breakers WHERE provider = ?", [.text(provider)])
+        }
+    }
+
     /// The provider's breaker.
     public func breaker(provider: String) async throws(StorageError) -> BreakerState {
         try await reading { connection throws(StoreError) in try Self.breaker(provider, connection) }

@@ -80,6 +80,25 @@ import Testing
         #expect(unconfigured.stdout.contains("NOT CONFIGURED: set TEST_OWM_KEY"))
     }
 
+    @Test func providersResetClearsCooldownsAndBreakers() async throws {
+        let server = try providerServer(owmStatus: 429, owmBody: #"{"cod":429,"message":"blocked"}"#, headers: [("Retry-After", "86400")])
+        let config = try liveConfiguration(server)
+        let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": temporaryDirectory("cache")]
+        let compared = await runCLI(["compare", "Minsk", "--config", config], environment: environment, transport: curl)
+        #expect(compared.stdout.contains("asked to wait 1 d (Retry-After); paused for 1 h") || compared.stderr.contains("paused for 1 h"))
+        #expect(await runCLI(["providers", "--config", config], environment: environment).stdout.contains("cooldown: until"))
+        expectOneLineError(await runCLI(["providers", "reset", "openweathermp", "--config", config], environment: environment), code: .usage,
+                           containing: "did you mean 'openweathermap'?")
+        expectOneLineError(await runCLI(["providers", "rest", "--config", config], environment: environment), code: .usage,
+                           containing: "did you mean 'reset'?")
+        let reset = await runCLI(["providers", "reset", "openweathermap", "--config", config], environment: environment)
+        #expect(reset.code == 0)
+        #expect(reset.stdout == "Cleared the cooldown and breaker of openweathermap.\n")
+        #expect(!(await runCLI(["providers", "--config", config], environment: environment).stdout.contains("cooldown: until")))
+        let all = try parseLines(await runCLI(["providers", "reset", "--config", config, "--format", "jsonl"], environment: environment))
+        #expect(try all.map { try $0.string("type") } == ["provider_reset", "provider_reset"])
+    }
+
     @Test func quorumAndTimeoutOptions() async throws {
         let server = try providerServer(owmStatus: 500, owmBody: "oops")
         let config = try liveConfiguration(server)

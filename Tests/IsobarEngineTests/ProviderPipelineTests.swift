@@ -271,17 +271,19 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         #expect(second.server.count("/a") == 1)
     }
 
-    @Test func aRetryAfterOfADaySkipsTheProviderAtOnce() async throws {
+    @Test func aRetryAfterOfADayPausesTheProviderForAnHourAtMost() async throws {
         let first = Harness()
         first.server.script("/a", [status(429, [HTTPHeader("Retry-After", "86400")])])
         let results = await first.run([("a", policy())])
-        #expect(results["a"]?.error?.reason == .cooldown)
-        #expect(results["a"]?.error?.message.contains("asked to wait 1 d") == true)
+        #expect(results["a"]?.error?.code == .rateLimited(retryAfterSeconds: 3600))
+        #expect(results["a"]?.error?.message.contains("asked to wait 1 d (Retry-After); paused for 1 h") == true)
         let second = Harness(storage: first.storage)
         second.server.script("/a", [ok(1)])
-        let skipped = await second.run([("a", policy())])
-        #expect(skipped["a"]?.error?.reason == .cooldown)
+        let paused = await second.run([("a", policy())])
+        #expect(paused["a"]?.error?.reason == .cooldownWait)
         #expect(second.server.count("/a") == 0)
+        let cooldown = try await first.storage.cooldown(provider: "a", now: first.clock.now())
+        #expect(try #require(cooldown).until <= first.clock.now().addingTimeInterval(3600))
     }
 
     @Test func rateLimitWaitsWithinTheDeadlineAndRefusesBeyondIt() async throws {

@@ -5,7 +5,7 @@ import IsobarStore
 import Testing
 
 /// A provider answering after a short wait, with a published rate limit so that every call goes through the ledger.
-private struct QuickProvider: WeatherProvider {
+struct QuickProvider: WeatherProvider {
     let id: String
     var displayName: String { id.uppercased() }
     var capabilities: ProviderCapabilities {

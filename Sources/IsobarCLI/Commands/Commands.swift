@@ -61,8 +61,9 @@ enum Commands {
         discussion: "stats counts entries per provider and kind; clear deletes every cached answer; prune deletes old answers and rate-limit records no window needs.")
 
     static let providers = CommandSpec(
-        name: "providers", summary: "The configured providers: kind, key, capabilities, limits and their use, cooldown and breaker",
-        arguments: [],
+        name: "providers",
+        summary: "The configured providers with their limits, cooldown and breaker: isobar providers [list|reset [ID]] (list when alone)",
+        arguments: [], optionalArguments: ["ACTION", "ID"], actions: ["list", "reset"],
         options: [
             .value("config", "FILE", "read this configuration file"),
             .flag("demo", "list the bundled replay configuration"),
@@ -71,7 +72,8 @@ enum Commands {
             .flag("json", "the same as --format jsonl"),
             .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
-        ])
+        ],
+        discussion: "list shows each provider; reset clears the cooldown and closes the breaker of provider ID, or of every provider without ID.")
 
     static let search = CommandSpec(
         name: "search", summary: "Find places by name, offline, in any script; --add puts the best match in your cities",

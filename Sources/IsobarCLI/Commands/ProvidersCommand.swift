@@ -4,8 +4,17 @@ import IsobarEngine
 import IsobarStore
 
 extension IsobarCommandLine {
-    /// `isobar providers`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
+    /// `isobar providers [list]`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
     func runProviders(_ parsed: Invocation) async throws -> ExitCode {
+        let actions = Commands.providers.actions
+        if let action = parsed.positionals.first {
+            guard actions.contains(action) else {
+                let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError("unknown providers action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
+            }
+            if action == "reset" { return try await runProvidersReset(parsed, id: parsed.positionals.dropFirst().first) }
+            if parsed.positionals.count > 1 { throw UsageError("unexpected argument '\(parsed.positionals[1])' for 'providers list'") }
+        }
         if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
         let configuration = try loadConfiguration(parsed)
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })

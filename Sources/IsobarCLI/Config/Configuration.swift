@@ -28,12 +28,16 @@ public struct ProviderEntry: Sendable {
     public var geocodingURL: RequestURL?
     /// Transfer limits set in the entry (seconds to connect, seconds in all, largest body).
     public var limits: TransferLimits?
+    /// `timeout_s`: seconds the provider may take within a command, retries included; nil for the command's deadline.
+    public var budgetSeconds: Double?
     /// Rate limits replacing the provider's published ones.
     public var rateLimits: [RateLimit]?
     /// Seconds current conditions and forecasts stay fresh, replacing the provider's defaults.
     public var ttlSeconds: (current: Double?, forecast: Double?) = (nil, nil)
     /// Seconds a cached answer may be served, marked stale, when the provider fails.
     public var maxStaleSeconds: Double?
+    /// `max_cooldown_s`: the longest pause a Retry-After may impose (default 1 h).
+    public var maxCooldownSeconds: Double?
     /// Weight in the consensus (default 1).
     public var weight: Double?
 
@@ -59,7 +63,7 @@ public struct Configuration: Sendable {
     /// The keys a provider entry may have.
     static let providerKeys = [
         "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
-        "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s", "weight",
+        "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s", "max_cooldown_s", "weight",
     ]
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir"]
@@ -100,6 +104,7 @@ public struct Configuration: Sendable {
                     provider[keyPath: keyPath] = url
                 }
                 provider.limits = try limits(entry, file: file)
+                provider.budgetSeconds = try entry.optionalDouble("timeout_s")
                 try readPolicy(entry, into: &provider, file: file)
                 if let replay = try entry.optionalString("replay") {
                     provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
@@ -149,6 +154,10 @@ public struct Configuration: Sendable {
             }
         }
         provider.maxStaleSeconds = try entry.optionalDouble("max_stale_s")
+        if let cap = try entry.optionalDouble("max_cooldown_s") {
+            guard cap >= 0, cap <= 366 * 86_400 else { throw ConfigurationError("\(file): \(entry.path).max_cooldown_s must be 0 to a year (31622400)") }
+            provider.maxCooldownSeconds = cap
+        }
         if let weight = try entry.optionalDouble("weight") {
             guard weight >= 0, weight.isFinite else { throw ConfigurationError("\(file): \(entry.path).weight must be 0 or more") }
             provider.weight = weight

@@ -35,6 +35,8 @@ public struct ProviderRegistry: Sendable {
         if let current = entry.ttlSeconds.current { policy.currentTTLSeconds = current }
         if let forecast = entry.ttlSeconds.forecast { policy.forecastTTLSeconds = forecast }
         if let stale = entry.maxStaleSeconds { policy.maxStaleSeconds = stale }
+        if let cap = entry.maxCooldownSeconds { policy.maxCooldownSeconds = cap }
+        policy.budgetSeconds = entry.budgetSeconds
         return policy
     }
 

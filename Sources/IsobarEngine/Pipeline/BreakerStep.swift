@@ -1,7 +1,8 @@
 import FoundationEssentials
 import IsobarCore
 
-/// Skips a provider whose breaker is open; counts each call's failure (its retries included) as one.
+/// Skips a provider whose breaker is open; counts each call's failure (its retries included) as one; once the open period has
+/// passed, lets exactly one call through as a probe, across processes, by a lease on `breaker|<storageKey>`.
 public struct BreakerStep: PipelineStep {
     /// The step guarded.
     public let next: any PipelineStep
@@ -19,10 +20,12 @@ public struct BreakerStep: PipelineStep {
     public let storageKey: String
     /// Where store failures go.
     public let diagnostics: any DiagnosticSink
+    /// Leases that admit one half-open probe at a time; nil to let every caller through once the open period has passed.
+    public let probes: (any FetchLock)?
 
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, breakers: any BreakerStore, threshold: Int, openSeconds: Double,
-                time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil) {
+                time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil, probes: (any FetchLock)? = nil) {
         self.next = next
         self.provider = provider
         self.breakers = breakers
@@ -31,20 +34,26 @@ public struct BreakerStep: PipelineStep {
         self.time = time
         self.diagnostics = diagnostics
         self.storageKey = storageKey ?? provider.id
+        self.probes = probes
     }
 
     /// Skips while open; otherwise calls and records the outcome.
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
-        try await checkClosed()
+        let probe = try await admit(call)
         do {
             let report = try await next.answer(call)
             await record(succeeded: true)
+            await release(probe)
             return report
         } catch {
             if Self.countsAgainst(error) { await record(succeeded: false) }
+            await release(probe)
             throw error
         }
     }
+
+    /// The lease key of the provider's half-open probe.
+    public var probeKey: String { "breaker|\(storageKey)" }
 
     /// Failures that say the provider is unwell (not the caller's fault, not a limit).
     public static func countsAgainst(_ error: ProviderError) -> Bool {
@@ -54,20 +63,56 @@ public struct BreakerStep: PipelineStep {
         }
     }
 
-    private func checkClosed() async throws(ProviderError) {
+    /// Throws while open; when half-open, returns the probe's lease owner, or throws when another caller holds the probe.
+    private func admit(_ call: ProviderCall) async throws(ProviderError) -> LeaseOwner? {
+        guard try await isHalfOpen(), let probes else { return nil }
+        let owner = LeaseOwner.random()
+        let now = time.now()
+        let acquired: Bool
+        do {
+            acquired = try await probes.acquire(probeKey, owner: owner, seconds: max(1, call.deadline.timeIntervalSince(now)), now: now)
+        } catch {
+            diagnostics.report(Diagnostic(.health, "cannot take the breaker probe of \(provider.id): \(error.message)"))
+            return nil
+        }
+        guard acquired else {
+            throw ProviderError(.unavailable, "\(provider.displayName) is half-open and another call is probing it; skipped",
+                                reason: .breakerOpen)
+        }
+        // A probe that ended between the read and the lease has decided already: read again (open again: skip).
+        do {
+            _ = try await isHalfOpen()
+        } catch {
+            await release(owner)
+            throw error
+        }
+        return owner
+    }
+
+    /// False when closed, true once the open period has passed; throws `breakerOpen` while open.
+    private func isHalfOpen() async throws(ProviderError) -> Bool {
         let state: BreakerState
         do {
             state = try await breakers.breaker(provider: storageKey)
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot read the breaker of \(provider.id): \(error.message)"))
-            return
+            return false
         }
-        guard let openedAt = state.openedAt else { return }
+        guard let openedAt = state.openedAt else { return false }
         let reopens = openedAt.addingTimeInterval(openSeconds)
-        guard time.now() < reopens else { return }
+        guard time.now() < reopens else { return true }
         throw ProviderError(.unavailable,
                             "\(provider.displayName) failed \(state.failures) times in a row; skipped until \(MessageTime.clock(reopens)) UTC",
                             reason: .breakerOpen)
+    }
+
+    private func release(_ owner: LeaseOwner?) async {
+        guard let owner, let probes else { return }
+        do {
+            try await probes.release(probeKey, owner: owner)
+        } catch {
+            diagnostics.report(Diagnostic(.health, "cannot release the breaker probe of \(provider.id): \(error.message)"))
+        }
     }
 
     private func record(succeeded: Bool) async {

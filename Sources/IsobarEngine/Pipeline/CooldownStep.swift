@@ -12,6 +12,8 @@ public struct CooldownStep: PipelineStep {
     public let cooldowns: any CooldownStore
     /// A cooldown longer than this skips the provider instead of waiting.
     public let longestWaitSeconds: Double
+    /// The longest pause stored for one Retry-After; a longer request is capped to this.
+    public let maxCooldownSeconds: Double
     /// The clock.
     public let time: any TimeSource
     /// The key its state is stored under: its id and endpoint (see `ProviderBinding.storageKey`).
@@ -24,11 +26,12 @@ public struct CooldownStep: PipelineStep {
 
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, cooldowns: any CooldownStore, longestWaitSeconds: Double,
-                time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil) {
+                maxCooldownSeconds: Double = 3600, time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil) {
         self.next = next
         self.provider = provider
         self.cooldowns = cooldowns
         self.longestWaitSeconds = longestWaitSeconds
+        self.maxCooldownSeconds = maxCooldownSeconds
         self.time = time
         self.diagnostics = diagnostics
         self.storageKey = storageKey ?? provider.id
@@ -41,19 +44,24 @@ public struct CooldownStep: PipelineStep {
             return try await next.answer(call)
         } catch {
             guard case .rateLimited(let retryAfter) = error.code, error.reason != .localLimit else { throw error }
-            let wait = retryAfter ?? Self.defaultRetryAfterSeconds
+            let asked = retryAfter ?? Self.defaultRetryAfterSeconds
+            let wait = min(asked, maxCooldownSeconds)
             let until = time.now().addingTimeInterval(wait)
             do {
                 try await cooldowns.setCooldown(Cooldown(until: until, reason: "HTTP 429"), provider: storageKey)
             } catch {
                 diagnostics.report(Diagnostic(.health, "cannot record the cooldown of \(provider.id): \(error.message)"))
             }
+            let name = provider.displayName
             if wait > longestWaitSeconds {
                 throw ProviderError(.unavailable,
-                                    "\(provider.displayName) asked to wait \(MessageTime.duration(wait)) (Retry-After); skipped until \(MessageTime.clock(until)) UTC",
+                                    "\(name) asked to wait \(MessageTime.duration(asked)) (Retry-After); skipped until \(MessageTime.clock(until)) UTC",
                                     reason: .cooldown)
             }
-            throw error
+            guard asked > wait else { throw error }
+            throw ProviderError(.rateLimited(retryAfterSeconds: wait),
+                                "\(name) asked to wait \(MessageTime.duration(asked)) (Retry-After); paused for \(MessageTime.duration(wait)), until \(MessageTime.clock(until)) UTC",
+                                reason: error.reason)
         }
     }
 

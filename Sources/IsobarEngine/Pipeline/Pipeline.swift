@@ -3,11 +3,12 @@ import IsobarCore
 
 /// Composes one provider's pipeline. The order is fixed and is the order written here, outermost first:
 ///
+/// 0. budget — the provider's own `timeout_s`, when configured, narrows the command's deadline for all its attempts;
 /// 1. stale-if-error — on any failure below, a cached answer younger than `max_stale_s`, marked stale;
 /// 2. cache — a fresh cached answer ends the call (offline: any cached answer, or skipped);
 /// 3. single flight — one lease per provider, slots and place; the others wait for the holder's answer;
-/// 4. cooldown — a provider that sent Retry-After is waited out, or skipped when the wait is long;
-/// 5. breaker — open: skipped at once; a call's failure (retries included) counts once;
+/// 4. cooldown — a provider that sent Retry-After is waited out, or skipped when the wait is long (capped at `max_cooldown_s`);
+/// 5. breaker — open: skipped at once; a call's failure (retries included) counts once; half-open: one probe across processes;
 /// 6. retry — 5xx, timeouts and connection failures, full jitter, within the deadline;
 /// 7. rate limit — a permit from the call ledger for each attempt (so a retry is counted like any call);
 /// 8. concurrency — at most `maxConcurrentCallsPerProvider` calls in flight to the provider;
@@ -31,13 +32,16 @@ public enum Pipeline {
         let retried = RetryStep(next: limited, maxRetries: options.maxRetries, baseDelaySeconds: options.retryBaseDelaySeconds,
                                 time: time, random: random, providerName: provider.displayName)
         let guarded = BreakerStep(next: retried, provider: provider, breakers: storage.breakers, threshold: options.breakerThreshold,
-                                  openSeconds: options.breakerOpenSeconds, time: time, diagnostics: diagnostics, storageKey: key)
+                                  openSeconds: options.breakerOpenSeconds, time: time, diagnostics: diagnostics, storageKey: key,
+                                  probes: storage.locks)
         let cooled = CooldownStep(next: guarded, provider: provider, cooldowns: storage.cooldowns,
-                                  longestWaitSeconds: options.longestWaitSeconds, time: time, diagnostics: diagnostics, storageKey: key)
+                                  longestWaitSeconds: options.longestWaitSeconds, maxCooldownSeconds: policy.maxCooldownSeconds, time: time,
+                                  diagnostics: diagnostics, storageKey: key)
         let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
                                       readCache: options.readCache, time: time, diagnostics: diagnostics)
         let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)
         let stale = StaleIfErrorStep(next: cached, cache: cache)
-        return (stale, stale)
+        guard let budget = policy.budgetSeconds else { return (stale, stale) }
+        return (BudgetStep(next: stale, budgetSeconds: budget, time: time), stale)
     }
 }

@@ -129,7 +129,17 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
         }
     }
 
+    /// Removes a cooldown.
+    public func clearCooldown(provider: String) async throws(StorageError) {
+        state.withLock { _ = $0.cooldowns.removeValue(forKey: provider) }
+    }
+
     // MARK: BreakerStore
+
+    /// Closes a breaker.
+    public func resetBreaker(provider: String) async throws(StorageError) {
+        state.withLock { _ = $0.breakers.removeValue(forKey: provider) }
+    }
 
     /// The breaker.
     public func breaker(provider: String) async throws(StorageError) -> BreakerState {

@@ -20,6 +20,8 @@ public protocol CooldownStore: Sendable {
     func cooldown(provider: String, now: Date) async throws(StorageError) -> Cooldown?
     /// Sets a cooldown, or extends the one in place (never shortens it).
     func setCooldown(_ cooldown: Cooldown, provider: String) async throws(StorageError)
+    /// Removes the provider's cooldown, if any (`isobar providers reset`).
+    func clearCooldown(provider: String) async throws(StorageError)
 }
 
 /// A provider's circuit breaker as stored.
@@ -42,4 +44,6 @@ public protocol BreakerStore: Sendable {
     func breaker(provider: String) async throws(StorageError) -> BreakerState
     /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures); returns the new state.
     func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState
+    /// Closes the provider's breaker and forgets its failures (`isobar providers reset`).
+    func resetBreaker(provider: String) async throws(StorageError)
 }

@@ -65,18 +65,24 @@ struct CooldownStepTests {
         #expect(next.times.last == start.addingTimeInterval(30))
     }
 
-    @Test func aLongRetryAfterSkipsThisCallAndTheNext() async throws {
+    @Test func aLongRetryAfterIsCappedAndSkipsThisCallAndTheNext() async throws {
         let next = ScriptedStep(clock: clock, script: [.failure(Self.tooManyRequests(86_400)), .success(9)])
-        let first = try #require(await answer(step(next)).error)
+        let step = CooldownStep(next: next, provider: FakeProvider.answering("p", temperature: 0), cooldowns: storage,
+                                longestWaitSeconds: 600, time: clock, diagnostics: diagnostics)
+        let first = try #require(await answer(step).error)
         #expect(first.code == .unavailable)
         #expect(first.reason == .cooldown)
-        #expect(first.message == "P asked to wait 1 d (Retry-After); skipped until 2026-11-29 09:00 UTC")
+        #expect(first.message == "P asked to wait 1 d (Retry-After); skipped until 2026-11-28 10:00 UTC")
         #expect(ProviderOutcome(first) == .skipped)
-        clock.advance(by: 3600)
-        let second = try #require(await answer(step(next)).error)
+        clock.advance(by: 1800)
+        let second = try #require(await answer(step).error)
         #expect(second.reason == .cooldown)
-        #expect(second.message == "P asked to wait until 2026-11-29 09:00 UTC (HTTP 429); skipped")
+        #expect(second.message == "P asked to wait until 2026-11-28 10:00 UTC (HTTP 429); skipped")
         #expect(next.callCount == 1)
+        // The default cap is an hour: after it the provider is asked again.
+        clock.advance(by: 1800)
+        #expect(try await answer(step).get().current?.temperatureC == 9)
+        #expect(next.callCount == 2)
         #expect(clock.sleeperCount == 0)
     }
 

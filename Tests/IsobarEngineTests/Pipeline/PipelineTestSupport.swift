@@ -159,7 +159,7 @@ final class InstrumentedStorage: ResponseCache, CallLedger, CooldownStore, Break
     /// One storage operation.
     enum Operation: String, Sendable, CaseIterable {
         case readEntry, storeEntry, acquirePermits, settle, usage, readCooldown, setCooldown, readBreaker, recordOutcome
-        case acquireLease, renewLease, releaseLease
+        case acquireLease, renewLease, releaseLease, clearCooldown, resetBreaker
 
         /// Every lease operation.
         static let lease: Set<Operation> = [.acquireLease, .renewLease, .releaseLease]
@@ -236,6 +236,14 @@ final class InstrumentedStorage: ResponseCache, CallLedger, CooldownStore, Break
 
     func setCooldown(_ cooldown: Cooldown, provider: String) async throws(StorageError) {
         try await perform(.setCooldown) { () async throws(StorageError) in try await base.setCooldown(cooldown, provider: provider) }
+    }
+
+    func clearCooldown(provider: String) async throws(StorageError) {
+        try await perform(.clearCooldown) { () async throws(StorageError) in try await base.clearCooldown(provider: provider) }
+    }
+
+    func resetBreaker(provider: String) async throws(StorageError) {
+        try await perform(.resetBreaker) { () async throws(StorageError) in try await base.resetBreaker(provider: provider) }
     }
 
     func breaker(provider: String) async throws(StorageError) -> BreakerState {

@@ -1,0 +1,49 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+import IsobarStore
+
+extension IsobarCommandLine {
+    /// `isobar providers reset [ID]`: clears the cooldown and closes the breaker of one provider, or of every provider.
+    func runProvidersReset(_ parsed: Invocation, id: String?) async throws -> ExitCode {
+        if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
+        let configuration = try loadConfiguration(parsed)
+        let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
+        var targets = bindings.filter { $0.policy != nil }
+        if let id {
+            let ids = bindings.map(\.provider.id)
+            guard ids.contains(id) else {
+                let suggestion = Spelling.closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError("unknown provider '\(id)'\(suggestion); configured providers are \(ids.joined(separator: ", "))")
+            }
+            targets = targets.filter { $0.provider.id == id }
+        }
+        guard let directory = cacheDirectory(parsed, configuration) else {
+            throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
+        }
+        let store: Store
+        do {
+            store = try await Store.open(directory: directory, warn: warn)
+        } catch {
+            throw ConfigurationError(error.message)
+        }
+        guard store.path != ":memory:" else { throw ConfigurationError("cannot use the cache in \(directory)") }
+        do throws(StorageError) {
+            for binding in targets {
+                try await store.clearCooldown(provider: binding.storageKey)
+                try await store.resetBreaker(provider: binding.storageKey)
+            }
+        } catch {
+            throw ConfigurationError(error.message)
+        }
+        let names = targets.map(\.provider.id)
+        if parsed.options.format == .jsonl {
+            output.write(names.map { line("provider_reset", [("provider", .string($0))]) }.joined())
+        } else if names.isEmpty {
+            output.write("No provider keeps a cooldown or breaker (replays only); nothing to reset.\n")
+        } else {
+            output.write("Cleared the cooldown and breaker of \(names.joined(separator: ", ")).\n")
+        }
+        return .success
+    }
+}
