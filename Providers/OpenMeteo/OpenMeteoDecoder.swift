@@ -13,6 +13,8 @@ public struct OpenMeteoForecast: Sendable, Equatable {
     public var hourly: [WeatherSample]
     /// Local days.
     public var daily: [DailyPoint]
+    /// Fields left out because their unit is unknown.
+    public var warnings: [ValueWarning] = []
 }
 
 /// Turns Open-Meteo `/v1/forecast` bodies into the canonical model, converting by the body's own unit strings.
@@ -41,13 +43,16 @@ public struct OpenMeteoDecoder: Sendable {
             var forecast = OpenMeteoForecast(
                 utcOffsetSeconds: offset, timeZoneIdentifier: zone == "GMT" ? nil : zone, current: nil, hourly: [], daily: [])
             if let current = try root.nonNullMember("current") {
-                forecast.current = try decodeCurrent(current, units: try root.member("current_units"), offset: offset)
+                forecast.current = try decodeCurrent(current, units: try root.member("current_units"), offset: offset,
+                                                     warnings: &forecast.warnings)
             }
             if let hourly = try root.nonNullMember("hourly") {
-                forecast.hourly = try decodeHourly(hourly, units: try root.member("hourly_units"), offset: offset)
+                forecast.hourly = try decodeHourly(hourly, units: try root.member("hourly_units"), offset: offset,
+                                                   warnings: &forecast.warnings)
             }
             if let daily = try root.nonNullMember("daily") {
-                forecast.daily = try decodeDaily(daily, units: try root.member("daily_units"), offset: offset)
+                forecast.daily = try decodeDaily(daily, units: try root.member("daily_units"), offset: offset,
+                                                 warnings: &forecast.warnings)
             }
             return forecast
         } catch let error as JSONError {
@@ -59,32 +64,32 @@ public struct OpenMeteoDecoder: Sendable {
         }
     }
 
-    private func decodeCurrent(_ current: JSONValue, units: JSONValue, offset: Int) throws -> WeatherSample {
+    private func decodeCurrent(_ current: JSONValue, units: JSONValue, offset: Int, warnings: inout [ValueWarning]) throws -> WeatherSample {
         let timeValue = try current.member("time")
         guard let time = CivilTime.instant(localISO: try timeValue.string(), utcOffsetSeconds: offset) else {
             throw JSONError(.typeMismatch(expected: "local time yyyy-MM-ddTHH:mm", found: "other text"), path: timeValue.path)
         }
         let interval = try current.optionalDouble("interval") ?? 900
         var sample = WeatherSample(time: time, periodHours: interval / 3600)
-        let convert = try UnitConverters(units)
-        sample.temperatureC = try current.optionalDouble("temperature_2m").map(convert.temperature)
-        sample.apparentTemperatureC = try current.optionalDouble("apparent_temperature").map(convert.temperature)
+        let convert = try UnitConverters(units, warnings: &warnings)
+        sample.temperatureC = try current.optionalDouble("temperature_2m").flatMap(convert.temperature)
+        sample.apparentTemperatureC = try current.optionalDouble("apparent_temperature").flatMap(convert.temperature)
         sample.humidityPercent = try current.optionalDouble("relative_humidity_2m")
         sample.pressureHPa = try current.optionalDouble("pressure_msl")
-        sample.windSpeedMS = try current.optionalDouble("wind_speed_10m").map(convert.speed)
-        sample.windGustMS = try current.optionalDouble("wind_gusts_10m").map(convert.speed)
+        sample.windSpeedMS = try current.optionalDouble("wind_speed_10m").flatMap(convert.speed)
+        sample.windGustMS = try current.optionalDouble("wind_gusts_10m").flatMap(convert.speed)
         sample.windDirectionDeg = try current.optionalDouble("wind_direction_10m")
         sample.cloudCoverPercent = try current.optionalDouble("cloud_cover")
-        sample.visibilityM = try current.optionalDouble("visibility").map(convert.distance)
-        sample.precipitationMM = try current.optionalDouble("precipitation").map(convert.precipitation)
+        sample.visibilityM = try current.optionalDouble("visibility").flatMap(convert.distance)
+        sample.precipitationMM = try current.optionalDouble("precipitation").flatMap(convert.precipitation)
         sample.condition = try current.optionalDouble("weather_code").flatMap(Self.condition)
         sample.isDay = try current.optionalDouble("is_day").map { $0 != 0 }
         return sample
     }
 
-    private func decodeHourly(_ hourly: JSONValue, units: JSONValue, offset: Int) throws -> [WeatherSample] {
+    private func decodeHourly(_ hourly: JSONValue, units: JSONValue, offset: Int, warnings: inout [ValueWarning]) throws -> [WeatherSample] {
         let series = try Series(hourly)
-        let convert = try UnitConverters(units)
+        let convert = try UnitConverters(units, warnings: &warnings)
         let times = try series.time.mapStrings(expected: "local time yyyy-MM-ddTHH:mm") {
             CivilTime.instant(localISOBytes: $0, utcOffsetSeconds: offset)
         }
@@ -109,9 +114,9 @@ public struct OpenMeteoDecoder: Sendable {
         return samples
     }
 
-    private func decodeDaily(_ daily: JSONValue, units: JSONValue, offset: Int) throws -> [DailyPoint] {
+    private func decodeDaily(_ daily: JSONValue, units: JSONValue, offset: Int, warnings: inout [ValueWarning]) throws -> [DailyPoint] {
         let series = try Series(daily)
-        let convert = try UnitConverters(units)
+        let convert = try UnitConverters(units, warnings: &warnings)
         let dates = try series.time.mapStrings(expected: "date yyyy-MM-dd") { CivilTime.localDate(isoBytes: $0) }
         var days = try dates.enumerated().map { index, date in
             guard let date else {
@@ -179,40 +184,43 @@ private struct Series {
 
 /// Conversions chosen from a `*_units` block's strings.
 private struct UnitConverters {
-    let temperature: (Double) -> Double
-    let speed: (Double) -> Double
-    let precipitation: (Double) -> Double
-    let distance: (Double) -> Double
+    let temperature: (Double) -> Double?
+    let speed: (Double) -> Double?
+    let precipitation: (Double) -> Double?
+    let distance: (Double) -> Double?
 
-    init(_ units: JSONValue) throws {
+    /// Converters for the units named; a unit Isobar does not know drops its values, with a warning.
+    init(_ units: JSONValue, warnings: inout [ValueWarning]) throws {
         func unit(_ keys: [String]) throws -> (String, JSONPath)? {
             for key in keys { if let value = try units.nonNullMember(key) { return (try value.string(), value.path) } }
             return nil
         }
-        func unknown(_ text: String, _ path: JSONPath) -> JSONError {
-            JSONError(.typeMismatch(expected: "a known unit", found: "\"\(text)\""), path: path)
+        func unknown(_ text: String, _ path: JSONPath) -> (Double) -> Double? {
+            let field = path.description.split(separator: ".").last.map(String.init) ?? path.description
+            warnings.append(ValueWarning(field: field, path: path.description, value: "\"\(text)\"", reason: "unknown unit"))
+            return { _ in nil }
         }
         switch try unit(["temperature_2m", "apparent_temperature", "temperature_2m_max", "temperature_2m_min"]) {
         case nil, ("°C", _)?: temperature = { $0 }
         case ("°F", _)?: temperature = UnitConversion.celsius(fromFahrenheit:)
-        case let (text, path)?: throw unknown(text, path)
+        case let (text, path)?: temperature = unknown(text, path)
         }
         switch try unit(["wind_speed_10m", "wind_gusts_10m", "wind_speed_10m_max", "wind_gusts_10m_max"]) {
         case nil, ("m/s", _)?: speed = { $0 }
         case ("km/h", _)?: speed = UnitConversion.metresPerSecond(fromKilometresPerHour:)
         case ("mp/h", _)?, ("mph", _)?: speed = UnitConversion.metresPerSecond(fromMilesPerHour:)
         case ("kn", _)?: speed = UnitConversion.metresPerSecond(fromKnots:)
-        case let (text, path)?: throw unknown(text, path)
+        case let (text, path)?: speed = unknown(text, path)
         }
         switch try unit(["precipitation", "precipitation_sum"]) {
         case nil, ("mm", _)?: precipitation = { $0 }
         case ("inch", _)?: precipitation = UnitConversion.millimetres(fromInches:)
-        case let (text, path)?: throw unknown(text, path)
+        case let (text, path)?: precipitation = unknown(text, path)
         }
         switch try unit(["visibility"]) {
         case nil, ("m", _)?: distance = { $0 }
         case ("ft", _)?: distance = { $0 * 0.3048 }
-        case let (text, path)?: throw unknown(text, path)
+        case let (text, path)?: distance = unknown(text, path)
         }
     }
 }

@@ -94,9 +94,11 @@ public struct OpenMeteoProvider: WeatherProvider {
         } catch {
             throw error.redacting(httpRequest.secretValues)
         }
-        return WeatherReport(
+        var report = WeatherReport(
             providerID: id, place: request.place, fetchedAt: now,
             utcOffsetSeconds: decoded.utcOffsetSeconds, timeZoneIdentifier: decoded.timeZoneIdentifier,
             current: decoded.current, hourly: decoded.hourly, daily: decoded.daily)
+        report.warnings = decoded.warnings
+        return report
     }
 }

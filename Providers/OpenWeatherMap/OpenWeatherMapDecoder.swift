@@ -14,58 +14,63 @@ public struct OpenWeatherMapDecoder: Sendable {
         self.providerName = providerName
     }
 
-    /// Decodes a `/data/2.5/weather` response.
-    public func current(_ response: HTTPResponse, now: Date) throws(ProviderError) -> (sample: WeatherSample, utcOffsetSeconds: Int?) {
+    /// Decodes a `/data/2.5/weather` response; a value of the wrong type is left out with a warning.
+    public func current(_ response: HTTPResponse, now: Date) throws(ProviderError)
+        -> (sample: WeatherSample, utcOffsetSeconds: Int?, warnings: [ValueWarning]) {
         let root = try checkedRoot(response, now: now)
         do {
             var sample = WeatherSample(time: Date(timeIntervalSince1970: try root.double("dt", in: PlausibleRange.unixSeconds)), periodHours: 1)
-            try fillCommon(&sample, from: root)
+            var warnings: [ValueWarning] = []
+            try fillCommon(&sample, from: root, warnings: &warnings)
             let rain = try precipitation(root.nonNullMember("rain"))
             let snow = try precipitation(root.nonNullMember("snow"))
             // Absent `rain` and `snow` objects mean none fell (OpenWeatherMap's documented convention).
             sample.precipitationMM = (rain?.mm ?? 0) + (snow?.mm ?? 0)
             sample.periodHours = rain?.hours ?? snow?.hours ?? 1
-            return (sample, try root.optionalInt("timezone", in: PlausibleRange.utcOffsetSeconds))
+            return (sample, try root.optionalInt("timezone", in: PlausibleRange.utcOffsetSeconds), warnings)
         } catch {
             throw ProviderError.badResponse(error, provider: providerName)
         }
     }
 
-    /// Decodes a `/data/2.5/forecast` response into 3-hour steps.
-    public func forecast(_ response: HTTPResponse, now: Date) throws(ProviderError) -> (steps: [WeatherSample], utcOffsetSeconds: Int?) {
+    /// Decodes a `/data/2.5/forecast` response into 3-hour steps; a value of the wrong type is left out with a warning.
+    public func forecast(_ response: HTTPResponse, now: Date) throws(ProviderError)
+        -> (steps: [WeatherSample], utcOffsetSeconds: Int?, warnings: [ValueWarning]) {
         let root = try checkedRoot(response, now: now)
         do {
             var steps: [WeatherSample] = []
+            var warnings: [ValueWarning] = []
             for item in try root.member("list").elements() {
                 var sample = WeatherSample(time: Date(timeIntervalSince1970: try item.double("dt", in: PlausibleRange.unixSeconds)), periodHours: 3)
-                try fillCommon(&sample, from: item)
+                try fillCommon(&sample, from: item, warnings: &warnings)
                 sample.precipitationMM = (try item.nonNullMember("rain")?.optionalDouble("3h") ?? 0)
                     + (try item.nonNullMember("snow")?.optionalDouble("3h") ?? 0)
-                sample.precipitationProbabilityPercent = try item.optionalDouble("pop").map { $0 * 100 }
+                sample.precipitationProbabilityPercent = try item.tolerantDouble("pop", &warnings).map { $0 * 100 }
                 if let pod = try item.nonNullMember("sys")?.optionalString("pod") { sample.isDay = pod == "d" }
                 steps.append(sample)
             }
             steps.sort { $0.time < $1.time }
-            return (steps, try root.nonNullMember("city")?.optionalInt("timezone", in: PlausibleRange.utcOffsetSeconds))
+            return (steps, try root.nonNullMember("city")?.optionalInt("timezone", in: PlausibleRange.utcOffsetSeconds), warnings)
         } catch {
             throw ProviderError.badResponse(error, provider: providerName)
         }
     }
 
     /// Fields shared by current weather and forecast items.
-    private func fillCommon(_ sample: inout WeatherSample, from item: JSONValue) throws(JSONError) {
+    private func fillCommon(_ sample: inout WeatherSample, from item: JSONValue, warnings: inout [ValueWarning]) throws(JSONError) {
         let main = try item.member("main")
+        // The temperature is what makes an answer an answer: without a number there it is the wrong shape.
         sample.temperatureC = temperature(try main.double("temp"))
-        sample.apparentTemperatureC = try main.optionalDouble("feels_like").map(temperature)
-        sample.humidityPercent = try main.optionalDouble("humidity")
-        sample.pressureHPa = try main.optionalDouble("pressure")
+        sample.apparentTemperatureC = try main.tolerantDouble("feels_like", &warnings).map(temperature)
+        sample.humidityPercent = try main.tolerantDouble("humidity", &warnings)
+        sample.pressureHPa = try main.tolerantDouble("pressure", &warnings)
         if let wind = try item.nonNullMember("wind") {
-            sample.windSpeedMS = try wind.optionalDouble("speed").map(speed)
-            sample.windGustMS = try wind.optionalDouble("gust").map(speed)
-            sample.windDirectionDeg = try wind.optionalDouble("deg")
+            sample.windSpeedMS = try wind.tolerantDouble("speed", &warnings).map(speed)
+            sample.windGustMS = try wind.tolerantDouble("gust", &warnings).map(speed)
+            sample.windDirectionDeg = try wind.tolerantDouble("deg", &warnings)
         }
-        sample.cloudCoverPercent = try item.nonNullMember("clouds")?.optionalDouble("all")
-        sample.visibilityM = try item.optionalDouble("visibility")
+        sample.cloudCoverPercent = try item.nonNullMember("clouds")?.tolerantDouble("all", &warnings)
+        sample.visibilityM = try item.tolerantDouble("visibility", &warnings)
         let conditions = try item.member("weather").elements()
         if let primary = conditions.first {
             sample.condition = Condition(openWeatherMapID: try primary.int("id"))

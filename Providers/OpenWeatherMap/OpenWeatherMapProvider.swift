@@ -110,9 +110,11 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         var report = WeatherReport(
             providerID: id, place: request.place, fetchedAt: now,
             utcOffsetSeconds: current.utcOffsetSeconds, current: current.sample)
+        report.warnings = current.warnings
         if responses.count > 1 {
             let forecast = try decoder.forecast(responses[1], now: now)
             report.hourly = forecast.steps
+            report.warnings += forecast.warnings
             report.utcOffsetSeconds = report.utcOffsetSeconds ?? forecast.utcOffsetSeconds
         }
         return report

@@ -7,12 +7,15 @@ public enum ResultNote: Sendable, Equatable {
     case staleCurrent(observedAt: Date, ageSeconds: Double)
     /// Its forecast ends before the place's current day.
     case forecastEnded(at: Date)
+    /// A value was left out of its answer: impossible, in an unknown unit or of the wrong type.
+    case droppedValue(ValueWarning)
 
     /// Snake-case code written in JSON lines.
     public var code: String {
         switch self {
         case .staleCurrent: "stale_current"
         case .forecastEnded: "forecast_ended"
+        case .droppedValue: "dropped_value"
         }
     }
 
@@ -21,7 +24,7 @@ public enum ResultNote: Sendable, Equatable {
 
     /// The notes for `report`, judged at `reference` (now, or the recording time of replays) in `calendar`.
     public static func notes(for report: WeatherReport, reference: Date, calendar: LocalCalendar) -> [ResultNote] {
-        var notes: [ResultNote] = []
+        var notes: [ResultNote] = report.warnings.map(ResultNote.droppedValue)
         if let current = report.current {
             let age = reference.timeIntervalSince(current.time)
             if age > staleCurrentSeconds { notes.append(.staleCurrent(observedAt: current.time, ageSeconds: age)) }

@@ -129,8 +129,6 @@ struct ErrorBodyTests {
 
     @Test("OpenWeatherMap wrong types name their path", arguments: [
         (#"{"weather":[{"id":"800"}],"main":{"temp":1},"dt":1,"cod":200}"#, "$.weather[0].id"),
-        (#"{"weather":[{"id":800}],"main":{"temp":1},"wind":{"speed":"fast"},"dt":1,"cod":200}"#, "$.wind.speed"),
-        (#"{"weather":[{"id":800}],"main":{"temp":1},"visibility":"10 km","dt":1,"cod":200}"#, "$.visibility"),
         (#"{"weather":{"id":800},"main":{"temp":1},"dt":1,"cod":200}"#, "$.weather"),
         (#"{"weather":[{"id":800}],"main":{"temp":1},"dt":"now","cod":200}"#, "$.dt"),
         (#"{"weather":[{"id":800}],"main":{"temp":1},"dt":1,"cod":"OK"}"#, "$.cod"),
@@ -138,6 +136,16 @@ struct ErrorBodyTests {
     func openWeatherMapWrongTypes(body: String, path: String) throws {
         let error = try #require(caught { try OpenWeatherMapDecoder(units: .metric).current(response(200, body), now: Fixtures.recordedAt) })
         #expect(error.code == .badResponse(path: path))
+    }
+
+    @Test("an OpenWeatherMap optional value of the wrong type is left out with a warning naming its path", arguments: [
+        (#"{"weather":[{"id":800}],"main":{"temp":1},"wind":{"speed":"fast"},"dt":1,"cod":200}"#, "$.wind.speed"),
+        (#"{"weather":[{"id":800}],"main":{"temp":1},"visibility":"10 km","dt":1,"cod":200}"#, "$.visibility"),
+    ])
+    func openWeatherMapWrongTypesLeftOut(body: String, path: String) throws {
+        let decoded = try OpenWeatherMapDecoder(units: .metric).current(response(200, body), now: Fixtures.recordedAt)
+        #expect(decoded.warnings.map(\.path) == [path])
+        #expect(decoded.sample.temperatureC == 1)
     }
 
     @Test("a forecast item of the wrong type names its index")

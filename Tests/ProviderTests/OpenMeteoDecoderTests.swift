@@ -75,7 +75,7 @@ struct OpenMeteoUnitTests {
         #expect(isClose(day.precipitationMM, millimetres))
     }
 
-    @Test("an unknown unit string is a bad response naming the unit's path", arguments: [
+    @Test("a value in an unknown unit is left out with a warning naming the unit's path", arguments: [
         ("current", "temperature_2m", "K", "$.current_units.temperature_2m"),
         ("current", "wind_speed_10m", "furlong/fortnight", "$.current_units.wind_speed_10m"),
         ("hourly", "wind_speed_10m", "mps", "$.hourly_units.wind_speed_10m"),
@@ -89,10 +89,11 @@ struct OpenMeteoUnitTests {
         case "hourly": hourly(variable, unit: unit, values: "[1.0,2.0]")
         default: daily(variable, unit: unit, value: "1.0")
         }
-        let error = try #require(caught { try decode(text) })
-        #expect(error.code == .badResponse(path: path))
-        #expect(error.message.contains(path))
-        #expect(error.message.contains(unit))
+        let decoded = try decode(text)
+        #expect(decoded.warnings == [ValueWarning(field: variable, path: path, value: "\"\(unit)\"", reason: "unknown unit")])
+        let samples = decoded.hourly + [decoded.current].compactMap { $0 }
+        #expect(samples.allSatisfy { sample in Quantity.allCases.allSatisfy { sample[$0] == nil } })
+        #expect(decoded.daily.allSatisfy { day in DailyQuantity.allCases.allSatisfy { day[$0] == nil } })
     }
 }
 

@@ -105,6 +105,15 @@ public struct JSONLinesRenderer: Renderer {
                 .object([("code", .string(note.code)), ("message", .string(ResultNoteText.sentence(note, place: context.place)))])
             })))
         }
+        let warnings = result.notes.compactMap { note -> ValueWarning? in
+            if case .droppedValue(let warning) = note { warning } else { nil }
+        }
+        if !warnings.isEmpty {
+            members.append(("warnings", .array(warnings.map { warning in
+                .object([("field", .string(warning.field)), ("path", .string(warning.path)),
+                         ("value", .string(warning.value)), ("reason", .string(warning.reason))])
+            })))
+        }
         let (wantsCurrent, days, hours) = context.view.sections
         if wantsCurrent { members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null)) }
         if days > 0 {

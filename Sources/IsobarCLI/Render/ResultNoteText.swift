@@ -14,6 +14,8 @@ enum ResultNoteText {
         case .forecastEnded(let end):
             return "its forecast ends at \(LocalDate(end, utcOffsetSeconds: offset)) \(CivilTime.clock(end, utcOffsetSeconds: offset)), "
                 + "before today"
+        case .droppedValue(let warning):
+            return "\(warning.field) \(warning.value) at \(warning.path) was left out (\(warning.reason))"
         }
     }
 }

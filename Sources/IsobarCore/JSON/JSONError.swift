@@ -71,7 +71,7 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A one-line explanation naming the path.
     public var description: String {
         switch code {
-        case .syntax(let detail): "invalid JSON: \(detail)"
+        case .syntax(let detail): path == "$" ? "invalid JSON: \(detail)" : "invalid JSON at \(path): \(detail)"
         case .missing: "missing value at \(path)"
         case .typeMismatch(let expected, let found): "expected \(expected) at \(path), found \(found)"
         }

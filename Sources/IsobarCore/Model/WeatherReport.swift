@@ -40,6 +40,8 @@ public struct WeatherReport: Sendable, Equatable {
     public var daily: [DailyPoint]
     /// How it was delivered.
     public var freshness: Freshness = .fresh
+    /// Values left out of this answer (impossible, unknown unit, wrong type); never stored with it.
+    public var warnings: [ValueWarning] = []
 
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,

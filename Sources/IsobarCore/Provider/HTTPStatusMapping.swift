@@ -83,9 +83,9 @@ public struct CheckedBody {
     /// The provider's explanation (its `message` or `reason` member), when the body has one.
     public let serverMessage: String?
 
-    /// Parses the body, then throws the error a failure status stands for (naming the server's explanation found under `messageKey`).
+    /// Parses the body (a key named twice in one object is an error naming its path), then throws the error a failure status stands for (naming the server's explanation found under `messageKey`).
     public init(_ response: HTTPResponse, provider: String, messageKey: String, now: Date) throws(ProviderError) {
-        parsed = Result { () throws(JSONError) in try JSONDocument(parsing: response.body).rootValue }
+        parsed = Result { () throws(JSONError) in try JSONDocument(parsing: response.body, rejectingDuplicateKeys: true).rootValue }
         serverMessage = (try? parsed.get()).flatMap { try? $0.optionalString(messageKey) }
         if let failure = ProviderError.forStatus(response, provider: provider, serverMessage: serverMessage, now: now) {
             throw failure

@@ -17,10 +17,11 @@ public struct FetchStep: PipelineStep {
         self.time = time
     }
 
-    /// Fetches once.
+    /// Fetches once; values outside their physical range are dropped here, before any step above can cache or merge them.
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
         let transport = DeadlineTransport(base: transport, deadline: call.deadline, time: time)
         var report = try await provider.fetch(call.request, context: FetchContext(transport: transport, time: time, deadline: call.deadline))
+            .validated()
         if report.source == .live { report.fetchedAt = time.now() }
         return report
     }
