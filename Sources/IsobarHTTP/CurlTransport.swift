@@ -60,13 +60,12 @@ public final class CurlTransport: Transport {
 
     /// Cheap: libcurl is loaded and the I/O thread started by the first `send`. One transport serves a whole process.
     ///
-    /// - Parameter maxConnectionsPerHost: the most connections open to one host at once (must be at least 1). Transfers
+    /// - Parameter maxConnectionsPerHost: the most connections open to one host at once (less than 1 counts as 1). Transfers
     ///   beyond it wait for a connection to free up, within their timeouts; over HTTP/2 one connection carries many.
     public init(defaultLimits: TransferLimits = TransferLimits(), userAgent: String = "isobar", maxConnectionsPerHost: Int = 8) {
-        precondition(maxConnectionsPerHost >= 1, "CurlTransport: maxConnectionsPerHost must be at least 1")
         self.defaultLimits = defaultLimits
         self.userAgent = userAgent
-        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
     }
 
     deinit {
