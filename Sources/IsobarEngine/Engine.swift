@@ -185,9 +185,11 @@ public struct Engine: Sendable {
         let order = Dictionary(uniqueKeysWithValues: bindings.enumerated().map { ($1.provider.id, $0) })
         reports.sort { order[$0.providerID, default: 0] < order[$1.providerID, default: 0] }
         let reference = Self.referenceTime(reports, time.now())
-        // A stale observation is shown, flagged, but never merged as "now".
+        // A stale observation is shown, flagged, but never merged as "now" (judged as its note is: a replay by its recording time).
+        let now = time.now()
         let merged = reports.map { report in
-            guard let current = report.current, reference.timeIntervalSince(current.time) > ResultNote.staleCurrentSeconds else { return report }
+            guard let current = report.current,
+                  Self.referenceTime([report], now).timeIntervalSince(current.time) > ResultNote.staleCurrentSeconds else { return report }
             var fresh = report
             fresh.current = nil
             return fresh
