@@ -85,7 +85,7 @@ func benchmarkCities(count: Int = 200, latency: Double = 0.05, cap: Int = 8, run
         let server = try serve()
         configure(server)
         let arguments = ["cities", "--format", "jsonl", "--refresh", "--timeout", "120"] + common
-        let parentPeakKiB = selfPeakKiB()
+        let parentPeakKiB = statusKilobytes("VmHWM")
         let child = try runChild(isobar, arguments, environment: environment, scratch: scratch, killAfter: 300)
         let requests = server.requests
         let peakOpen = server.peakOpenConnections
@@ -216,20 +216,3 @@ private func monotonicSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-/// This process's peak resident memory in KiB (VmHWM): a child started with posix_spawn reports at least this much.
-private func selfPeakKiB() -> Int {
-    // /proc files report a size of 0, so read them in chunks rather than through FileManager.
-    guard let file = fopen("/proc/self/status", "r") else { return 0 }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[..<count]
-    }
-    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        return Int(line.dropFirst(6).split { $0 == " " || $0 == "\t" }.first ?? "") ?? 0
-    }
-    return 0
-}

@@ -70,7 +70,7 @@ private func cityNames(path: String) throws -> [String] {
 }
 
 /// A `VmXXX` figure from /proc/self/status, in kB (0 where there is no such file).
-private func statusKilobytes(_ key: String) -> Int {
+func statusKilobytes(_ key: String) -> Int {
     // /proc files report a size of 0, so read them in chunks rather than through FileManager.
     guard let file = fopen("/proc/self/status", "r") else { return 0 }
     defer { fclose(file) }
