@@ -173,9 +173,16 @@ public struct Engine: Sendable {
     private func answer(_ request: EngineRequest, pipelines: [(step: any PipelineStep, stale: StaleIfErrorStep?)], deadline: Date,
                         emit: @Sendable (EngineEvent) -> Void) async {
         var reports: [WeatherReport] = []
+        // The place's own zone decides every provider's days: read its file once per request, not once per answer.
+        let placeCalendar = request.place.timeZoneIdentifier == nil ? nil : LocalCalendar.resolve(place: request.place, reports: [])
+        // Only a zone that loaded stands for every answer; a fallback offset depends on each answer's own offset.
+        let calendar = placeCalendar.flatMap { calendar -> LocalCalendar? in
+            if case .named = calendar.zone { return calendar }
+            return nil
+        }
         await withTaskGroup(of: EngineEvent.self) { group in
             for (binding, pipeline) in zip(bindings, pipelines) {
-                group.addTask { await self.ask(binding, pipeline, request, deadline: deadline) }
+                group.addTask { await self.ask(binding, pipeline, request, deadline: deadline, calendar: calendar) }
             }
             for await event in group {
                 if case .result(_, let result) = event { reports.append(result.report) }
@@ -212,7 +219,7 @@ public struct Engine: Sendable {
 
     /// Asks one provider, giving up at the deadline (with a cached answer, even a stale one, when there is one).
     private func ask(_ binding: ProviderBinding, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
-                     deadline: Date) async -> EngineEvent {
+                     deadline: Date, calendar placeCalendar: LocalCalendar?) async -> EngineEvent {
         let provider = binding.provider
         let narrowed = narrowed(request.weather, for: provider)
         guard !Task.isCancelled else {
@@ -252,7 +259,7 @@ public struct Engine: Sendable {
         switch outcome {
         case .success(let answer):
             let report = Self.trimmed(answer, to: narrowed.kinds)
-            let calendar = LocalCalendar.resolve(place: request.place, reports: [report])
+            let calendar = placeCalendar ?? LocalCalendar.resolve(place: request.place, reports: [report])
             let reference = Self.referenceTime([report], time.now())
             return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed, calendar: calendar),
                                                    notes: ResultNote.notes(for: report, reference: reference, calendar: calendar)))
