@@ -69,21 +69,21 @@ public struct OpenMeteoDecoder: Sendable {
         guard let time = CivilTime.instant(localISO: try timeValue.string(), utcOffsetSeconds: offset) else {
             throw JSONError(.typeMismatch(expected: "local time yyyy-MM-ddTHH:mm", found: "other text"), path: timeValue.path)
         }
-        let interval = try current.optionalDouble("interval") ?? 900
+        let interval = try current.tolerantDouble("interval", &warnings).flatMap { (1...86_400).contains($0) ? $0 : nil } ?? 900
         var sample = WeatherSample(time: time, periodHours: interval / 3600)
         let convert = try UnitConverters(units, warnings: &warnings)
-        sample.temperatureC = try current.optionalDouble("temperature_2m").flatMap(convert.temperature)
-        sample.apparentTemperatureC = try current.optionalDouble("apparent_temperature").flatMap(convert.temperature)
-        sample.humidityPercent = try current.optionalDouble("relative_humidity_2m")
-        sample.pressureHPa = try current.optionalDouble("pressure_msl")
-        sample.windSpeedMS = try current.optionalDouble("wind_speed_10m").flatMap(convert.speed)
-        sample.windGustMS = try current.optionalDouble("wind_gusts_10m").flatMap(convert.speed)
-        sample.windDirectionDeg = try current.optionalDouble("wind_direction_10m")
-        sample.cloudCoverPercent = try current.optionalDouble("cloud_cover")
-        sample.visibilityM = try current.optionalDouble("visibility").flatMap(convert.distance)
-        sample.precipitationMM = try current.optionalDouble("precipitation").flatMap(convert.precipitation)
-        sample.condition = try current.optionalDouble("weather_code").flatMap(Self.condition)
-        sample.isDay = try current.optionalDouble("is_day").map { $0 != 0 }
+        sample.temperatureC = try current.tolerantDouble("temperature_2m", &warnings).flatMap(convert.temperature)
+        sample.apparentTemperatureC = try current.tolerantDouble("apparent_temperature", &warnings).flatMap(convert.temperature)
+        sample.humidityPercent = try current.tolerantDouble("relative_humidity_2m", &warnings)
+        sample.pressureHPa = try current.tolerantDouble("pressure_msl", &warnings)
+        sample.windSpeedMS = try current.tolerantDouble("wind_speed_10m", &warnings).flatMap(convert.speed)
+        sample.windGustMS = try current.tolerantDouble("wind_gusts_10m", &warnings).flatMap(convert.speed)
+        sample.windDirectionDeg = try current.tolerantDouble("wind_direction_10m", &warnings)
+        sample.cloudCoverPercent = try current.tolerantDouble("cloud_cover", &warnings)
+        sample.visibilityM = try current.tolerantDouble("visibility", &warnings).flatMap(convert.distance)
+        sample.precipitationMM = try current.tolerantDouble("precipitation", &warnings).flatMap(convert.precipitation)
+        sample.condition = try current.tolerantDouble("weather_code", &warnings).flatMap(Self.condition)
+        sample.isDay = try current.tolerantDouble("is_day", &warnings).map { $0 != 0 }
         return sample
     }
 
@@ -99,18 +99,18 @@ public struct OpenMeteoDecoder: Sendable {
             }
             return WeatherSample(time: time, periodHours: 1)
         }
-        try series.fill("temperature_2m", into: &samples) { $0.temperatureC = convert.temperature($1) }
-        try series.fill("apparent_temperature", into: &samples) { $0.apparentTemperatureC = convert.temperature($1) }
-        try series.fill("relative_humidity_2m", into: &samples) { $0.humidityPercent = $1 }
-        try series.fill("precipitation_probability", into: &samples) { $0.precipitationProbabilityPercent = $1 }
-        try series.fill("precipitation", into: &samples) { $0.precipitationMM = convert.precipitation($1) }
-        try series.fill("weather_code", into: &samples) { $0.condition = Self.condition($1) }
-        try series.fill("cloud_cover", into: &samples) { $0.cloudCoverPercent = $1 }
-        try series.fill("pressure_msl", into: &samples) { $0.pressureHPa = $1 }
-        try series.fill("visibility", into: &samples) { $0.visibilityM = convert.distance($1) }
-        try series.fill("wind_speed_10m", into: &samples) { $0.windSpeedMS = convert.speed($1) }
-        try series.fill("wind_direction_10m", into: &samples) { $0.windDirectionDeg = $1 }
-        try series.fill("wind_gusts_10m", into: &samples) { $0.windGustMS = convert.speed($1) }
+        series.fill(&warnings, "temperature_2m", into: &samples) { $0.temperatureC = convert.temperature($1) }
+        series.fill(&warnings, "apparent_temperature", into: &samples) { $0.apparentTemperatureC = convert.temperature($1) }
+        series.fill(&warnings, "relative_humidity_2m", into: &samples) { $0.humidityPercent = $1 }
+        series.fill(&warnings, "precipitation_probability", into: &samples) { $0.precipitationProbabilityPercent = $1 }
+        series.fill(&warnings, "precipitation", into: &samples) { $0.precipitationMM = convert.precipitation($1) }
+        series.fill(&warnings, "weather_code", into: &samples) { $0.condition = Self.condition($1) }
+        series.fill(&warnings, "cloud_cover", into: &samples) { $0.cloudCoverPercent = $1 }
+        series.fill(&warnings, "pressure_msl", into: &samples) { $0.pressureHPa = $1 }
+        series.fill(&warnings, "visibility", into: &samples) { $0.visibilityM = convert.distance($1) }
+        series.fill(&warnings, "wind_speed_10m", into: &samples) { $0.windSpeedMS = convert.speed($1) }
+        series.fill(&warnings, "wind_direction_10m", into: &samples) { $0.windDirectionDeg = $1 }
+        series.fill(&warnings, "wind_gusts_10m", into: &samples) { $0.windGustMS = convert.speed($1) }
         return samples
     }
 
@@ -124,16 +124,16 @@ public struct OpenMeteoDecoder: Sendable {
             }
             return DailyPoint(date: date)
         }
-        try series.fill("weather_code", into: &days) { $0.condition = Self.condition($1) }
-        try series.fill("temperature_2m_max", into: &days) { $0.temperatureMaxC = convert.temperature($1) }
-        try series.fill("temperature_2m_min", into: &days) { $0.temperatureMinC = convert.temperature($1) }
-        try series.fill("precipitation_sum", into: &days) { $0.precipitationMM = convert.precipitation($1) }
-        try series.fill("precipitation_probability_max", into: &days) { $0.precipitationProbabilityMaxPercent = $1 }
-        try series.fill("wind_speed_10m_max", into: &days) { $0.windSpeedMaxMS = convert.speed($1) }
-        try series.fill("wind_gusts_10m_max", into: &days) { $0.windGustMaxMS = convert.speed($1) }
-        try series.fill("wind_direction_10m_dominant", into: &days) { $0.windDirectionDominantDeg = $1 }
-        try series.fillTimes("sunrise", offset: offset, into: &days) { $0.sunrise = $1 }
-        try series.fillTimes("sunset", offset: offset, into: &days) { $0.sunset = $1 }
+        series.fill(&warnings, "weather_code", into: &days) { $0.condition = Self.condition($1) }
+        series.fill(&warnings, "temperature_2m_max", into: &days) { $0.temperatureMaxC = convert.temperature($1) }
+        series.fill(&warnings, "temperature_2m_min", into: &days) { $0.temperatureMinC = convert.temperature($1) }
+        series.fill(&warnings, "precipitation_sum", into: &days) { $0.precipitationMM = convert.precipitation($1) }
+        series.fill(&warnings, "precipitation_probability_max", into: &days) { $0.precipitationProbabilityMaxPercent = $1 }
+        series.fill(&warnings, "wind_speed_10m_max", into: &days) { $0.windSpeedMaxMS = convert.speed($1) }
+        series.fill(&warnings, "wind_gusts_10m_max", into: &days) { $0.windGustMaxMS = convert.speed($1) }
+        series.fill(&warnings, "wind_direction_10m_dominant", into: &days) { $0.windDirectionDominantDeg = $1 }
+        series.fillTimes(&warnings, "sunrise", offset: offset, into: &days) { $0.sunrise = $1 }
+        series.fillTimes(&warnings, "sunset", offset: offset, into: &days) { $0.sunset = $1 }
         return days
     }
 
@@ -155,30 +155,45 @@ private struct Series {
         count = try time.count()
     }
 
-    /// Applies `set` for every non-null number of the named array, when the array is present.
-    func fill<Element>(_ name: String, into elements: inout [Element], _ set: (inout Element, Double) -> Void) throws {
-        guard let array = try block.member(ifPresent: name) else { return }
-        let values = try array.numbersOrNulls()
-        guard values.count == elements.count else {
-            throw JSONError(.typeMismatch(expected: "array of \(elements.count) values like time", found: "\(values.count) values"), path: array.path)
-        }
+    /// Applies `set` for every number of the named array, when present; an array of the wrong length or shape is left
+    /// out, and an element of the wrong type read as null, each with a warning.
+    func fill<Element>(_ warnings: inout [ValueWarning], _ name: String, into elements: inout [Element],
+                       _ set: (inout Element, Double) -> Void) {
+        guard let array = try? block.member(ifPresent: name), !array.isNull,
+              let values = array.tolerantNumbersOrNulls(field: name, &warnings),
+              lengthMatches(values.count, elements.count, array, name, &warnings) else { return }
         for index in values.indices {
             if let value = values[index] { set(&elements[index], value) }
         }
     }
 
-    /// Applies `set` for every local time of the named array, when the array is present.
-    func fillTimes<Element>(_ name: String, offset: Int, into elements: inout [Element], _ set: (inout Element, Date) -> Void) throws {
-        guard let array = try block.member(ifPresent: name) else { return }
-        let values = try array.mapStrings(expected: "local time yyyy-MM-ddTHH:mm") {
-            CivilTime.instant(localISOBytes: $0, utcOffsetSeconds: offset)
+    /// Applies `set` for every local time of the named array, when present; an array that cannot be read as local times
+    /// is left out with a warning.
+    func fillTimes<Element>(_ warnings: inout [ValueWarning], _ name: String, offset: Int, into elements: inout [Element],
+                            _ set: (inout Element, Date) -> Void) {
+        guard let array = try? block.member(ifPresent: name), !array.isNull else { return }
+        let values: [Date?]
+        do {
+            values = try array.mapStrings(expected: "local time yyyy-MM-ddTHH:mm") {
+                CivilTime.instant(localISOBytes: $0, utcOffsetSeconds: offset)
+            }
+        } catch {
+            warnings.append(ValueWarning(field: name, path: error.path, value: array.shortText,
+                                         reason: "not local times yyyy-MM-ddTHH:mm"))
+            return
         }
-        guard values.count == elements.count else {
-            throw JSONError(.typeMismatch(expected: "array of \(elements.count) values like time", found: "\(values.count) values"), path: array.path)
-        }
+        guard lengthMatches(values.count, elements.count, array, name, &warnings) else { return }
         for index in values.indices {
             if let instant = values[index] { set(&elements[index], instant) }
         }
+    }
+
+    private func lengthMatches(_ found: Int, _ expected: Int, _ array: JSONValue, _ name: String,
+                               _ warnings: inout [ValueWarning]) -> Bool {
+        guard found != expected else { return true }
+        warnings.append(ValueWarning(field: name, path: array.path.description, value: "\(found) values",
+                                     reason: "\(expected) expected, one per time"))
+        return false
     }
 }
 
@@ -191,36 +206,41 @@ private struct UnitConverters {
 
     /// Converters for the units named; a unit Isobar does not know drops its values, with a warning.
     init(_ units: JSONValue, warnings: inout [ValueWarning]) throws {
-        func unit(_ keys: [String]) throws -> (String, JSONPath)? {
-            for key in keys { if let value = try units.nonNullMember(key) { return (try value.string(), value.path) } }
+        /// The first unit named by `keys`, as text (empty when it is not text, which no known unit matches).
+        func unit(_ keys: [String]) throws -> (String, JSONValue)? {
+            for key in keys {
+                guard let value = try units.nonNullMember(key) else { continue }
+                return ((try? value.string()) ?? "", value)
+            }
             return nil
         }
-        func unknown(_ text: String, _ path: JSONPath) -> (Double) -> Double? {
-            let field = path.description.split(separator: ".").last.map(String.init) ?? path.description
-            warnings.append(ValueWarning(field: field, path: path.description, value: "\"\(text)\"", reason: "unknown unit"))
+        func unknown(_ value: JSONValue) -> (Double) -> Double? {
+            let path = value.path.description
+            let field = path.split(separator: ".").last.map(String.init) ?? path
+            warnings.append(ValueWarning(field: field, path: path, value: value.shortText, reason: "unknown unit"))
             return { _ in nil }
         }
         switch try unit(["temperature_2m", "apparent_temperature", "temperature_2m_max", "temperature_2m_min"]) {
         case nil, ("°C", _)?: temperature = { $0 }
         case ("°F", _)?: temperature = UnitConversion.celsius(fromFahrenheit:)
-        case let (text, path)?: temperature = unknown(text, path)
+        case let (_, value)?: temperature = unknown(value)
         }
         switch try unit(["wind_speed_10m", "wind_gusts_10m", "wind_speed_10m_max", "wind_gusts_10m_max"]) {
         case nil, ("m/s", _)?: speed = { $0 }
         case ("km/h", _)?: speed = UnitConversion.metresPerSecond(fromKilometresPerHour:)
         case ("mp/h", _)?, ("mph", _)?: speed = UnitConversion.metresPerSecond(fromMilesPerHour:)
         case ("kn", _)?: speed = UnitConversion.metresPerSecond(fromKnots:)
-        case let (text, path)?: speed = unknown(text, path)
+        case let (_, value)?: speed = unknown(value)
         }
         switch try unit(["precipitation", "precipitation_sum"]) {
         case nil, ("mm", _)?: precipitation = { $0 }
         case ("inch", _)?: precipitation = UnitConversion.millimetres(fromInches:)
-        case let (text, path)?: precipitation = unknown(text, path)
+        case let (_, value)?: precipitation = unknown(value)
         }
         switch try unit(["visibility"]) {
         case nil, ("m", _)?: distance = { $0 }
         case ("ft", _)?: distance = { $0 * 0.3048 }
-        case let (text, path)?: distance = unknown(text, path)
+        case let (_, value)?: distance = unknown(value)
         }
     }
 }

@@ -86,4 +86,21 @@ private func editedServer(_ edit: @escaping @Sendable (String) -> String) throws
         #expect(try warning.string("path") == "$.visibility")
         #expect(try warning.string("value") == #""far""#)
     }
+
+    @Test func recordedAnswersJudgedOnTodaysClockLoseTheirOldCurrentConditions() async throws {
+        let server = try editedServer { $0 }
+        let run = await runCLI(["compare", "Minsk", "--config", try liveConfiguration(server), "--format", "jsonl",
+                                "--providers", "openweathermap", "--cache-dir", temporaryDirectory("old-times-cache")],
+                               environment: ["TEST_OWM_KEY": sentinelKey, "ISOBAR_TIME_SHIFT": "0"], transport: curl)
+        let owm = try resultLine(try parseLines(run), provider: "openweathermap")
+        #expect(try owm.member("current").isNull, "observed on 2026-11-28, more than 2 days before any run from now on")
+        let warnings = try owm.member("warnings").elements()
+        #expect(try warnings.contains { try $0.string("path") == "current.time" })
+    }
+
+    @Test(arguments: ["soon", "1e40", "nan", ""])
+    func aTimeShiftThatIsNotANumberOfSecondsIsAUsageError(value: String) async {
+        let run = await runCLI(["cities"], environment: ["ISOBAR_TIME_SHIFT": value])
+        expectOneLineError(run, code: .usage, containing: "ISOBAR_TIME_SHIFT must be a number of seconds")
+    }
 }

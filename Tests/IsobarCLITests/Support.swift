@@ -9,6 +9,13 @@ let packageRoot: String = {
     return url.path
 }()
 
+/// Seconds from now back to just after the bundled recordings were made (2026-11-28 09:00 UTC), so that every run in a
+/// test sees their times as they were when recorded (`ISOBAR_TIME_SHIFT`); the same for every process of the test run.
+let recordingTimeShift: String = {
+    let recordedAt = Date(timeIntervalSince1970: 1_795_856_400 + 3_600 * 3)
+    return String(Int(recordedAt.timeIntervalSinceNow.rounded()))
+}()
+
 /// The bundled data directory.
 let dataDirectory = packageRoot + "/config"
 
@@ -30,7 +37,8 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:], re
     let errors = BufferedSink()
     // A fresh cache and fresh cities per run unless the test shares them through XDG_CACHE_HOME (or --cache-dir) and XDG_DATA_HOME.
     var environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
-                       "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data")]
+                       "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data"),
+                       "ISOBAR_TIME_SHIFT": recordingTimeShift]
     environment.merge(extra) { $1 }
     let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, registry: registry, liveTransport: transport).run(arguments)
     return CLIRun(code: code, stdout: output.text, stderr: errors.text)
@@ -65,7 +73,8 @@ func launch(_ executable: String, _ arguments: [String], environment: [String: S
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
-                           "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data")].merging(environment) { $1 }
+                           "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data"),
+                           "ISOBAR_TIME_SHIFT": recordingTimeShift].merging(environment) { $1 }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

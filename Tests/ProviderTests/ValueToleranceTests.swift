@@ -61,7 +61,7 @@ struct ValueToleranceTests {
         let text = owmCurrent.replacingAll(original, with: replacement)
         let decoded = try OpenWeatherMapDecoder(units: .metric).current(response(200, text), now: Fixtures.recordedAt)
         let report = WeatherReport(providerID: "openweathermap", place: try somePlace(),
-                                   fetchedAt: Fixtures.recordedAt, current: decoded.sample).validated()
+                                   fetchedAt: Fixtures.recordedAt, current: decoded.sample).validated(now: Fixtures.recordedAt)
         #expect(report.warnings.map(\.field) == [field])
         #expect(report.warnings.first?.value == value)
         #expect(report.warnings.first?.path == "current.\(field)")
@@ -84,7 +84,7 @@ struct ValueToleranceTests {
         day.temperatureMaxC = 65
         day.temperatureMinC = -96
         let report = WeatherReport(providerID: "x", place: try somePlace(), fetchedAt: Fixtures.recordedAt,
-                                   current: sample, daily: [day]).validated()
+                                   current: sample, daily: [day]).validated(now: Fixtures.recordedAt)
         #expect(report.current == sample)
         #expect(report.daily.first?.temperatureMaxC == 65)
         #expect(report.daily.first?.temperatureMinC == nil)

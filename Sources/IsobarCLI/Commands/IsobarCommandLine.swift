@@ -26,11 +26,24 @@ public struct IsobarCommandLine: Sendable {
         self.errors = errors
         self.registry = registry
         self.makeLiveTransport = liveTransport
-        self.time = time
+        self.time = Self.shiftedClock(time, environment: environment) ?? time
+    }
+
+    /// The variable that moves Isobar's clock by a number of seconds (see `ShiftedTime`).
+    static let timeShiftVariable = "ISOBAR_TIME_SHIFT"
+
+    /// `time` moved by `ISOBAR_TIME_SHIFT` seconds, when that is set to a finite number within ±100 years.
+    private static func shiftedClock(_ time: any TimeSource, environment: [String: String]) -> (any TimeSource)? {
+        guard let text = environment[timeShiftVariable], let seconds = Double(text), seconds.isFinite,
+              abs(seconds) <= 100 * 365.25 * 86_400 else { return nil }
+        return ShiftedTime(base: time, shiftSeconds: seconds)
     }
 
     /// Runs `isobar` with `arguments` (without the program name) and returns the exit code.
     public func run(_ arguments: [String]) async -> Int32 {
+        if let text = environment[Self.timeShiftVariable], Self.shiftedClock(SystemTime(), environment: environment) == nil {
+            return fail("\(Self.timeShiftVariable) must be a number of seconds within ±100 years, not '\(text.prefix(40))'", .usage)
+        }
         do {
             return try await dispatch(arguments).rawValue
         } catch let error as UsageError {

@@ -61,7 +61,7 @@ extension IsobarCommandLine {
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, log: log, live: { live },
                                                    wrapLive: { entry, transport in
             guard (parsed.options.recordDirectory != nil) else { return transport }
-            let recorder = RecordingTransport(base: transport)
+            let recorder = RecordingTransport(base: transport, clock: { [time] in time.now() })
             recorders.append((entry.id, recorder))
             return recorder
         })

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The values the atmosphere can physically take; anything outside is a provider's mistake.
 public enum PhysicalRange {
     /// Air, apparent and daily extreme temperatures, °C.
@@ -19,9 +21,11 @@ public enum PhysicalRange {
 }
 
 extension WeatherReport {
-    /// The report with every value outside its physical range removed, each removal added to `warnings`.
-    public func validated() -> WeatherReport {
+    /// The report with every value outside its physical range, and every time implausibly far from `now` (from the
+    /// recording, for a replay), removed, each removal added to `warnings`.
+    public func validated(now: Date) -> WeatherReport {
         var report = self
+        report.dropImplausibleTimes(reference: timeReference(now: now))
         var found: [ValueWarning] = []
         if var current = report.current {
             current.dropImpossibleValues(at: "current", into: &found)

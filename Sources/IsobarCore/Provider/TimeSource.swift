@@ -34,3 +34,23 @@ public struct RateLimit: Sendable, Equatable, Hashable {
         self.perSeconds = perSeconds
     }
 }
+
+/// Another clock moved by a fixed number of seconds (`ISOBAR_TIME_SHIFT`): to look at a recorded live answer as at the
+/// moment it was recorded. Every process given the same shift agrees on the time.
+public struct ShiftedTime: TimeSource {
+    /// The clock moved.
+    public let base: any TimeSource
+    /// Seconds added to `base`'s readings; negative moves into the past.
+    public let shiftSeconds: Double
+
+    /// `base`, moved by `shiftSeconds`.
+    public init(base: any TimeSource, shiftSeconds: Double) {
+        self.base = base
+        self.shiftSeconds = shiftSeconds
+    }
+
+    /// `base`'s time plus the shift.
+    public func now() -> Date { base.now().addingTimeInterval(shiftSeconds) }
+    /// Sleeps on `base`: durations are not shifted.
+    public func sleep(seconds: Double) async throws { try await base.sleep(seconds: seconds) }
+}

@@ -21,13 +21,13 @@ public struct FetchStep: PipelineStep {
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
         let transport = DeadlineTransport(base: transport, deadline: call.deadline, time: time)
         var report = try await provider.fetch(call.request, context: FetchContext(transport: transport, time: time, deadline: call.deadline))
-            .validated()
+            .validated(now: time.now())
         if report.source == .live { report.fetchedAt = time.now() }
         return report
     }
 }
 
-/// Marks every request with the call's deadline, refusing to start one when no time is left.
+/// Marks every request with the call's deadline (as a system-clock instant), refusing to start one when no time is left.
 struct DeadlineTransport: Transport {
     let base: any Transport
     let deadline: Date
@@ -37,8 +37,10 @@ struct DeadlineTransport: Transport {
         guard deadline.timeIntervalSince(time.now()) > 0 else {
             throw ProviderError(.timeout, "\(request.origin): no time left before the deadline", reason: .deadline)
         }
+        // Transports measure on the system clock; the deadline is on the engine's, which may be shifted or manual.
+        let onSystemClock = Date().addingTimeInterval(deadline.timeIntervalSince(time.now()))
         var marked = request
-        marked.notAfter = min(request.notAfter ?? deadline, deadline)
+        marked.notAfter = min(request.notAfter ?? onSystemClock, onSystemClock)
         return try await base.send(marked)
     }
 }
