@@ -33,11 +33,12 @@ let package = Package(
 
         .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: strict),
         .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: strict),
+        .target(name: "METNorway", dependencies: ["IsobarCore"], path: "Providers/METNorway", swiftSettings: strict),
         .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: strict),
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "OpenWeatherMap", "OpenMeteo", "METNorway", "FixtureReplay"],
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
@@ -54,7 +55,7 @@ let package = Package(
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "ProviderTests",
-            dependencies: ["IsobarCore", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            dependencies: ["IsobarCore", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "METNorway", "FixtureReplay"],
             swiftSettings: strict),
         .testTarget(
             name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"],

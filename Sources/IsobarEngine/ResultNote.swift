@@ -9,6 +9,8 @@ public enum ResultNote: Sendable, Equatable {
     case forecastEnded(at: Date)
     /// A value was left out of its answer: impossible, in an unknown unit or of the wrong type.
     case droppedValue(ValueWarning)
+    /// The provider said something about its answer a reader should know, e.g. that its product version is deprecated.
+    case providerNotice(String)
 
     /// Snake-case code written in JSON lines.
     public var code: String {
@@ -16,6 +18,7 @@ public enum ResultNote: Sendable, Equatable {
         case .staleCurrent: "stale_current"
         case .forecastEnded: "forecast_ended"
         case .droppedValue: "dropped_value"
+        case .providerNotice: "provider_notice"
         }
     }
 
@@ -24,7 +27,7 @@ public enum ResultNote: Sendable, Equatable {
 
     /// The notes for `report`, judged at `reference` (now, or the recording time of replays) in `calendar`.
     public static func notes(for report: WeatherReport, reference: Date, calendar: LocalCalendar) -> [ResultNote] {
-        var notes: [ResultNote] = report.warnings.map(ResultNote.droppedValue)
+        var notes: [ResultNote] = report.warnings.map(ResultNote.droppedValue) + report.notices.map(ResultNote.providerNotice)
         if let current = report.current {
             let age = reference.timeIntervalSince(current.time)
             if age > staleCurrentSeconds { notes.append(.staleCurrent(observedAt: current.time, ageSeconds: age)) }

@@ -90,9 +90,10 @@ private func configuration(toys: [String]) throws -> String {
 
     @Test func theDefaultConfigurationHasOneProviderPerRegisteredType() async throws {
         let defaults = registry.defaultConfiguration()
-        #expect(defaults.providers.map(\.type) == ["openweathermap", "open-meteo", "toy"])
+        #expect(defaults.providers.map(\.type) == ["openweathermap", "open-meteo", "met-norway", "toy"])
         #expect(registry.keyVariable(defaults.providers[0]) == "OPENWEATHERMAP_API_KEY")
-        #expect(registry.keyVariable(defaults.providers[2]) == "TOY_KEY")
+        #expect(registry.keyVariable(defaults.providers[3]) == "TOY_KEY")
         #expect(registry.keyVariable(defaults.providers[1]) == nil)
+        #expect(registry.keyVariable(defaults.providers[2]) == nil)
     }
 }

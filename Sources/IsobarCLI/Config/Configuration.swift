@@ -47,6 +47,8 @@ public struct ProviderEntry: Sendable {
     public var forecastDays: Int?
     /// False to keep the entry but not ask it.
     public var enabled: Bool
+    /// `contact`: an e-mail address or URL sent to providers whose terms ask for one (MET Norway).
+    public var contact: String?
 }
 
 /// The whole configuration: units and providers.
@@ -64,6 +66,7 @@ public struct Configuration: Sendable {
     static let providerKeys = [
         "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
         "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s", "max_cooldown_s", "weight",
+        "contact",
     ]
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir"]
@@ -105,6 +108,7 @@ public struct Configuration: Sendable {
                 }
                 provider.limits = try limits(entry, file: file)
                 provider.budgetSeconds = try entry.optionalDouble("timeout_s")
+                provider.contact = try entry.optionalString("contact")
                 try readPolicy(entry, into: &provider, file: file)
                 if let replay = try entry.optionalString("replay") {
                     provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay

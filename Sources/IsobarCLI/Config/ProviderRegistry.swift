@@ -1,6 +1,7 @@
 import FixtureReplay
 import IsobarCore
 import IsobarEngine
+import METNorway
 import OpenMeteo
 import OpenWeatherMap
 
@@ -20,6 +21,7 @@ public struct ProviderRegistry: Sendable {
         ProviderRegistry(factories: [
             OpenWeatherMapProvider.factory,
             OpenMeteoProvider.factory,
+            METNorwayProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
         ])
     }
 
@@ -56,7 +58,7 @@ public struct ProviderRegistry: Sendable {
     public func settings(_ entry: ProviderEntry, _ environment: [String: String]) -> ProviderSettings {
         ProviderSettings(id: entry.id, type: entry.type, baseURL: entry.baseURL, geocodingURL: entry.geocodingURL,
                          apiKey: entry.replay == nil ? key(entry, environment) : nil, apiKeyVariable: keyVariable(entry),
-                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil)
+                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact)
     }
 
     /// The geocoders of the enabled live providers that offer one, in configuration order.

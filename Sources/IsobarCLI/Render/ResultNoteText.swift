@@ -16,6 +16,8 @@ enum ResultNoteText {
                 + "before today"
         case .droppedValue(let warning):
             return "\(warning.field) \(warning.value) at \(warning.path) was left out (\(warning.reason))"
+        case .providerNotice(let text):
+            return text
         }
     }
 }

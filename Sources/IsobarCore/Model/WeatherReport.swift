@@ -42,6 +42,8 @@ public struct WeatherReport: Sendable, Equatable {
     public var freshness: Freshness = .fresh
     /// Values left out of this answer (impossible, unknown unit, wrong type); never stored with it.
     public var warnings: [ValueWarning] = []
+    /// What the provider said about this answer that a reader should know (a deprecated product version); never stored.
+    public var notices: [String] = []
 
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,

@@ -1,0 +1,90 @@
+import FoundationEssentials
+import IsobarCore
+
+/// MET Norway's Locationforecast 2.0 (`compact`): hourly steps for about two and a half days, then 6-hourly to about
+/// nine days; no key, but its terms ask for a `User-Agent` naming the application and a contact. Data CC BY 4.0.
+public struct METNorwayProvider: WeatherProvider {
+    /// How to reach MET Norway.
+    public struct Configuration: Sendable {
+        /// Provider id shown in output.
+        public var id: String
+        /// Base URL, `https://api.met.no` unless pointed elsewhere.
+        public var baseURL: RequestURL
+        /// An e-mail address or URL where MET Norway can reach whoever runs this copy; required to go live.
+        public var contact: String?
+        /// The application named in the `User-Agent`, e.g. `isobar/0.1.0`.
+        public var application: String
+        /// False when answers are replayed, which needs no contact.
+        public var requiresContact = true
+
+        /// Creates a configuration.
+        public init(id: String = "met-norway", baseURL: RequestURL = RequestURL(string: "https://api.met.no")!, contact: String? = nil,
+                    application: String = "isobar") {
+            self.id = id
+            self.baseURL = baseURL
+            self.contact = contact.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+            self.application = application
+        }
+    }
+
+    /// The credit MET Norway's licence asks for, shown with its data.
+    public static let attribution = "Data from MET Norway (CC BY 4.0)"
+
+    /// The configuration in use.
+    public let configuration: Configuration
+    /// Stable identifier.
+    public var id: String { configuration.id }
+    /// Name for people.
+    public var displayName: String { "MET Norway" }
+    /// Current (the step of this hour) and forecast steps; days are computed from the steps.
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(
+            kinds: Set(DataKind.allCases), horizonDays: 9, stepHours: 1,
+            quantities: [.temperature, .humidity, .pressure, .windSpeed, .windGust, .windDirection, .cloudCover, .precipitationRate],
+            requiresAPIKey: false, geocoding: false,
+            // The terms allow 20 requests a second for an application as a whole; one user stays far below.
+            rateLimits: [RateLimit(limit: 20, perSeconds: 1)],
+            freshFor: (current: 1_800, forecast: 3_600))
+    }
+
+    /// Creates the provider.
+    public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
+
+    /// The `User-Agent` the terms ask for: the application and the contact.
+    public var userAgent: String { configuration.contact.map { "\(configuration.application) \($0)" } ?? configuration.application }
+
+    /// The one request a fetch sends: coordinates at most 4 decimals, as the terms require.
+    public func request(for request: WeatherRequest) -> HTTPRequest {
+        let coordinate = request.place.coordinate.rounded
+        let query = [
+            QueryItem("lat", JSONOutput.format(coordinate.latitude)),
+            QueryItem("lon", JSONOutput.format(coordinate.longitude)),
+        ]
+        return HTTPRequest(url: configuration.baseURL.appending(path: "/weatherapi/locationforecast/2.0/compact", query: query),
+                           headers: [HTTPHeader("User-Agent", userAgent)], origin: displayName)
+    }
+
+    /// Fetches and decodes the forecast; the step of the current hour stands for current conditions.
+    public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
+        guard configuration.contact != nil || !configuration.requiresContact else {
+            throw ProviderError(.notConfigured, "MET Norway's terms ask for a contact: set \"contact\" (an e-mail address or URL) "
+                                + "in its configuration entry, or \(Self.contactVariable)")
+        }
+        let now = context.time.now()
+        let response = try await context.transport.send(self.request(for: request))
+        let decoded = try METNorwayDecoder(providerName: displayName).decode(response, now: now)
+        var report = WeatherReport(providerID: id, place: request.place, fetchedAt: now,
+                                   current: request.kinds.contains(.current) ? Self.currentStep(decoded.steps, now: now) : nil,
+                                   hourly: decoded.steps)
+        report.warnings = decoded.warnings
+        if response.status == 203 {
+            report.notices.append("\(displayName) says this product version is deprecated (HTTP 203); a newer one should be used")
+        }
+        return report
+    }
+
+    /// The step whose period holds `now`, when one does.
+    static func currentStep(_ steps: [WeatherSample], now: Date) -> WeatherSample? {
+        steps.last { $0.time <= now && now < $0.time.addingTimeInterval($0.periodHours * 3_600) }
+    }
+}
