@@ -28,7 +28,7 @@ public struct METNorwayProvider: WeatherProvider {
     }
 
     /// The credit MET Norway's licence asks for, shown with its data.
-    public static let attribution = "Data from MET Norway (CC BY 4.0)"
+    public static let attribution = "MET Norway (CC BY 4.0)"
 
     /// The configuration in use.
     public let configuration: Configuration
@@ -44,7 +44,7 @@ public struct METNorwayProvider: WeatherProvider {
             requiresAPIKey: false, geocoding: false,
             // The terms allow 20 requests a second for an application as a whole; one user stays far below.
             rateLimits: [RateLimit(limit: 20, perSeconds: 1)],
-            freshFor: (current: 1_800, forecast: 3_600))
+            freshFor: (current: 1_800, forecast: 3_600), attribution: Self.attribution)
     }
 
     /// Creates the provider.

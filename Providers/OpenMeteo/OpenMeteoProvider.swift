@@ -55,7 +55,7 @@ public struct OpenMeteoProvider: WeatherProvider {
                 RateLimit(limit: 600, perSeconds: 60), RateLimit(limit: 5_000, perSeconds: 3_600),
                 RateLimit(limit: 10_000, perSeconds: 86_400), RateLimit(limit: 300_000, perSeconds: 30 * 86_400),
             ],
-            freshFor: (current: 900, forecast: 3600))
+            freshFor: (current: 900, forecast: 3600), attribution: "Open-Meteo.com (CC BY 4.0)")
     }
 
     /// Open-Meteo's weighting: `max(1, vars / 10 × max(1, days / 14))` for one location.

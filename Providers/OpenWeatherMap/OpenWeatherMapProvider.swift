@@ -49,7 +49,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             kinds: [.current, .hourly], horizonDays: 5, stepHours: 3,
             quantities: Set(Quantity.allCases), requiresAPIKey: true, geocoding: true,
             rateLimits: [RateLimit(limit: 60, perSeconds: 60), RateLimit(limit: 1_000_000, perSeconds: 30 * 86_400)],
-            freshFor: (current: 600, forecast: 3 * 3600))
+            freshFor: (current: 600, forecast: 3 * 3600), attribution: "OpenWeather (CC BY-SA 4.0)")
     }
 
     /// Each HTTP request counts: current weather, plus the forecast when steps are wanted.

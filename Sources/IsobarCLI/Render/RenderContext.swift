@@ -42,6 +42,8 @@ public struct RenderContext: Sendable {
     public var units: UnitSystem
     /// Provider ids to display names, in display order.
     public var providers: [(id: String, name: String)]
+    /// The credit each provider's licence asks for, by provider id (see `ProviderCapabilities.attribution`).
+    public var attributions: [String: String] = [:]
     /// Colour allowed (a terminal, and `NO_COLOR` unset).
     public var color: Bool
     /// The moment the command started; forecast hours start here (for replays, at the recording time).

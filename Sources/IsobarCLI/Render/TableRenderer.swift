@@ -54,11 +54,21 @@ public struct TableRenderer: Renderer {
         for (id, note) in notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
         text += staleNotice(ordered)
         text += replayNotice(ordered)
+        text += attributionLine(ordered)
         output.write(TextWrap.fit(text, width: context.width))
         output.flush()
     }
 
     // MARK: Pieces
+
+    /// The credits the licences of the providers shown ask for, on one line.
+    private func attributionLine(_ shown: [WeatherReport]) -> String {
+        var credits: [String] = []
+        for report in shown {
+            if let credit = context.attributions[report.providerID], !credits.contains(credit) { credits.append(credit) }
+        }
+        return credits.isEmpty ? "" : "Data: \(credits.joined(separator: "; "))\n"
+    }
 
     /// The offset now (the current conditions' or the first day's), for the heading.
     private var offset: Int {

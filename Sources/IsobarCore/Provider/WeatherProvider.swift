@@ -28,11 +28,13 @@ public struct ProviderCapabilities: Sendable {
     public var rateLimits: [RateLimit]
     /// How long answers stay fresh, in seconds, for current conditions and for forecasts.
     public var freshFor: (current: Double, forecast: Double)
+    /// The credit its data licence asks for wherever its data is shown, e.g. `MET Norway (CC BY 4.0)`.
+    public var attribution: String?
 
     /// Creates a capability declaration.
     public init(kinds: Set<DataKind>, horizonDays: Int, stepHours: Int, quantities: Set<Quantity>,
                 requiresAPIKey: Bool, geocoding: Bool, rateLimits: [RateLimit] = [],
-                freshFor: (current: Double, forecast: Double) = (600, 3600)) {
+                freshFor: (current: Double, forecast: Double) = (600, 3600), attribution: String? = nil) {
         self.kinds = kinds
         self.horizonDays = horizonDays
         self.stepHours = stepHours
@@ -41,6 +43,7 @@ public struct ProviderCapabilities: Sendable {
         self.geocoding = geocoding
         self.rateLimits = rateLimits
         self.freshFor = freshFor
+        self.attribution = attribution
     }
 }
 
