@@ -50,6 +50,10 @@ OWM_FIRST_SLOT = 1795867200         # 2026-11-28 12:00:00 UTC, the next 3-hour s
 
 OWM_HOST = "https://api.openweathermap.org"
 OM_HOST = "https://api.open-meteo.com"
+MET_HOST = "https://api.met.no"
+
+MET_HOURLY_STEPS = 61               # 09:00Z on the 28th to 21:00Z on the 30th, then 6-hourly
+MET_LAST = 1796688000               # 2026-12-08T00:00:00Z: the last step, instant values only
 
 OM_CURRENT_VARS = [
     "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day",
@@ -96,6 +100,10 @@ def owm_weather_url(p):
 
 def owm_forecast_url(p):
     return f"{OWM_HOST}/data/2.5/forecast?lat={p['lat']}&lon={p['lon']}&units=metric"
+
+
+def met_forecast_url(p):
+    return f"{MET_HOST}/weatherapi/locationforecast/2.0/compact?lat={p['lat']}&lon={p['lon']}"
 
 
 def om_forecast_url(p):
@@ -893,14 +901,114 @@ def om_body(place, truth, view, rng):
 # Cassettes
 # ---------------------------------------------------------------------------
 
-def cassette(interactions):
+# ---------------------------------------------------------------------------
+# MET Norway (Locationforecast 2.0 compact)
+# ---------------------------------------------------------------------------
+
+MET_SUN_VARYING = ("clearsky", "fair", "partlycloudy")
+
+
+def met_symbol(rate, kind, temp, cloud, vis, day):
+    """The symbol code of one period, from its heaviest hour."""
+    if rate > 0:
+        if kind == "tstorm":
+            base = "rainshowersandthunder"
+        elif is_snow(kind, temp):
+            base = "lightsnow" if rate < 1.0 else "snow" if rate < 2.5 else "heavysnow"
+        elif kind == "mixed":
+            base = "lightsleet" if rate < 1.0 else "sleet"
+        elif kind == "shower":
+            base = "lightrainshowers" if rate < 1.5 else "rainshowers" if rate < 6.0 else "heavyrainshowers"
+        else:
+            base = "lightrain" if rate < 1.0 else "rain" if rate < 4.0 else "heavyrain"
+    elif vis < 1000:
+        base = "fog"
+    else:
+        base = "clearsky" if cloud < 15 else "fair" if cloud < 45 else "partlycloudy" if cloud < 80 else "cloudy"
+    varies = base in MET_SUN_VARYING or "showers" in base
+    return base + ("_day" if day else "_night") if varies else base
+
+
+def met_times():
+    times = [RECORDED_UNIX + 3600 * i for i in range(MET_HOURLY_STEPS)]
+    t = times[-1] + 3 * 3600        # 00:00Z on the 1st: the 6-hourly steps keep to 00, 06, 12, 18 UTC
+    while t <= MET_LAST:
+        times.append(t)
+        t += 6 * 3600
+    return times
+
+
+def met_body(place, truth, view, rng):
+    def utc_text(t):
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+    series = []
+    times = met_times()
+    for i, t in enumerate(times):
+        k = truth.k_of(t)
+        details = {
+            "air_pressure_at_sea_level": om_num(view.p[k], 1),
+            "air_temperature": om_num(view.T[k], 1),
+            "cloud_area_fraction": om_num(view.cloud[k], 1),
+            "relative_humidity": om_num(view.rh[k], 1),
+            "wind_from_direction": om_num(view.wd[k], 1),
+            "wind_speed": om_num(view.ws[k], 1),
+        }
+        data = {"instant": {"details": details}}
+        if t < MET_LAST:
+            hours = 1 if i < MET_HOURLY_STEPS else 6
+            # view.rate[k] is what fell in the hour ending at k: the period starting at t holds k+1 .. k+hours.
+            rates = [view.rate[k + h] for h in range(1, hours + 1)]
+            heaviest = max(range(hours), key=lambda h: rates[h])
+            kh = k + 1 + heaviest
+            symbol = met_symbol(rates[heaviest], view.kind[kh], view.T[kh], view.cloud[kh], view.vis[kh],
+                                truth.is_day(t + 3600 * heaviest))
+            data[f"next_{hours}_hours"] = {"summary": {"symbol_code": symbol},
+                                           "details": {"precipitation_amount": om_num(sum(rates), 1)}}
+            if hours == 1:
+                six = [view.rate[k + h] for h in range(1, 7)]
+                top = max(range(6), key=lambda h: six[h])
+                k6 = k + 1 + top
+                data["next_6_hours"] = {
+                    "summary": {"symbol_code": met_symbol(six[top], view.kind[k6], view.T[k6], view.cloud[k6], view.vis[k6],
+                                                          truth.is_day(t + 3600 * top))},
+                    "details": {"precipitation_amount": om_num(sum(six), 1)}}
+        series.append({"time": utc_text(t), "data": data})
+    updated = RECORDED_UNIX - rng.randint(600, 2400)
+    body = {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [Num(place["lon"]), Num(place["lat"]), int(float(place["elevation"]))]},
+        "properties": {
+            "meta": {
+                "updated_at": utc_text(updated),
+                "units": {"air_pressure_at_sea_level": "hPa", "air_temperature": "celsius", "cloud_area_fraction": "%",
+                          "precipitation_amount": "mm", "relative_humidity": "%", "wind_from_direction": "degrees",
+                          "wind_speed": "m/s"},
+            },
+            "timeseries": series,
+        },
+    }
+    return dump(body), updated
+
+
+def http_date(t):
+    return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(t))
+
+
+def met_headers(updated):
+    # The terms: do not ask again before Expires; revalidate with If-Modified-Since set to Last-Modified.
+    return JSON_HEADERS + [["Date", http_date(RECORDED_UNIX)], ["Expires", http_date(RECORDED_UNIX + 1800)],
+                           ["Last-Modified", http_date(updated)]]
+
+
+def cassette(interactions, headers=None):
     return {
         "format": CASSETTE_FORMAT,
         "version": CASSETTE_VERSION,
         "recorded_at": RECORDED_AT,
         "interactions": [
             {"request": {"method": "GET", "url": url},
-             "response": {"status": 200, "headers": JSON_HEADERS, "body": body}}
+             "response": {"status": 200, "headers": headers or JSON_HEADERS, "body": body}}
             for url, body in interactions
         ],
     }
@@ -939,7 +1047,11 @@ def build(place, index):
     owm = [(owm_weather_url(place), owm_weather_body(place, truth, owm_view, owm_rng)),
            (owm_forecast_url(place), owm_forecast_body(place, truth, owm_view, owm_rng))]
     om = [(om_forecast_url(place), om_body(place, truth, om_view, om_rng))]
-    return owm, om
+    met_view = View(truth, random.Random(seed + 5), t_bias=place.get("met_bias", 0.0), t_sd0=0.3, t_sd_growth=0.08,
+                    rh_bias=0.5, wind_scale=1.0, p_bias=0.1, shift=-0.5, threshold=0.1)
+    met_text, met_updated = met_body(place, truth, met_view, random.Random(seed + 6))
+    met = [(met_forecast_url(place), met_text)]
+    return owm, om, (met, met_updated)
 
 
 def main(argv):
@@ -952,7 +1064,7 @@ def main(argv):
 
     print(f"{'file':<34} {'bytes':>7} {'body':>7}  current")
     for index, place in enumerate(PLACES):
-        owm, om = build(place, index)
+        owm, om, (met, met_updated) = build(place, index)
         weather = json.loads(owm[0][1])
         forecast = json.loads(owm[1][1])
         if forecast["cnt"] != OWM_SLOTS or len(forecast["list"]) != OWM_SLOTS:
@@ -971,6 +1083,11 @@ def main(argv):
         cur = om_doc["current"]
         print(f"{'open-meteo/' + slug + '.json':<34} {size:>7} {body_size:>7}  "
               f"{cur['temperature_2m']} °C, wmo {cur['weather_code']}")
+        path = os.path.join(out, "met-norway", slug + ".json")
+        size = write_cassette(path, cassette(met, met_headers(met_updated)))
+        first = json.loads(met[0][1])["properties"]["timeseries"][0]["data"]
+        print(f"{'met-norway/' + slug + '.json':<34} {size:>7} {len(met[0][1].encode('utf-8')):>7}  "
+              f"{first['instant']['details']['air_temperature']} °C, {first['next_1_hours']['summary']['symbol_code']}")
     return 0
 
 

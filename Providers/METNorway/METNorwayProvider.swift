@@ -64,7 +64,7 @@ public struct METNorwayProvider: WeatherProvider {
                            headers: [HTTPHeader("User-Agent", userAgent)], origin: displayName)
     }
 
-    /// Fetches and decodes the forecast; the step of the current hour stands for current conditions.
+    /// Fetches and decodes the forecast; the step of the hour the server answered in stands for current conditions.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         guard configuration.contact != nil || !configuration.requiresContact else {
             throw ProviderError(.notConfigured, "MET Norway's terms ask for a contact: set \"contact\" (an e-mail address or URL) "
@@ -73,8 +73,10 @@ public struct METNorwayProvider: WeatherProvider {
         let now = context.time.now()
         let response = try await context.transport.send(self.request(for: request))
         let decoded = try METNorwayDecoder(providerName: displayName).decode(response, now: now)
+        // The step of the hour the server answered in (its `Date`; a replay's is the recording's), else of now.
+        let answeredAt = response.header("Date").flatMap(RetryAfter.httpDate) ?? now
         var report = WeatherReport(providerID: id, place: request.place, fetchedAt: now,
-                                   current: request.kinds.contains(.current) ? Self.currentStep(decoded.steps, now: now) : nil,
+                                   current: request.kinds.contains(.current) ? Self.currentStep(decoded.steps, now: answeredAt) : nil,
                                    hourly: decoded.steps)
         report.warnings = decoded.warnings
         if response.status == 203 {

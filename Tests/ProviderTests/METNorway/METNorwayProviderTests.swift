@@ -60,6 +60,15 @@ struct METNorwayProviderTests {
         let sixHourly = try await provider.fetch(WeatherRequest(place: minsk), context: FetchContext(transport: stub, time: FixedTime(later)))
         #expect(sixHourly.current?.temperatureC == -0.6, "a 6-hour step covers 13:00")
     }
+
+    @Test("the server's Date decides the current step (a replay's is the recording's), not the reader's clock")
+    func currentFromDateHeader() async throws {
+        let dated = StubTransport { _ in response(200, METNorwayBody.minsk, headers: [HTTPHeader("Date", "Sat, 28 Nov 2026 09:30:00 GMT")]) }
+        let provider = METNorwayProvider(configuration: .init(contact: "ops@example.org"))
+        let days = try #require(CivilTime.instant(iso: "2026-11-30T15:00:00Z"))
+        let report = try await provider.fetch(WeatherRequest(place: minsk), context: FetchContext(transport: dated, time: FixedTime(days)))
+        #expect(report.current?.temperatureC == -1.5)
+    }
 }
 
 /// A clock that always reads one instant.
