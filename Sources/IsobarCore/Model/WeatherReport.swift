@@ -42,6 +42,8 @@ public struct WeatherReport: Sendable, Equatable {
     public var freshness: Freshness = .fresh
     /// Values left out of this answer (impossible, unknown unit, wrong type); never stored with it.
     public var warnings: [ValueWarning] = []
+    /// What the provider's HTTP answers said about caching this one, when it said anything; never stored with it.
+    public var caching: HTTPCaching?
 
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,

@@ -28,6 +28,9 @@ public struct ProviderCapabilities: Sendable {
     public var rateLimits: [RateLimit]
     /// How long answers stay fresh, in seconds, for current conditions and for forecasts.
     public var freshFor: (current: Double, forecast: Double)
+    /// True when the provider's terms require its HTTP lifetime (`Expires`, `max-age`) to be honoured even when it is longer
+    /// than `freshFor` (MET Norway's); otherwise an HTTP lifetime only ever shortens it.
+    public var honoursHTTPExpiry: Bool = false
 
     /// Creates a capability declaration.
     public init(kinds: Set<DataKind>, horizonDays: Int, stepHours: Int, quantities: Set<Quantity>,
