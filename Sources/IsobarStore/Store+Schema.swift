@@ -35,7 +35,7 @@ extension Store {
         ALTER TABLE cache ADD COLUMN lifetime_s REAL;
         ALTER TABLE cache ADD COLUMN must_revalidate INTEGER NOT NULL DEFAULT 0;
         CREATE TABLE http_validations(request_key TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, body TEXT NOT NULL,
-                                      stored_at REAL NOT NULL);
+                                      stored_at REAL NOT NULL, headers TEXT NOT NULL DEFAULT '');
         """,
     ]
 

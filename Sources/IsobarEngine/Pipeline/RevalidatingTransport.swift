@@ -54,16 +54,22 @@ final class RevalidatingTransport: Transport {
         }
         let response = try await base.send(sent)
         let now = time.now()
-        var reading = HTTPCaching(response, receivedAt: now)
         if response.status == 304, conditional, let kept {
+            // The 304's headers replace the kept ones of the same name; the others stay in force (RFC 9111 §4.3.4).
+            let names = Set(response.headers.map { $0.name.lowercased() })
+            let merged = kept.headers.filter { !names.contains($0.name.lowercased()) } + response.headers
+            let confirmedAnswer = HTTPResponse(status: 200, headers: merged, body: Array(kept.body.utf8))
+            var reading = HTTPCaching(confirmedAnswer, receivedAt: now)
+            reading.revalidated = true
             var confirmed = kept
             confirmed.storedAt = now
-            // A 304 may carry updated validators (RFC 9111 §4.3.4).
+            confirmed.headers = merged.filter { HTTPValidation.keptHeaders.contains($0.name.lowercased()) }
             if let tag = response.header("ETag") { confirmed.entityTag = tag }
             if let date = response.header("Last-Modified") { confirmed.lastModified = date }
             record(reading, key: key, write: reading.noStore ? .some(nil) : .some(confirmed))
-            return HTTPResponse(status: 200, headers: response.headers, body: Array(kept.body.utf8))
+            return confirmedAnswer
         }
+        var reading = HTTPCaching(response, receivedAt: now)
         reading.revalidated = false
         var write: HTTPValidation?? = nil
         if store != nil, response.status == 200, request.method == "GET" {
@@ -100,7 +106,8 @@ final class RevalidatingTransport: Transport {
         let date = response.header("Last-Modified")
         guard !reading.noStore, tag != nil || date != nil, let body = String(validating: response.body, as: UTF8.self),
               !request.secretValues.contains(where: { body.contains($0) }) else { return nil }
-        return HTTPValidation(entityTag: tag, lastModified: date, body: body, storedAt: now)
+        return HTTPValidation(entityTag: tag, lastModified: date, body: body, storedAt: now,
+                              headers: response.headers.filter { HTTPValidation.keptHeaders.contains($0.name.lowercased()) })
     }
 
     private func record(_ reading: HTTPCaching, key: String, write: HTTPValidation??) {

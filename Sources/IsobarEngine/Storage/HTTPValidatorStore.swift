@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarCore
 
 /// A provider's last full answer to one request, with the validators that let it be confirmed by a `304 Not Modified`.
 public struct HTTPValidation: Sendable, Equatable {
@@ -10,13 +11,31 @@ public struct HTTPValidation: Sendable, Equatable {
     public var body: String
     /// When it was received or last confirmed.
     public var storedAt: Date
+    /// The answer's caching headers (`Cache-Control`, `Expires`), which a `304` without its own keeps in force (RFC 9111 §4.3.4).
+    public var headers: [HTTPHeader]
 
     /// Creates a validation record.
-    public init(entityTag: String?, lastModified: String?, body: String, storedAt: Date) {
+    public init(entityTag: String?, lastModified: String?, body: String, storedAt: Date, headers: [HTTPHeader] = []) {
         self.entityTag = entityTag
         self.lastModified = lastModified
         self.body = body
         self.storedAt = storedAt
+        self.headers = headers
+    }
+
+    /// The names of the headers kept, lowercased.
+    public static let keptHeaders: Set<String> = ["cache-control", "expires"]
+
+    /// `headers` one per line, `Name: value`, as stored.
+    public var headerLines: String { headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+
+    /// Headers read back from `headerLines`.
+    public static func headers(fromLines text: String) -> [HTTPHeader] {
+        text.split(separator: "\n").compactMap { line -> HTTPHeader? in
+            let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            return HTTPHeader(String(parts[0]), String(parts[1]).trimmingSpaces())
+        }
     }
 }
 
