@@ -96,6 +96,10 @@ final class RevalidatingProviderOrigin: Sendable {
         #expect(revalidations.allSatisfy { $0.headers[conditional] != nil })
         #expect(try statuses(second) == ["openweathermap": "ok", "open-meteo": "ok"])
         #expect(try temperatures(second) == temperatures(first))
+        for provider in ["openweathermap", "open-meteo"] {
+            #expect(try resultLine(parseLines(first), provider: provider).nonNullMember("revalidated") == nil)
+            #expect(try resultLine(parseLines(second), provider: provider).member("revalidated").bool())
+        }
         let notModifiedBytes = origin.server.bytesSent - fullBytes
         #expect(notModifiedBytes * 20 < fullBytes, "200s: \(fullBytes) bytes, 304s: \(notModifiedBytes) bytes")
         // The 304s said max-age=600: the answers are fresh again, and nobody is asked.
