@@ -49,11 +49,6 @@ public struct ReportCache: Sendable {
         "\(storageKey)|\(Self.slots(request.kinds).map(\.rawValue).joined(separator: "+"))|\(Self.placeKey(request.place.coordinate))"
     }
 
-    /// Seconds an entry of `slot` stays fresh by configuration alone (`--max-age`, else the provider's policy).
-    public func ttl(_ slot: CacheSlot) -> Double {
-        maxAgeSeconds ?? configuredTTL(slot)
-    }
-
     /// Seconds `part` stays fresh: the configured lifetime, shortened by the provider's HTTP lifetime (or replaced by it when
     /// the provider's terms require it); `--max-age` replaces both, but never lengthens a `must-revalidate` entry's.
     public func lifetime(_ part: CachedPart) -> Double {
