@@ -15,8 +15,13 @@ public final class RecordingTransport: Transport {
         self.clock = clock
     }
 
-    /// Sends and records the answer (failures are not recorded: there is nothing to replay).
+    /// Headers that would let the server answer `304 Not Modified` with no body; a recording needs the full answer.
+    static let conditionalHeaders: Set<String> = ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range"]
+
+    /// Sends unconditionally and records the answer (failures are not recorded: there is nothing to replay).
     public func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        var request = request
+        request.headers.removeAll { Self.conditionalHeaders.contains($0.name.lowercased()) }
         let response = try await base.send(request)
         let interaction = Cassette.scrubbed(request, response, recordedAt: clock())
         recorded.withLock { $0.append(interaction) }

@@ -38,13 +38,16 @@ public struct METNorwayProvider: WeatherProvider {
     public var displayName: String { "MET Norway" }
     /// Current (the step of this hour) and forecast steps; days are computed from the steps.
     public var capabilities: ProviderCapabilities {
-        ProviderCapabilities(
+        var capabilities = ProviderCapabilities(
             kinds: Set(DataKind.allCases), horizonDays: 9, stepHours: 1,
             quantities: [.temperature, .humidity, .pressure, .windSpeed, .windGust, .windDirection, .cloudCover, .precipitationRate],
             requiresAPIKey: false, geocoding: false,
             // The terms allow 20 requests a second for an application as a whole; one user stays far below.
             rateLimits: [RateLimit(limit: 20, perSeconds: 1)],
             freshFor: (current: 1_800, forecast: 3_600), attribution: Self.attribution)
+        // The terms: do not ask again before the answer's Expires, however long that is.
+        capabilities.honoursHTTPExpiry = true
+        return capabilities
     }
 
     /// Creates the provider.

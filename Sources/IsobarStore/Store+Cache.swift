@@ -6,10 +6,11 @@ extension Store: ResponseCache, CacheMaintenance {
     public func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry? {
         try await reading { connection throws(StoreError) in
             let rows = try connection.query(
-                "SELECT fetched_at, payload FROM cache WHERE provider = ? AND kind = ? AND place_key = ?",
+                "SELECT fetched_at, payload, lifetime_s, must_revalidate FROM cache WHERE provider = ? AND kind = ? AND place_key = ?",
                 [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey)])
             guard let row = rows.first, let time = row[0].double, let payload = row[1].text else { return nil }
-            return CacheEntry(fetchedAt: Date(timeIntervalSince1970: time), payload: payload)
+            return CacheEntry(fetchedAt: Date(timeIntervalSince1970: time), payload: payload, lifetimeSeconds: row[2].double,
+                              mustRevalidate: (row[3].int ?? 0) != 0)
         }
     }
 
@@ -17,9 +18,20 @@ extension Store: ResponseCache, CacheMaintenance {
     public func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError) {
         try await writing { connection throws(StoreError) in
             try connection.query(
-                "INSERT OR REPLACE INTO cache(provider, kind, place_key, fetched_at, payload) VALUES (?, ?, ?, ?, ?)",
+                """
+                INSERT OR REPLACE INTO cache(provider, kind, place_key, fetched_at, payload, lifetime_s, must_revalidate)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
                 [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey), .real(entry.fetchedAt.timeIntervalSince1970),
-                 .text(entry.payload)])
+                 .text(entry.payload), entry.lifetimeSeconds.map(SQLValue.real) ?? .null, .integer(entry.mustRevalidate ? 1 : 0)])
+        }
+    }
+
+    /// Deletes the entry under `key`, if any.
+    public func removeEntry(for key: CacheKey) async throws(StorageError) {
+        try await writing { connection throws(StoreError) in
+            try connection.query("DELETE FROM cache WHERE provider = ? AND kind = ? AND place_key = ?",
+                                 [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey)])
         }
     }
 
@@ -42,7 +54,9 @@ extension Store: ResponseCache, CacheMaintenance {
     public func clear() async throws(StorageError) -> Int {
         try await writing { connection throws(StoreError) in
             try connection.query("DELETE FROM cache")
-            return connection.changes
+            let removed = connection.changes
+            try connection.query("DELETE FROM http_validations")
+            return removed
         }
     }
 
@@ -52,6 +66,7 @@ extension Store: ResponseCache, CacheMaintenance {
         try await writing { connection throws(StoreError) in
             try connection.query("DELETE FROM cache WHERE fetched_at < ?", [.real(cutoff.timeIntervalSince1970)])
             let removed = connection.changes
+            try connection.query("DELETE FROM http_validations WHERE stored_at < ?", [.real(cutoff.timeIntervalSince1970)])
             try connection.query("DELETE FROM rate_events WHERE at < ?", [.real(ledgerCutoff.timeIntervalSince1970)])
             try connection.query("DELETE FROM cooldowns WHERE until < ?", [.real(ledgerCutoff.timeIntervalSince1970)])
             return removed

@@ -29,6 +29,14 @@ extension Store {
         DROP TABLE fetch_locks;
         CREATE TABLE leases(lease_key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at REAL NOT NULL);
         """,
+        // HTTP caching: an answer's own lifetime and must-revalidate flag, and the validators and body of each request's last
+        // full answer for conditional requests (keyed by provider and redacted URL).
+        """
+        ALTER TABLE cache ADD COLUMN lifetime_s REAL;
+        ALTER TABLE cache ADD COLUMN must_revalidate INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE http_validations(request_key TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, body TEXT NOT NULL,
+                                      stored_at REAL NOT NULL, headers TEXT NOT NULL DEFAULT '');
+        """,
     ]
 
     /// The cache's layout.

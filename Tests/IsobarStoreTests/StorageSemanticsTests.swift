@@ -5,7 +5,7 @@ import IsobarEngine
 import Testing
 
 /// Every storage protocol at once, as both backends provide them.
-typealias StorageBackend = ResponseCache & CallLedger & CooldownStore & BreakerStore & FetchLock & CacheMaintenance
+typealias StorageBackend = ResponseCache & CallLedger & CooldownStore & BreakerStore & FetchLock & CacheMaintenance & HTTPValidatorStore
 
 /// The backends every scenario runs against, so that the SQLite store and the reference in memory cannot drift apart.
 enum Backend: String, CaseIterable, CustomTestStringConvertible {
@@ -53,6 +53,46 @@ func granted(_ decision: PermitDecision, sourceLocation: SourceLocation = #_sour
         #expect(try await storage.entry(for: key("1,2", .forecast)) == first)
         #expect(try await storage.entry(for: key("1,2", provider: "q")) == nil)
         #expect(try await storage.entry(for: key("1,3")) == nil)
+    }
+
+    @Test(arguments: Backend.allCases) func anEntryKeepsItsHTTPLifetimeAndFlagAndCanBeRemoved(_ backend: Backend) async throws {
+        let storage = try await backend.make()
+        let strict = CacheEntry(fetchedAt: now, payload: "one", lifetimeSeconds: 60.5, mustRevalidate: true)
+        let plain = CacheEntry(fetchedAt: now, payload: "two")
+        try await storage.store(strict, for: key("1,2"))
+        try await storage.store(plain, for: key("1,2", .forecast))
+        #expect(try await storage.entry(for: key("1,2")) == strict)
+        #expect(try await storage.entry(for: key("1,2", .forecast)) == plain)
+        try await storage.removeEntry(for: key("1,2"))
+        try await storage.removeEntry(for: key("9,9"))
+        #expect(try await storage.entry(for: key("1,2")) == nil)
+        #expect(try await storage.entry(for: key("1,2", .forecast)) == plain)
+    }
+
+    @Test(arguments: Backend.allCases) func validationsAreKeptReplacedRemovedClearedAndPruned(_ backend: Backend) async throws {
+        let storage = try await backend.make()
+        let headers = [HTTPHeader("Cache-Control", "max-age=60, must-revalidate"), HTTPHeader("Expires", "Sat, 28 Nov 2026 10:00:00 GMT")]
+        let first = HTTPValidation(entityTag: "\"v1\"", lastModified: nil, body: "{\"t\": \"é°\"}", storedAt: now, headers: headers)
+        let second = HTTPValidation(entityTag: nil, lastModified: "Fri, 27 Nov 2026 12:00:00 GMT", body: "", storedAt: now)
+        #expect(try await storage.validation(for: "p GET https://a.test/x") == nil)
+        try await storage.storeValidation(first, for: "p GET https://a.test/x")
+        try await storage.storeValidation(second, for: "p GET https://a.test/y")
+        #expect(try await storage.validation(for: "p GET https://a.test/x") == first)
+        #expect(try await storage.validation(for: "p GET https://a.test/y") == second)
+        try await storage.storeValidation(second, for: "p GET https://a.test/x")
+        #expect(try await storage.validation(for: "p GET https://a.test/x") == second)
+        try await storage.removeValidation(for: "p GET https://a.test/x")
+        #expect(try await storage.validation(for: "p GET https://a.test/x") == nil)
+        // Pruned with the answers they belong to, by age; cleared with the cache.
+        var old = first
+        old.storedAt = now.addingTimeInterval(-200_000)
+        try await storage.storeValidation(old, for: "p GET https://a.test/old")
+        _ = try await storage.prune(fetchedBefore: now.addingTimeInterval(-86_400), ledgerBefore: now.addingTimeInterval(-3600))
+        #expect(try await storage.validation(for: "p GET https://a.test/old") == nil)
+        #expect(try await storage.validation(for: "p GET https://a.test/y") == second)
+        try await storage.store(CacheEntry(fetchedAt: now, payload: "x"), for: key("0"))
+        #expect(try await storage.clear() == 1)
+        #expect(try await storage.validation(for: "p GET https://a.test/y") == nil)
     }
 
     @Test(arguments: Backend.allCases) func statisticsClearAndPrune(_ backend: Backend) async throws {

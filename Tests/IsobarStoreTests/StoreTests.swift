@@ -172,6 +172,20 @@ func key(_ place: String, _ slot: CacheSlot = .current, provider: String = "p") 
         #expect(try await store.acquire("k", owner: LeaseOwner(token: "a"), seconds: 5, now: Date(timeIntervalSince1970: 100)))
     }
 
+    @Test func aVersionFourFileKeepsItsAnswersWithNoHTTPLifetime() async throws {
+        let directory = freshDirectory()
+        let path = directory + "/isobar.sqlite"
+        let old = try Connection(path: path, busyTimeoutMilliseconds: 1000)
+        try old.execute("PRAGMA journal_mode=WAL")
+        for migration in Store.migrations[0..<4] { try old.execute(migration) }
+        try old.execute("PRAGMA user_version = 4")
+        try old.query("INSERT INTO cache(provider, kind, place_key, fetched_at, payload) VALUES ('p', 'current', '1,2', 100, 'x')")
+        let store = try await Store.open(directory: directory, warn: noWarnings)
+        #expect(try await scalar(store, "PRAGMA user_version")?.int == Store.schemaVersion)
+        #expect(try await store.entry(for: key("1,2")) == CacheEntry(fetchedAt: Date(timeIntervalSince1970: 100), payload: "x"))
+        #expect(try await store.validation(for: "k") == nil)
+    }
+
     @Test func failuresNameTheFileAndTheCause() async throws {
         let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
         _ = try await scalar(store, "DROP TABLE cache")

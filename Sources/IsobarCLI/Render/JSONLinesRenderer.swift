@@ -93,6 +93,8 @@ public struct JSONLinesRenderer: Renderer {
             ("timezone", .string(report.timeZoneIdentifier)),
             ("units", unitsJSON),
         ]
+        // Asked again and confirmed unchanged by a 304: the kept body was used, no new one was sent.
+        if report.freshness == .fresh, report.caching?.revalidated == true { members.insert(("revalidated", .bool(true)), at: 1) }
         switch report.freshness {
         case .fresh: break
         case .cached(let age): members.insert(("age_s", .number(age.rounded())), at: 1)

@@ -44,6 +44,8 @@ public struct WeatherReport: Sendable, Equatable {
     public var warnings: [ValueWarning] = []
     /// What the provider said about this answer that a reader should know (a deprecated product version); never stored.
     public var notices: [String] = []
+    /// What the provider's HTTP answers said about caching this one, when it said anything; never stored with it.
+    public var caching: HTTPCaching?
 
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,

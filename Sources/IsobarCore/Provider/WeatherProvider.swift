@@ -30,6 +30,9 @@ public struct ProviderCapabilities: Sendable {
     public var freshFor: (current: Double, forecast: Double)
     /// The credit its data licence asks for wherever its data is shown, e.g. `MET Norway (CC BY 4.0)`.
     public var attribution: String?
+    /// True when the provider's terms require its HTTP lifetime (`Expires`, `max-age`) to be honoured even when it is longer
+    /// than `freshFor` (MET Norway's); otherwise an HTTP lifetime only ever shortens it.
+    public var honoursHTTPExpiry: Bool = false
 
     /// Creates a capability declaration.
     public init(kinds: Set<DataKind>, horizonDays: Int, stepHours: Int, quantities: Set<Quantity>,

@@ -2,6 +2,9 @@ import FoundationEssentials
 import IsobarCore
 
 /// Ends a call with a fresh cached answer; offline, answers from the cache whatever its age, or skips.
+///
+/// Offline is the user's explicit choice not to ask: even an answer the provider marked `must-revalidate` is shown then,
+/// labelled stale once past its lifetime, since nothing can revalidate it.
 public struct CacheStep: PipelineStep {
     /// The step asked on a miss.
     public let next: any PipelineStep

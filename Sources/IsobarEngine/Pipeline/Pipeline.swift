@@ -12,7 +12,8 @@ import IsobarCore
 /// 6. retry — 5xx, timeouts and connection failures, full jitter, within the deadline;
 /// 7. rate limit — a permit from the call ledger for each attempt (so a retry is counted like any call);
 /// 8. concurrency — at most `maxConcurrentCallsPerProvider` calls in flight to the provider;
-/// 9. the provider's fetch.
+/// 9. the provider's fetch, sending conditional requests when validators are kept (not under `--refresh`) and reading
+///    each answer's caching headers for the cache step.
 ///
 /// Retry sits outside the rate limit so that every attempt the provider sees takes its own permit.
 public enum Pipeline {
@@ -21,8 +22,11 @@ public enum Pipeline {
                                random: @escaping @Sendable (ClosedRange<Double>) -> Double, diagnostics: any DiagnosticSink,
                                slots: AsyncSemaphore) -> (step: any PipelineStep, stale: StaleIfErrorStep?) {
         let provider = binding.provider
-        let fetch = ConcurrencyStep(next: FetchStep(provider: provider, transport: binding.transport, time: time), slots: slots,
-                                    providerName: provider.displayName)
+        let validators = binding.policy == nil ? nil : storage?.validators
+        let fetch = ConcurrencyStep(next: FetchStep(provider: provider, transport: binding.transport, time: time, validators: validators,
+                                                    conditional: options.readCache, storageKey: binding.storageKey,
+                                                    diagnostics: diagnostics),
+                                    slots: slots, providerName: provider.displayName)
         guard let policy = binding.policy, let storage else { return (fetch, nil) }
         let key = binding.storageKey
         let cache = ReportCache(provider: provider, cache: storage.cache, policy: policy, maxAgeSeconds: options.maxAgeSeconds,

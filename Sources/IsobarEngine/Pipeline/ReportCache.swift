@@ -49,15 +49,24 @@ public struct ReportCache: Sendable {
         "\(storageKey)|\(Self.slots(request.kinds).map(\.rawValue).joined(separator: "+"))|\(Self.placeKey(request.place.coordinate))"
     }
 
-    /// Seconds an entry of `slot` stays fresh.
-    public func ttl(_ slot: CacheSlot) -> Double {
-        maxAgeSeconds ?? (slot == .current ? policy.currentTTLSeconds : policy.forecastTTLSeconds)
+    /// Seconds `part` stays fresh: the configured lifetime, shortened by the provider's HTTP lifetime (or replaced by it when
+    /// the provider's terms require it); `--max-age` replaces both, but never lengthens a `must-revalidate` entry's.
+    public func lifetime(_ part: CachedPart) -> Double {
+        let configured = configuredTTL(part.slot)
+        var natural = configured
+        if let http = part.lifetimeSeconds { natural = provider.capabilities.honoursHTTPExpiry ? http : min(configured, http) }
+        guard let maxAgeSeconds else { return natural }
+        return part.mustRevalidate ? min(maxAgeSeconds, natural) : maxAgeSeconds
+    }
+
+    private func configuredTTL(_ slot: CacheSlot) -> Double {
+        slot == .current ? policy.currentTTLSeconds : policy.forecastTTLSeconds
     }
 
     /// Every wanted slot's entry, decoded; nil when one is missing or unreadable.
-    public func parts(_ request: WeatherRequest) async -> [(slot: CacheSlot, report: WeatherReport)]? {
+    public func parts(_ request: WeatherRequest) async -> [CachedPart]? {
         let placeKey = Self.placeKey(request.place.coordinate)
-        var parts: [(slot: CacheSlot, report: WeatherReport)] = []
+        var parts: [CachedPart] = []
         for slot in Self.slots(request.kinds) {
             let entry: CacheEntry?
             do {
@@ -67,51 +76,54 @@ public struct ReportCache: Sendable {
                 return nil
             }
             guard let entry, let report = ReportCodec.decode(entry.payload, place: request.place) else { return nil }
-            parts.append((slot, report))
+            parts.append(CachedPart(slot: slot, report: report, lifetimeSeconds: entry.lifetimeSeconds, mustRevalidate: entry.mustRevalidate))
         }
         return parts
     }
 
     /// The oldest part's age in seconds.
-    public func age(_ parts: [(slot: CacheSlot, report: WeatherReport)]) -> Double {
+    public func age(_ parts: [CachedPart]) -> Double {
         let now = time.now()
         return parts.map { now.timeIntervalSince($0.report.fetchedAt) }.max() ?? 0
     }
 
-    /// True when every part is within its time to live.
-    public func isFresh(_ parts: [(slot: CacheSlot, report: WeatherReport)]) -> Bool {
-        let now = time.now()
-        return parts.allSatisfy { now.timeIntervalSince($0.report.fetchedAt) <= ttl($0.slot) }
+    /// True when `part` is within its lifetime.
+    public func isFresh(_ part: CachedPart) -> Bool {
+        time.now().timeIntervalSince(part.report.fetchedAt) <= lifetime(part)
+    }
+
+    /// True when every part is within its lifetime.
+    public func isFresh(_ parts: [CachedPart]) -> Bool {
+        parts.allSatisfy(isFresh)
     }
 
     /// The parts as one report, delivered with `freshness`.
-    public func combine(_ parts: [(slot: CacheSlot, report: WeatherReport)], freshness: Freshness) -> WeatherReport {
+    public func combine(_ parts: [CachedPart], freshness: Freshness) -> WeatherReport {
         var report = parts[0].report
         report.fetchedAt = parts.map(\.report.fetchedAt).min() ?? report.fetchedAt
-        for (slot, part) in parts {
-            switch slot {
-            case .current: report.current = part.current
+        for part in parts {
+            switch part.slot {
+            case .current: report.current = part.report.current
             case .forecast:
-                report.hourly = part.hourly
-                report.daily = part.daily
+                report.hourly = part.report.hourly
+                report.daily = part.report.daily
             }
         }
         report.freshness = freshness
         return report
     }
 
-    /// The cached answer when every part was fetched after `fetchedAfter`, or, when `withinTTL`, is within its time to live.
+    /// The cached answer when every part was fetched after `fetchedAfter`, or, when `withinTTL`, is within its lifetime.
     public func usable(_ request: WeatherRequest, fetchedAfter: Date? = nil, withinTTL: Bool) async -> WeatherReport? {
         guard let parts = await parts(request) else { return nil }
-        let now = time.now()
-        let usable = parts.allSatisfy { slot, report in
-            if let fetchedAfter, report.fetchedAt > fetchedAfter { return true }
-            return withinTTL && now.timeIntervalSince(report.fetchedAt) <= ttl(slot)
+        let usable = parts.allSatisfy { part in
+            if let fetchedAfter, part.report.fetchedAt > fetchedAfter { return true }
+            return withinTTL && isFresh(part)
         }
         return usable ? combine(parts, freshness: .cached(ageSeconds: age(parts))) : nil
     }
 
-    /// Stores a fresh answer, one entry per slot it fills.
+    /// Stores a fresh answer, one entry per slot it fills, with the lifetime and flags its HTTP headers gave; `no-store` keeps nothing.
     public func store(_ report: WeatherReport) async {
         let placeKey = Self.placeKey(report.place.coordinate)
         var current = report
@@ -123,13 +135,41 @@ public struct ReportCache: Sendable {
             report.current != nil ? (.current, current) : nil,
             report.hourly.isEmpty && report.daily.isEmpty ? nil : (.forecast, forecast),
         ].compactMap { $0 }
+        let caching = report.caching ?? HTTPCaching()
         for (slot, part) in parts {
+            let key = CacheKey(provider: storageKey, slot: slot, placeKey: placeKey)
             do {
-                try await cache.store(CacheEntry(fetchedAt: report.fetchedAt, payload: ReportCodec.encode(part)),
-                                      for: CacheKey(provider: storageKey, slot: slot, placeKey: placeKey))
+                if caching.noStore {
+                    // `no-store`: the answer is delivered but not kept, and an older one must not outlive it either.
+                    try await cache.removeEntry(for: key)
+                } else {
+                    try await cache.store(CacheEntry(fetchedAt: report.fetchedAt, payload: ReportCodec.encode(part),
+                                                     lifetimeSeconds: caching.lifetimeSeconds, mustRevalidate: caching.mustRevalidate),
+                                          for: key)
+                }
             } catch {
                 diagnostics.report(Diagnostic(.cache, "cannot store an answer of \(provider.id): \(error.message)"))
             }
         }
+    }
+}
+
+/// One slot's cached answer with what its HTTP headers said about its lifetime.
+public struct CachedPart: Sendable {
+    /// The part of the answer.
+    public var slot: CacheSlot
+    /// The decoded report holding it.
+    public var report: WeatherReport
+    /// Seconds it stays fresh by the provider's HTTP headers, when they said.
+    public var lifetimeSeconds: Double?
+    /// True when past its lifetime it must never be served stale.
+    public var mustRevalidate: Bool
+
+    /// Creates a part.
+    public init(slot: CacheSlot, report: WeatherReport, lifetimeSeconds: Double? = nil, mustRevalidate: Bool = false) {
+        self.slot = slot
+        self.report = report
+        self.lifetimeSeconds = lifetimeSeconds
+        self.mustRevalidate = mustRevalidate
     }
 }

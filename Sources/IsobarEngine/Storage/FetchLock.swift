@@ -43,19 +43,22 @@ public struct EngineStorage: Sendable {
     public var breakers: any BreakerStore
     /// Single-flight leases.
     public var locks: any FetchLock
+    /// HTTP validators and bodies for conditional requests; nil to send none.
+    public var validators: (any HTTPValidatorStore)?
 
     /// Storage made of separate parts.
     public init(cache: any ResponseCache, ledger: any CallLedger, cooldowns: any CooldownStore, breakers: any BreakerStore,
-                locks: any FetchLock) {
+                locks: any FetchLock, validators: (any HTTPValidatorStore)? = nil) {
         self.cache = cache
         self.ledger = ledger
         self.cooldowns = cooldowns
         self.breakers = breakers
         self.locks = locks
+        self.validators = validators
     }
 
     /// Storage whose every part is one backend.
-    public init(_ backend: some ResponseCache & CallLedger & CooldownStore & BreakerStore & FetchLock) {
-        self.init(cache: backend, ledger: backend, cooldowns: backend, breakers: backend, locks: backend)
+    public init(_ backend: some ResponseCache & CallLedger & CooldownStore & BreakerStore & FetchLock & HTTPValidatorStore) {
+        self.init(cache: backend, ledger: backend, cooldowns: backend, breakers: backend, locks: backend, validators: backend)
     }
 }

@@ -3,7 +3,7 @@ import IsobarCore
 import Synchronization
 
 /// Every storage protocol in memory, for tests and for a process with no usable file; nothing outlives the process.
-public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, BreakerStore, FetchLock, CacheMaintenance {
+public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, BreakerStore, FetchLock, CacheMaintenance, HTTPValidatorStore {
     private struct Call {
         var provider: String
         var at: Date
@@ -22,6 +22,7 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
 
     private struct State {
         var entries: [CacheKey: CacheEntry] = [:]
+        var validations: [String: HTTPValidation] = [:]
         var calls: [Int: Call] = [:]
         var nextCall = 1
         var cooldowns: [String: Cooldown] = [:]
@@ -45,6 +46,22 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
     /// Stores an entry.
     public func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError) { state.withLock { $0.entries[key] = entry } }
 
+    /// Deletes an entry.
+    public func removeEntry(for key: CacheKey) async throws(StorageError) { state.withLock { $0.entries[key] = nil } }
+
+    // MARK: HTTPValidatorStore
+
+    /// The validation record under `key`.
+    public func validation(for key: String) async throws(StorageError) -> HTTPValidation? { state.withLock { $0.validations[key] } }
+
+    /// Keeps a validation record.
+    public func storeValidation(_ validation: HTTPValidation, for key: String) async throws(StorageError) {
+        state.withLock { $0.validations[key] = validation }
+    }
+
+    /// Forgets a validation record.
+    public func removeValidation(for key: String) async throws(StorageError) { state.withLock { $0.validations[key] = nil } }
+
     // MARK: CacheMaintenance
 
     /// Counts per provider and slot.
@@ -64,7 +81,10 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
     /// Empties the cache.
     public func clear() async throws(StorageError) -> Int {
         state.withLock { state in
-            defer { state.entries = [:] }
+            defer {
+                state.entries = [:]
+                state.validations = [:]
+            }
             return state.entries.count
         }
     }
@@ -74,6 +94,7 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
         state.withLock { state in
             let before = state.entries.count
             state.entries = state.entries.filter { $0.value.fetchedAt >= cutoff }
+            state.validations = state.validations.filter { $0.value.storedAt >= cutoff }
             state.calls = state.calls.filter { $0.value.at >= ledgerCutoff }
             state.cooldowns = state.cooldowns.filter { $0.value.until >= ledgerCutoff }
             return before - state.entries.count

@@ -34,11 +34,17 @@ public struct CacheEntry: Sendable, Equatable {
     public let fetchedAt: Date
     /// The normalised report, encoded by `ReportCodec`.
     public let payload: String
+    /// Seconds it stays fresh by the provider's HTTP headers (`max-age`, `Expires`), when they said; nil for the configured lifetime.
+    public let lifetimeSeconds: Double?
+    /// True when the provider said `must-revalidate` or `no-cache`: past its lifetime it is never served stale.
+    public let mustRevalidate: Bool
 
     /// Creates an entry.
-    public init(fetchedAt: Date, payload: String) {
+    public init(fetchedAt: Date, payload: String, lifetimeSeconds: Double? = nil, mustRevalidate: Bool = false) {
         self.fetchedAt = fetchedAt
         self.payload = payload
+        self.lifetimeSeconds = lifetimeSeconds
+        self.mustRevalidate = mustRevalidate
     }
 }
 
@@ -48,6 +54,8 @@ public protocol ResponseCache: Sendable {
     func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry?
     /// Stores `entry` under `key`, replacing what was there.
     func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError)
+    /// Deletes the entry under `key`, if any (an answer the provider said must not be stored).
+    func removeEntry(for key: CacheKey) async throws(StorageError)
 }
 
 /// Entry counts of one provider and slot, for `isobar cache stats`.
@@ -93,8 +101,8 @@ public protocol CacheMaintenance: Sendable {
     var location: String { get }
     /// Entry counts and payload size.
     func statistics() async throws(StorageError) -> CacheStatistics
-    /// Deletes every cached answer; returns how many.
+    /// Deletes every cached answer and every kept HTTP validator; returns how many answers.
     func clear() async throws(StorageError) -> Int
-    /// Deletes answers fetched before `cutoff` and rate-limit records no window can see; returns the answers deleted.
+    /// Deletes answers and HTTP validators kept before `cutoff`, and rate-limit records no window can see; returns the answers deleted.
     func prune(fetchedBefore cutoff: Date, ledgerBefore ledgerCutoff: Date) async throws(StorageError) -> Int
 }

@@ -155,11 +155,12 @@ func letOthersRun(_ turns: Int = 2_000) async {
 
 /// Every storage protocol over a `MemoryStorage`, logging each operation; chosen operations fail with `StorageError`, and
 /// each may first wait for `pause`, to stand in for a slow backend.
-final class InstrumentedStorage: ResponseCache, CallLedger, CooldownStore, BreakerStore, FetchLock {
+final class InstrumentedStorage: ResponseCache, CallLedger, CooldownStore, BreakerStore, FetchLock, HTTPValidatorStore {
     /// One storage operation.
     enum Operation: String, Sendable, CaseIterable {
         case readEntry, storeEntry, acquirePermits, settle, usage, readCooldown, setCooldown, readBreaker, recordOutcome
         case acquireLease, renewLease, releaseLease, clearCooldown, resetBreaker
+        case removeEntry, readValidation, storeValidation, removeValidation
 
         /// Every lease operation.
         static let lease: Set<Operation> = [.acquireLease, .renewLease, .releaseLease]
@@ -216,6 +217,22 @@ final class InstrumentedStorage: ResponseCache, CallLedger, CooldownStore, Break
 
     func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError) {
         try await perform(.storeEntry) { () async throws(StorageError) in try await base.store(entry, for: key) }
+    }
+
+    func removeEntry(for key: CacheKey) async throws(StorageError) {
+        try await perform(.removeEntry) { () async throws(StorageError) in try await base.removeEntry(for: key) }
+    }
+
+    func validation(for key: String) async throws(StorageError) -> HTTPValidation? {
+        try await perform(.readValidation) { () async throws(StorageError) in try await base.validation(for: key) }
+    }
+
+    func storeValidation(_ validation: HTTPValidation, for key: String) async throws(StorageError) {
+        try await perform(.storeValidation) { () async throws(StorageError) in try await base.storeValidation(validation, for: key) }
+    }
+
+    func removeValidation(for key: String) async throws(StorageError) {
+        try await perform(.removeValidation) { () async throws(StorageError) in try await base.removeValidation(for: key) }
     }
 
     func acquire(_ requests: [PermitRequest], now: Date) async throws(StorageError) -> [PermitDecision] {
