@@ -248,7 +248,7 @@ public struct JSONLinesRenderer: Renderer {
             ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? context.place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
             ("providers", .array(consensus.providers.map(JSONOutput.string))),
-            ("failed", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
+            ("failed_providers", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
             ("outcomes", outcomesJSON(consensus)),
             ("excluded", .array(consensus.excluded.map(JSONOutput.string))),
             ("zone", .string(consensus.zone.description)),
