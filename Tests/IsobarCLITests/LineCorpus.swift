@@ -22,8 +22,13 @@ enum LineCorpus {
         }
     }
 
+    /// Every command that writes JSON lines, run once per test process and shared by the tests that read them.
+    static func all() async throws -> [Run] { try await shared.value }
+
+    private static let shared = Task { try await run() }
+
     /// Every command that writes JSON lines, run once each (plus the goldens).
-    static func all() async throws -> [Run] {
+    private static func run() async throws -> [Run] {
         let environment = ["XDG_DATA_HOME": temporaryDirectory("corpus-data"), "XDG_CACHE_HOME": temporaryDirectory("corpus-cache")]
         let commands: [[String]] = [
             ["Minsk", "--demo"], ["forecast", "Tokyo", "--demo", "--days", "3"], ["compare", "Minsk", "--demo", "--units", "imperial"],

@@ -1,6 +1,6 @@
 """Reads a JSON-lines file with DuckDB as the README shows and prints what it made of it, as one JSON object.
 
-Usage: python3 read_duckdb.py FILE. Exit 3 when duckdb is missing.
+Usage: python3 read_duckdb.py FILE [CSV]: the JSON lines, and optionally a CSV output to describe too. Exit 3 when duckdb is missing.
 """
 import json
 import sys
@@ -22,6 +22,9 @@ hourly = connection.execute(f"""
 consensus = connection.execute(f"""
     SELECT place.name, current.temperature FROM read_json_auto('{path}')
     WHERE type = 'consensus' AND current.temperature IS NOT NULL ORDER BY 1, 2""").fetchall()
-print(json.dumps({"columns": columns, "rows": rows, "types": types,
+csv = {}
+if len(sys.argv) > 2:
+    csv = {row[0]: row[1] for row in connection.execute(f"DESCRIBE SELECT * FROM read_csv_auto('{sys.argv[2]}')").fetchall()}
+print(json.dumps({"csv": csv, "columns": columns, "rows": rows, "types": types,
                   "hourly_temperature": [[str(kind), count, filled] for kind, count, filled in hourly],
                   "consensus_now": [[name, value] for name, value in consensus]}))
