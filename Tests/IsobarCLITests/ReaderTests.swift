@@ -23,7 +23,7 @@ private func report(_ script: String, _ files: (jsonl: String, lines: Int, types
     return try JSONDocument(parsing: Array(try #require(run.lines.last).utf8)).rootValue
 }
 
-@Suite struct ReaderTests {
+@Suite(.serialized) struct ReaderTests {
     @Test(.enabled(if: systemTool("jq") != nil, "jq is not installed: the jq examples are not checked"))
     func jqReadsEveryLine() async throws {
         let files = try await mixedFiles()
