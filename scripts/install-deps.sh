@@ -4,7 +4,7 @@
 # (duckdb, pandas). A Python package that cannot be installed is reported; the tests that need it are skipped, with a message.
 set -euo pipefail
 packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config jq)
-command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
+python3 -m pip --version >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
