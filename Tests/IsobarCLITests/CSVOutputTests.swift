@@ -131,4 +131,15 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
         }
         expectOneLineError(await runCLI(["now", "Minsk", "--demo", "--json", "--format", "csv"]), code: .usage, containing: "--json means --format jsonl")
     }
+
+    @Test func everyCommandWithAFormatTakesJSON() {
+        let specs = CommandTable.all.map { $0.spec } + [Commands.place]
+        for spec in specs where spec.options.contains(where: { $0.name == "format" }) {
+            #expect(spec.options.contains { $0.name == "json" }, "\(spec.name) takes --format but not --json")
+            let formats = spec.options.first { $0.name == "format" }?.choices ?? []
+            #expect(formats.contains("jsonl"), "\(spec.name)")
+            #expect(formats.contains("csv") == ["compare", "now", "forecast", "batch"].contains(spec.name), "\(spec.name): \(formats)")
+        }
+        #expect(specs.filter { $0.options.contains { $0.name == "format" } }.count >= 8)
+    }
 }
