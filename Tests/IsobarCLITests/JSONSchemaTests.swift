@@ -5,9 +5,9 @@ import Foundation
 import IsobarCore
 import Testing
 
-/// The validator, when Python and jsonschema are here.
-private let validatorAvailable = Python.has("jsonschema")
-private let validatorMissing: Comment = "python3 with jsonschema is not installed (scripts/install-deps.sh installs it): the schema is not checked"
+/// Runs a test only when Python and jsonschema are here.
+private let needsValidator = ConditionTrait.enabled(
+    "python3 with jsonschema is not installed (scripts/install-deps.sh installs it): the schema is not checked") { await Python.has("jsonschema") }
 
 /// The problems the validator finds in `lines`, as (line number, JSON path, message).
 private func validate(_ lines: [String]) async throws -> [(line: Int, path: String, message: String)] {
@@ -22,7 +22,7 @@ private func validate(_ lines: [String]) async throws -> [(line: Int, path: Stri
 }
 
 @Suite struct JSONSchemaTests {
-    @Test(.enabled(if: validatorAvailable, validatorMissing))
+    @Test(needsValidator)
     func everyLineOfEveryCommandMatchesTheSchema() async throws {
         let runs = try await LineCorpus.all()
         var seen = Set<String>()
@@ -44,7 +44,7 @@ private func validate(_ lines: [String]) async throws -> [(line: Int, path: Stri
         #expect(try LineCorpus.schemaTypes().subtracting(LineCorpus.batchOnlyTypes) == seen)
     }
 
-    @Test(.enabled(if: validatorAvailable, validatorMissing))
+    @Test(needsValidator)
     func batchLinesHaveTheirShapes() async throws {
         let consensus = try #require(try LineCorpus.goldenRuns().first { $0.command.contains("compare") }?.lines.last)
         let tagged = consensus.replacingOccurrences(of: #""type":"consensus","#, with: #""type":"consensus","input_line":2,"id":"depot-7","#)
@@ -60,7 +60,7 @@ private func validate(_ lines: [String]) async throws -> [(line: Int, path: Stri
         #expect(Set(try await validate(bad).map(\.line)) == [1, 2, 3, 4, 5])
     }
 
-    @Test(.enabled(if: validatorAvailable, validatorMissing))
+    @Test(needsValidator)
     func theValidatorRejectsWhatBreaksTheContract() async throws {
         let lines = try #require(try LineCorpus.goldenRuns().first { $0.command.contains("compare") }?.lines)
         let result = try #require(lines.first { $0.contains(#""provider":"open-meteo""#) })
@@ -88,8 +88,8 @@ private func validate(_ lines: [String]) async throws -> [(line: Int, path: Stri
 
     /// In CI the validator must run, not be skipped.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CI"] == "true"))
-    func theValidatorIsInstalledInCI() {
-        #expect(validatorAvailable, "scripts/install-deps.sh did not install jsonschema")
+    func theValidatorIsInstalledInCI() async {
+        #expect(await Python.has("jsonschema"), "scripts/install-deps.sh did not install jsonschema")
     }
 
     @Test func everyKeyHasOneTypeAcrossEveryLineType() async throws {

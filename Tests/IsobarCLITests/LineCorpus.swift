@@ -66,43 +66,38 @@ enum LineCorpus {
     }
 }
 
-/// Finds Python 3 on the PATH and says whether it has a module.
+/// Finds Python 3 on the PATH and the reader packages it has, once per test process, waiting on threads of their own
+/// (never blocking the test pool: the checks start Python).
 enum Python {
-    /// The interpreter, resolved through any shim, or nil when there is none.
-    static let executable: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/python3"
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
-            let run = try? runNow(candidate, ["-c", "import sys; print(sys.executable)"])
-            if let run, run.code == 0, let resolved = run.lines.last { return resolved }
-        }
-        return nil
-    }()
+    /// The packages the tests look for.
+    static let packages = ["jsonschema", "duckdb", "pandas"]
 
-    /// True when the interpreter can import `module`.
-    static func has(_ module: String) -> Bool {
-        guard let executable else { return false }
-        return (try? runNow(executable, ["-c", "import \(module)"]))?.code == 0
-    }
+    private static let found = Task { await find() }
+
+    /// The interpreter, resolved through any shim, or nil when there is none.
+    static func executable() async -> String? { await found.value.executable }
+
+    /// True when the interpreter can import `package`.
+    static func has(_ package: String) async -> Bool { await found.value.packages.contains(package) }
 
     /// Runs a reader script from Tests/IsobarCLITests/Readers.
     static func script(_ name: String, _ arguments: [String]) async throws -> CLIRun {
-        guard let executable else { throw CocoaError(.executableNotLoadable) }
+        guard let executable = await executable() else { throw CocoaError(.executableNotLoadable) }
         return try await runExactly(executable, [packageRoot + "/Tests/IsobarCLITests/Readers/" + name] + arguments,
-                             environment: ProcessInfo.processInfo.environment)
+                                    environment: ProcessInfo.processInfo.environment)
     }
 
-    private static func runNow(_ executable: String, _ arguments: [String]) throws -> CLIRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return finish((process, out, err))
+    private static func find() async -> (executable: String?, packages: Set<String>) {
+        let environment = ProcessInfo.processInfo.environment
+        let probe = "import sys, importlib.util; print(sys.executable); print(' '.join(p for p in sys.argv[1:] if importlib.util.find_spec(p)))"
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/python3"
+            guard FileManager.default.isExecutableFile(atPath: candidate),
+                  let run = try? await runExactly(candidate, ["-c", probe] + packages, environment: environment), run.code == 0 else { continue }
+            let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let resolved = lines.first, !resolved.isEmpty else { continue }
+            return (resolved, Set((lines.count > 1 ? lines[1] : "").split(separator: " ").map(String.init)))
+        }
+        return (nil, [])
     }
 }

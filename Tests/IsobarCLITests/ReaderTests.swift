@@ -39,7 +39,7 @@ private func report(_ script: String, _ files: (jsonl: String, lines: Int, types
         #expect(count.stdout == "\(files.lines)\n")
     }
 
-    @Test(.enabled(if: Python.has("duckdb"), "python3 with duckdb is not installed: the DuckDB examples are not checked"))
+    @Test(.enabled("python3 with duckdb is not installed: the DuckDB examples are not checked") { await Python.has("duckdb") })
     func duckDBTypesNumericColumnsAsNumbers() async throws {
         let files = try await mixedFiles()
         let read = try await report("read_duckdb.py", files)
@@ -66,7 +66,7 @@ private func report(_ script: String, _ files: (jsonl: String, lines: Int, types
         #expect(try csv.string("temperature_c") == "DOUBLE" && csv.string("time") == "TIMESTAMP WITH TIME ZONE" && csv.string("date") == "DATE")
     }
 
-    @Test(.enabled(if: Python.has("pandas"), "python3 with pandas is not installed: the pandas examples are not checked"))
+    @Test(.enabled("python3 with pandas is not installed: the pandas examples are not checked") { await Python.has("pandas") })
     func pandasTypesNumericColumnsAsNumbers() async throws {
         let files = try await mixedFiles()
         let read = try await report("read_pandas.py", files)
