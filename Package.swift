@@ -62,7 +62,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
-            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden"], swiftSettings: strict),
+            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Isobar builds against (C libraries for JSON, HTTP and storage).
+# Installs what Isobar builds and tests against: the Debian packages of its C libraries (JSON, HTTP, storage), jq, and the
+# Python packages the tests use to check the JSON-lines schema (jsonschema) and to read the output as the README shows
+# (duckdb, pandas). A Python package that cannot be installed is reported; the tests that need it are skipped, with a message.
 set -euo pipefail
 packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config jq)
+python3 -m pip --version >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+
+python_packages=(jsonschema duckdb pandas)
+wanted=()
+for package in "${python_packages[@]}"; do
+  python3 -c "import $package" >/dev/null 2>&1 || wanted+=("$package")
+done
+if [ ${#wanted[@]} -gt 0 ]; then
+  pip=(python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore)
+  # A Debian-managed Python refuses plain pip installs; the packages go to that Python all the same.
+  "${pip[@]}" "${wanted[@]}" 2>/dev/null || "${pip[@]}" --break-system-packages "${wanted[@]}" \
+    || echo "install-deps: could not install the Python packages ${wanted[*]}; the tests that need them are skipped" >&2
+fi

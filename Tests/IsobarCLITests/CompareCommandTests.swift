@@ -9,16 +9,17 @@ let bundledPlaces: [(name: String, slug: String)] = [
 ]
 
 @Suite struct CompareCommandTests {
-    @Test func demoTableShowsBothProvidersConsensusAndReplayNotice() async throws {
+    @Test func demoTableShowsEveryProviderConsensusAndReplayNotice() async throws {
         let run = await runCLI(["compare", "Minsk", "--demo"])
         #expect(run.code == 0)
         #expect(run.stderr.isEmpty)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let header = try #require(lines.first { $0.hasPrefix("Now") })
-        for column in ["OpenWeatherMap", "Open-Meteo", "Consensus", "Spread"] { #expect(header.contains(column)) }
-        // OWM main.temp 0.04 → 0.0; Open-Meteo −0.9; median −0.43 → −0.4; spread 0.94 → 0.9.
+        for column in ["OpenWeatherMap", "Open-Meteo", "MET Norway", "Consensus", "Spread"] { #expect(header.contains(column)) }
+        // OWM main.temp 0.04 → 0.0; Open-Meteo −0.9; MET Norway −0.1; median −0.1; spread 0.94 → 0.9.
         let temperature = try #require(lines.first { $0.hasPrefix("Temperature (°C)") })
-        #expect(temperature.split(separator: " ").suffix(5).prefix(4) == ["0.0", "-0.9", "-0.4", "0.9"])
+        #expect(temperature.split(separator: " ").suffix(6).prefix(5) == ["0.0", "-0.9", "-0.1", "-0.1", "0.9"])
+        #expect(run.stdout.contains("Data: OpenWeather (CC BY-SA 4.0); Open-Meteo.com (CC BY 4.0); MET Norway (CC BY 4.0)"))
         #expect(temperature.hasSuffix("%"))
         #expect(run.stdout.contains("Replayed data, not live"))
         #expect(run.stdout.contains("recorded 2026-11-28 09:00 UTC"))

@@ -29,7 +29,7 @@ func temporaryConfiguration(_ text: String) throws -> String {
         let jsonl = try parseLines(await runCLI(["compare", "Minsk", "--config", config, "--format", "jsonl"]))
         let error = try #require(jsonl.first { (try? $0.string("type")) == "provider_error" })
         #expect(try error.member("error").string("code") == "not_configured")
-        #expect(try jsonl.last?.member("failed").stringsOrNulls() == ["openweathermap"])
+        #expect(try jsonl.last?.member("failed_providers").stringsOrNulls() == ["openweathermap"])
     }
 
     @Test func noNetworkMeansNoneAnsweredAndTheKeyNeverShows() async throws {

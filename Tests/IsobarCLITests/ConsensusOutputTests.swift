@@ -34,11 +34,12 @@ func threeProviderConfiguration(bias: Double) throws -> String {
         let config = try threeProviderConfiguration(bias: 8)
         let run = await runCLI(["compare", "Minsk", "--config", config, "--format", "jsonl"])
         #expect(run.code == 0, "\(run.stderr)")
-        let temperature = try #require(try parseLines(run).last).member("current").member("temperature")
+        let current = try #require(try parseLines(run).last).member("current")
+        let temperature = try current.member("merged").member("temperature")
         #expect(try temperature.member("outliers").stringsOrNulls() == ["open-meteo-warm"])
         #expect(try temperature.member("providers").stringsOrNulls() == ["openweathermap", "open-meteo"])
         // The median of the two left: (0.04 + −0.9) / 2.
-        #expect(try temperature.double("value") == -0.43)
+        #expect(try current.double("temperature") == -0.43)
         #expect(try temperature.double("max") == 7.1)
         let inputs = try temperature.member("inputs").elements()
         #expect(try inputs.map { try $0.member("outlier").bool() } == [false, false, true])
@@ -48,15 +49,17 @@ func threeProviderConfiguration(bias: Double) throws -> String {
     }
 
     @Test func twoProvidersReportTheirDisagreement() async throws {
-        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl"])
+        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--providers", "openweathermap,open-meteo"])
         let current = try #require(try parseLines(run).last).member("current")
-        let feelsLike = try current.member("apparent_temperature").member("disagreement")
+        let feelsLike = try current.member("merged").member("apparent_temperature").member("disagreement")
         #expect(try feelsLike.double("difference") == 2.34)
         #expect(try feelsLike.double("floor") == 3)
         #expect(try !feelsLike.member("exceeds_floor").bool())
         let confidence = try current.double("confidence")
         #expect(confidence > 0 && confidence < 1)
-        #expect(try current.member("condition").member("votes").string("open-meteo") == "snow")
+        #expect(try current.string("condition") == "snow")
+        let votes = try current.member("merged").member("condition").member("votes").elements()
+        #expect(try votes.map { [try $0.string("provider"), try $0.string("condition")] } == [["openweathermap", "snow"], ["open-meteo", "snow"]])
     }
 
     @Test func weightsMoveTheConsensusAndZeroLeavesAProviderOut() async throws {
@@ -64,13 +67,14 @@ func threeProviderConfiguration(bias: Double) throws -> String {
         let weighted = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl",
                                                                  "--weights", "openweathermap=3"])).last)
         // Equal weights: the mean of the two; weight 3 against 1: OpenWeatherMap's value.
-        #expect(try equal.member("current").member("temperature").double("value") == -0.43)
-        #expect(try weighted.member("current").member("temperature").double("value") == 0.04)
-        #expect(try weighted.member("weights").double("openweathermap") == 3)
+        #expect(try equal.member("current").double("temperature") == -0.43)
+        #expect(try weighted.member("current").double("temperature") == 0.04)
+        let weights = try weighted.member("outcomes").elements().map { (try $0.string("provider"), try $0.double("weight")) }
+        #expect(weights.map(\.0) == ["openweathermap", "open-meteo"] && weights.map(\.1) == [3, 1])
         let without = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl",
                                                                 "--weights", "openweathermap=0"])).last)
         #expect(try without.member("excluded").stringsOrNulls() == ["openweathermap"])
-        #expect(try without.member("current").member("temperature").double("value") == -0.9)
+        #expect(try without.member("current").double("temperature") == -0.9)
         expectOneLineError(await runCLI(["compare", "Minsk", "--demo", "--weights", "open-meteo"]), code: .usage, containing: "id=weight pairs")
         expectOneLineError(await runCLI(["compare", "Minsk", "--demo", "--weights", "openmeteo=2"]), code: .usage,
                            containing: "did you mean 'open-meteo'?")

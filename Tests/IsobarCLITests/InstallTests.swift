@@ -65,6 +65,7 @@ func contents(of root: String) -> [String] {
         let files = ["bin/isobar", "share/isobar/demo.json", "share/isobar/places.json", "share/isobar/isobar.json",
                      "share/isobar/gazetteer/cities15000.tsv", "share/isobar/cassettes/open-meteo/minsk.json",
                      "share/isobar/cassettes/openweathermap/minsk.json", "share/isobar/install-manifest.txt",
+                     "share/isobar/schemas/isobar-lines-v1.schema.json",
                      "share/man/man1/isobar.1", "share/bash-completion/completions/isobar", "share/zsh/site-functions/_isobar",
                      "share/fish/vendor_completions.d/isobar.fish"]
         for file in files { #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) is missing") }

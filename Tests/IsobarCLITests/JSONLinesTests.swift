@@ -32,7 +32,8 @@ func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
             #expect(try line.member("source").string("recorded_at") == "2026-11-28T09:00:00+00:00")
         }
         let consensus = try #require(lines.last)
-        for (_, source) in try consensus.member("sources").members() {
+        for outcome in try consensus.member("outcomes").elements() {
+            let source = try outcome.member("source")
             #expect(try source.string("kind") == "replay")
             #expect(try source.string("recorded_at") == "2026-11-28T09:00:00+00:00")
         }
@@ -47,7 +48,7 @@ func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     @Test(arguments: bundledPlaces)
     func metricNumbersEqualTheCassettes(place: (name: String, slug: String)) async throws {
-        let lines = try parseLines(await runCLI(["compare", place.name, "--demo", "--format", "jsonl"]))
+        let lines = try parseLines(await runCLI(["compare", place.name, "--demo", "--format", "jsonl", "--providers", "openweathermap,open-meteo"]))
         let weather = try cassetteBody(provider: "openweathermap", place: place.slug, pathSuffix: "/data/2.5/weather")
         let owm = try resultLine(lines, provider: "openweathermap").member("current")
         #expect(try owm.double("temperature") == weather.member("main").double("temp"))
@@ -67,8 +68,8 @@ func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
         let consensus = try #require(lines.last).member("current")
         let temperatures = [try weather.member("main").double("temp"), try forecast.double("temperature_2m")]
-        let merged = try consensus.member("temperature")
-        #expect(try merged.double("value") == round3((temperatures[0] + temperatures[1]) / 2))
+        let merged = try consensus.member("merged").member("temperature")
+        #expect(try consensus.double("temperature") == round3((temperatures[0] + temperatures[1]) / 2))
         #expect(try merged.double("spread") == round3(abs(temperatures[0] - temperatures[1])))
         #expect(try merged.double("min") == temperatures.min()!)
     }
@@ -96,7 +97,7 @@ func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         #expect(try owmStandard.member("units").string("temperature") == "K")
         #expect(try owmStandard.member("current").double("temperature") == round3(celsius + 273.15))
         #expect(try owmStandard.member("current").double("wind_speed") == speed)
-        let consensusStandard = try #require(standard.last).member("current").member("temperature")
+        let consensusStandard = try #require(standard.last).member("current").member("merged").member("temperature")
         // A spread is a difference: kelvin and celsius spreads are equal.
         let meteoCelsius = try meteo.double("temperature_2m")
         #expect(try consensusStandard.double("spread") == round3(abs(celsius - meteoCelsius)))

@@ -144,7 +144,7 @@ func filesText(_ directory: String) throws -> String {
         func normalized(_ run: CLIRun) throws -> [String] {
             try parseLines(run).map { line in
                 var text = outputValue(line).serialized()
-                for key in ["source", "fetched_at", "sources"] { text = text.removingMember(key) }
+                for key in ["source", "fetched_at", "outcomes"] { text = text.removingMember(key) }
                 return text
             }.sorted()
         }

@@ -322,7 +322,7 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         #expect(try consensus.member("place").string("name") == "São Paulo")
         #expect(try consensus.member("hourly").count() == 12)
         #expect(try consensus.member("daily").count() == 5)
-        #expect(try consensus.member("current").member("temperature").double("value") == 20.46)
+        #expect(try consensus.member("current").double("temperature") == 20.46)
         expectOneLineError(await runCLI(["home", "move", "--demo"], environment: environment), code: .usage, containing: "unknown home action")
     }
 

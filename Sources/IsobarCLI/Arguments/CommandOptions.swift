@@ -6,6 +6,13 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case table
     /// One JSON object per line.
     case jsonl
+    /// Comma-separated values: one row per place × source × time.
+    case csv
+
+    /// The formats of commands that show weather (compare, now, forecast).
+    static let weather: [OutputFormat] = [.table, .jsonl, .csv]
+    /// The formats of the other commands.
+    static let lines: [OutputFormat] = [.table, .jsonl]
 }
 
 /// A provider's weight given with `--weights`.

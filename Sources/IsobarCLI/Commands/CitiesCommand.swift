@@ -37,11 +37,12 @@ extension IsobarCommandLine {
     /// The consensus now for every city, fetched concurrently (cached answers are reused; only stale ones are asked again).
     private func listCities(_ cities: [Place], _ setup: WeatherSetup, _ parsed: Invocation) async -> ExitCode {
         guard !cities.isEmpty else {
-            output.write("You have no cities. Add one: isobar cities add PLACE\n")
+            // JSON lines: no city, no line.
+            if parsed.options.format != .jsonl { output.write("You have no cities. Add one: isobar cities add PLACE\n") }
             return .success
         }
         var consensus = [ConsensusResult?](repeating: nil, count: cities.count)
-        var outcomes = [[ProviderOutcome]](repeating: [], count: cities.count)
+        var outcomes = [[(provider: String, outcome: ProviderOutcome)]](repeating: [], count: cities.count)
         var failures = [[(provider: String, error: ProviderError)]](repeating: [], count: cities.count)
         var recordings: [String: Date] = [:]
         let waiting = WaitingNotice(sink: errors)
@@ -49,7 +50,7 @@ extension IsobarCommandLine {
         if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s") about \(cities.count) cities…", time: time) }
         for await event in engine(setup).run(cities.map { WeatherRequest(place: $0, kinds: [.current]) }) {
             let index = event.request.id.rawValue
-            if let outcome = event.outcome { outcomes[index].append(outcome) }
+            if let outcome = event.outcome, let provider = event.providerID { outcomes[index].append((provider, outcome)) }
             switch event {
             case .consensus(_, let merged): consensus[index] = merged
             case .failure(_, let provider, let error): failures[index].append((provider, error))
@@ -69,7 +70,7 @@ extension IsobarCommandLine {
                     ("temperature", .number(current?.values[.temperature].map { OutputNumber.converted($0.value, .temperature, units) })),
                     ("condition", .string(current?.condition?.value.id)),
                     ("providers", .array((consensus?.providers ?? []).map(JSONOutput.string))),
-                    ("outcomes", .array(outcomes.map { .string($0.rawValue) })),
+                    ("outcomes", .array(inDisplayOrder(outcomes, setup).map { .object([("provider", .string($0.provider)), ("status", .string($0.outcome.rawValue))]) })),
                 ] + (failures[index].isEmpty ? [] : [("failures", .array(failures[index].map { failure in
                     .object([("provider", .string(failure.provider)), ("code", .string(failure.error.codeName)),
                              ("reason", .string(failure.error.reason?.rawValue)), ("message", .string(failure.error.message))])
@@ -83,13 +84,19 @@ extension IsobarCommandLine {
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
                 let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
-                let from = Set(outcomes.map(\.rawValue)).sorted().joined(separator: ", ") + notes.markers(city: index)
+                let from = Set(outcomes.map(\.outcome.rawValue)).sorted().joined(separator: ", ") + notes.markers(city: index)
                 table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
                                    "\(consensus?.providers.count ?? 0)/\(setup.bindings.count)", from])
             }
             output.write(table.render(width: width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: width))
         }
-        return exitCode(results.flatMap(\.2), minimum: nil)
+        return exitCode(results.flatMap { $0.2.map(\.outcome) }, minimum: nil)
+    }
+
+    /// Provider outcomes in the order the providers are configured, whatever order they finished in.
+    private func inDisplayOrder(_ outcomes: [(provider: String, outcome: ProviderOutcome)], _ setup: WeatherSetup) -> [(provider: String, outcome: ProviderOutcome)] {
+        let order = setup.bindings.map(\.provider.id)
+        return outcomes.sorted { (order.firstIndex(of: $0.provider) ?? .max) < (order.firstIndex(of: $1.provider) ?? .max) }
     }
 
     /// `Replayed data, not live: …`, as under every other table.

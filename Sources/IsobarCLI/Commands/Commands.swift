@@ -6,7 +6,7 @@ enum Commands {
     static let common: [OptionSpec] = [
         .value("units", "SYSTEM", "metric (°C, m/s, hPa, mm, km), imperial (°F, mph, inHg, in, mi) or standard (K, m/s, hPa, mm, m)",
                choices: UnitSystem.allCases.map(\.rawValue)),
-        .value("format", "FORMAT", "table (for people, the default) or jsonl (one JSON object per line)", choices: OutputFormat.allCases.map(\.rawValue)),
+        .value("format", "FORMAT", "table (for people, the default) or jsonl (one JSON object per line)", choices: OutputFormat.lines.map(\.rawValue)),
         .flag("json", "the same as --format jsonl"),
         .value("providers", "IDS", "ask only these providers, comma-separated ids"),
         .value("config", "FILE", "read this configuration file"),
@@ -24,20 +24,27 @@ enum Commands {
         .flag("help", "show this help"),
     ]
 
+    /// Options of the commands that show weather by source and time: the common ones, with CSV among the formats.
+    static let weather: [OptionSpec] = common.map { option in
+        option.name != "format" ? option : .value(
+            "format", "FORMAT", "table (for people, the default), jsonl (one JSON object per line) or csv (one row per source and time)",
+            choices: OutputFormat.weather.map(\.rawValue))
+    }
+
     static let compare = CommandSpec(
         name: "compare", summary: "Current conditions from every provider side by side, with the consensus and spread",
-        arguments: ["PLACE"], options: common,
+        arguments: ["PLACE"], options: weather,
         discussion: "PLACE is a known place name (Minsk, \"New York\", \"London, GB\") or coordinates such as 53.9,27.57.")
 
     static let now = CommandSpec(
         name: "now", summary: "Current conditions: the consensus first, then each provider's temperature",
-        arguments: ["PLACE"], options: common,
+        arguments: ["PLACE"], options: weather,
         discussion: "PLACE is a known place name or coordinates such as 53.9,27.57.")
 
     static let forecast = CommandSpec(
         name: "forecast", summary: "The consensus forecast by day (and by hour with --hourly), with the providers' range",
         arguments: ["PLACE"],
-        options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")] + common,
+        options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")] + weather,
         discussion: "Days are the place's local calendar days. Providers without days of their own contribute days computed from their steps, complete days only.")
 
     /// `isobar PLACE`: not listed as a command; the home view of any place.
@@ -53,7 +60,7 @@ enum Commands {
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("config", "FILE", "read this configuration file"),
             .value("older-than", "SECONDS", "prune: remove entries fetched longer ago than this: 3600, 1h, 2d (default 1d, the stale limit)"),
-            .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.allCases.map(\.rawValue)),
+            .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),
             .flag("json", "the same as --format jsonl"),
             .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
@@ -68,7 +75,7 @@ enum Commands {
             .value("config", "FILE", "read this configuration file"),
             .flag("demo", "list the bundled replay configuration"),
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
-            .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.allCases.map(\.rawValue)),
+            .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),
             .flag("json", "the same as --format jsonl"),
             .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),

@@ -92,6 +92,7 @@ public struct JSONLinesRenderer: Renderer {
             ("utc_offset_seconds", report.utcOffsetSeconds.map(JSONOutput.integer) ?? .null),
             ("timezone", .string(report.timeZoneIdentifier)),
             ("units", unitsJSON),
+            ("attribution", context.attributions[report.providerID].map(JSONOutput.string) ?? .null),
         ]
         // Asked again and confirmed unchanged by a 304: the kept body was used, no new one was sent.
         if report.freshness == .fresh, report.caching?.revalidated == true { members.insert(("revalidated", .bool(true)), at: 1) }
@@ -164,11 +165,12 @@ public struct JSONLinesRenderer: Renderer {
         return items.sorted { (order.firstIndex(of: id($0)) ?? .max) < (order.firstIndex(of: id($1)) ?? .max) }
     }
 
+    /// How a quantity was merged; its value is the plain number beside it, under the quantity's own key.
     private func mergedJSON(_ merged: MergedField?, _ dimension: Dimension) -> JSONOutput {
         guard let merged else { return .null }
         let difference = { (value: Double) in JSONOutput.number(OutputNumber.round3(context.units.convertDifference(value, dimension))) }
         var members: [(String, JSONOutput)] = [
-            ("value", number(merged.value, dimension)), ("min", number(merged.min, dimension)), ("max", number(merged.max, dimension)),
+            ("min", number(merged.min, dimension)), ("max", number(merged.max, dimension)),
             ("spread", difference(merged.spread)), ("mad", difference(merged.medianAbsoluteDeviation)),
             ("confidence", .number(OutputNumber.round3(merged.confidence))),
             ("providers", .array(merged.contributors.map(JSONOutput.string))),
@@ -179,12 +181,11 @@ public struct JSONLinesRenderer: Renderer {
                          ("weight", .number(input.weight)), ("origin", .string(Self.origin(input.origin))), ("outlier", .bool(input.isOutlier))])
             })),
         ]
-        if let disagreement = merged.disagreement, merged.inputs.count >= 2 {
-            members.append(("disagreement", .object([
-                ("difference", difference(disagreement.difference)), ("floor", difference(disagreement.floor)),
-                ("exceeds_floor", .bool(disagreement.exceedsFloor)),
-            ])))
-        }
+        let disagreement = merged.disagreement.flatMap { merged.inputs.count >= 2 ? $0 : nil }
+        members.append(("disagreement", disagreement.map { disagreement in
+            .object([("difference", difference(disagreement.difference)), ("floor", difference(disagreement.floor)),
+                     ("exceeds_floor", .bool(disagreement.exceedsFloor))])
+        } ?? .null))
         return .object(members)
     }
 
@@ -196,36 +197,53 @@ public struct JSONLinesRenderer: Renderer {
         }
     }
 
-    private func conditionJSON(_ merged: MergedConditionV1?) -> JSONOutput {
+    /// How the condition was voted; the winner is the plain `condition` string beside it.
+    private func conditionVotesJSON(_ merged: MergedConditionV1?) -> JSONOutput {
         guard let merged else { return .null }
         return .object([
-            ("value", .string(merged.value.id)),
-            ("votes", .object(merged.votes.map { ($0.provider, JSONOutput.string($0.condition.id)) })),
+            ("votes", .array(merged.votes.map { .object([("provider", .string($0.provider)), ("condition", .string($0.condition.id))]) })),
             ("missing", .array(merged.missing.map(JSONOutput.string))),
             ("demoted_from", .string(merged.demotedFrom?.id)), ("implausible", .bool(merged.isImplausible)),
             ("confidence", .number(OutputNumber.round3(merged.confidence))),
         ])
     }
 
+    /// A merged hour: plain numbers under the same keys as a provider's hour, the merge's details under `merged`.
     private func consensusHourJSON(_ hour: ConsensusHour) -> JSONOutput {
         var members: [(String, JSONOutput)] = [
             ("time", .string(CivilTime.iso(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds))),
             ("lead_hours", .number(OutputNumber.round3(hour.leadHours))),
             ("confidence", .number(hour.confidence.map(OutputNumber.round3))),
-            ("condition", conditionJSON(hour.condition)),
+            ("condition", .string(hour.condition?.value.id)),
         ]
-        members += Quantity.allCases.map { ($0.rawValue, mergedJSON(hour[$0], $0.dimension)) }
+        members += Quantity.allCases.map { ($0.rawValue, number(hour[$0]?.value, $0.dimension)) }
+        let merged = [("condition", conditionVotesJSON(hour.condition))] + Quantity.allCases.map { ($0.rawValue, mergedJSON(hour[$0], $0.dimension)) }
+        members.append(("merged", .object(merged)))
         return .object(members)
     }
 
+    /// A merged day: plain numbers under the same keys as a provider's day, the merge's details under `merged`.
     private func consensusDayJSON(_ day: ConsensusDayV1) -> JSONOutput {
         var members: [(String, JSONOutput)] = [
             ("date", .string(day.date.description)),
             ("start", .string(CivilTime.iso(day.start, utcOffsetSeconds: day.utcOffsetSeconds))), ("hours", .number(day.hours)),
-            ("confidence", .number(day.confidence.map(OutputNumber.round3))), ("condition", conditionJSON(day.condition)),
+            ("confidence", .number(day.confidence.map(OutputNumber.round3))), ("condition", .string(day.condition?.value.id)),
         ]
-        members += DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day[$0], $0.dimension)) }
+        members += DailyQuantity.allCases.map { ($0.rawValue, number(day[$0]?.value, $0.dimension)) }
+        let merged = [("condition", conditionVotesJSON(day.condition))] + DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day[$0], $0.dimension)) }
+        members.append(("merged", .object(merged)))
         return .object(members)
+    }
+
+    /// Every provider asked, in display order: how its turn ended, its weight in the merge and where its answer came from.
+    private func outcomesJSON(_ consensus: ConsensusResult) -> JSONOutput {
+        .array(inDisplayOrder(outcomes, id: \.0).map { id, outcome in
+            let report = reports.first { $0.providerID == id }
+            return .object([
+                ("provider", .string(id)), ("status", .string(outcome.rawValue)),
+                ("weight", .number(consensus.weights[id])), ("source", report.map { sourceJSON($0.source) } ?? .null),
+            ])
+        })
     }
 
     private func consensusMembers(_ consensus: ConsensusResult) -> [(String, JSONOutput)] {
@@ -233,10 +251,8 @@ public struct JSONLinesRenderer: Renderer {
             ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? context.place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
             ("providers", .array(consensus.providers.map(JSONOutput.string))),
-            ("failed", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
-            ("outcomes", .object(inDisplayOrder(outcomes, id: \.0).map { ($0.0, JSONOutput.string($0.1.rawValue)) })),
-            ("sources", .object(inDisplayOrder(reports, id: \.providerID).map { ($0.providerID, sourceJSON($0.source)) })),
-            ("weights", .object(consensus.providers.map { ($0, JSONOutput.number(consensus.weights[$0] ?? 1)) })),
+            ("failed_providers", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
+            ("outcomes", outcomesJSON(consensus)),
             ("excluded", .array(consensus.excluded.map(JSONOutput.string))),
             ("zone", .string(consensus.zone.description)),
             ("zone_fallback_reason", .string(consensus.zoneFallbackReason)),

@@ -74,6 +74,7 @@ public enum RendererFactory {
         switch format {
         case .table: TableRenderer(context: context, output: output)
         case .jsonl: JSONLinesRenderer(context: context, output: output)
+        case .csv: CSVRenderer(context: context, output: output)
         }
     }
 }

@@ -1,0 +1,146 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+
+/// The CSV columns and rows of weather output: one row per place × source × time, the consensus as source `consensus`.
+///
+/// It is fed engine events and keeps what it needs between them (each request's answers, for the consensus's window), so
+/// that one writer serves one place or many; columns such as an input's id can be put before the standard ones.
+struct CSVRows {
+    /// Which part of a forecast a row holds.
+    enum Kind: String {
+        case current, hourly, daily
+    }
+
+    private let view: View
+    private let units: UnitSystem
+    private let now: Date
+    private let leadingColumns: [String]
+    private var reports: [RequestID: [WeatherReport]] = [:]
+
+    /// A writer for `view` in `units`; `leadingColumns` name the values each call of `rows` puts first.
+    init(view: View, units: UnitSystem, now: Date, leadingColumns: [String] = []) {
+        self.view = view
+        self.units = units
+        self.now = now
+        self.leadingColumns = leadingColumns
+    }
+
+    /// The header's column names, units in the names (`temperature_c`, or `temperature_f` in imperial units).
+    var columns: [String] {
+        leadingColumns + ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"]
+            + Quantity.allCases.map { column($0.rawValue, $0.dimension) } + [column("precipitation", .precipitationAmount)]
+            + DailyQuantity.allCases.map { column($0.rawValue, $0.dimension) } + ["confidence", "error"]
+    }
+
+    /// The header line.
+    var header: String { CSVField.line(columns) }
+
+    /// The lines of one event, after `leading` (one value per leading column).
+    mutating func lines(for event: EngineEvent, leading: [String?] = []) -> String {
+        rows(for: event).map { CSVField.line(leading + $0) }.joined()
+    }
+
+    /// The rows of one event, without the leading columns; nil is an empty cell.
+    mutating func rows(for event: EngineEvent) -> [[String?]] {
+        let place = placeCells(event.request.place)
+        switch event {
+        case .result(let request, let result):
+            reports[request.id, default: []].append(result.report)
+            let status = ProviderOutcome(result.report.freshness).rawValue
+            return providerRows(result, place: event.request.place).map { place + [result.report.providerID, status] + $0 + [nil, nil] }
+        case .failure(_, let provider, let error):
+            let empty = [String?](repeating: nil, count: columns.count - leadingColumns.count - place.count - 4)
+            return [place + [provider, ProviderOutcome(error).rawValue] + empty + [nil, error.codeName]]
+        case .consensus(let request, let consensus):
+            let answered = reports.removeValue(forKey: request.id) ?? []
+            return consensusRows(consensus, reports: answered, place: event.request.place).map { place + ["consensus", nil] + $0 + [nil] }
+        }
+    }
+
+    private func column(_ name: String, _ dimension: Dimension) -> String { name + "_" + Self.unitSuffix(units.symbol(dimension)) }
+
+    /// A unit symbol as a column-name suffix: `°C` → `c`, `m/s` → `m_s`, `%` → `pct`, `°` → `deg`.
+    static func unitSuffix(_ symbol: String) -> String {
+        switch symbol {
+        case "%": "pct"
+        case "°": "deg"
+        default: String(symbol.lowercased().filter { $0 != "°" }.map { $0 == "/" ? "_" : $0 })
+        }
+    }
+
+    private func placeCells(_ place: Place) -> [String?] {
+        [place.name, place.adminArea, place.countryCode, CSVField.number(place.coordinate.latitude), CSVField.number(place.coordinate.longitude)]
+    }
+
+    private func number(_ value: Double?, _ dimension: Dimension) -> String? {
+        value.map { CSVField.number(OutputNumber.converted($0, dimension, units)) }
+    }
+
+    private var emptyHour: [String?] { [String?](repeating: nil, count: Quantity.allCases.count + 1) }
+    private var emptyDay: [String?] { [String?](repeating: nil, count: DailyQuantity.allCases.count) }
+
+    /// kind, date, time, condition, the hour's quantities, precipitation, the day's quantities.
+    private func providerRows(_ result: ProviderResult, place: Place) -> [[String?]] {
+        let report = result.report
+        let offset = report.utcOffsetSeconds ?? place.utcOffsetSeconds ?? 0
+        let sample = { (kind: Kind, sample: WeatherSample) -> [String?] in
+            [kind.rawValue, LocalDate(sample.time, utcOffsetSeconds: offset).description, CivilTime.iso(sample.time, utcOffsetSeconds: offset),
+             sample.condition?.id]
+                + Quantity.allCases.map { number(sample[$0], $0.dimension) } + [number(sample.precipitationMM, .precipitationAmount)] + emptyDay
+        }
+        let (wantsCurrent, days, hours) = view.sections
+        var rows: [[String?]] = []
+        if wantsCurrent, let current = report.current { rows.append(sample(.current, current)) }
+        if days > 0 {
+            let window = ForecastWindow(source: report.source, now: now, days: days)
+            rows += window.dates(result.days, utcOffsetSeconds: offset, date: \.date).map { day in
+                [Kind.daily.rawValue, day.date.description, nil, day.condition?.id] + emptyHour
+                    + DailyQuantity.allCases.map { number(day[$0], $0.dimension) }
+            }
+            if let hours { rows += window.hours(report.hourly, time: \.time).prefix(hours).map { sample(.hourly, $0) } }
+        }
+        return rows
+    }
+
+    /// kind … the day's quantities, confidence: the merged values.
+    private func consensusRows(_ consensus: ConsensusResult, reports: [WeatherReport], place: Place) -> [[String?]] {
+        let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds
+            ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0
+        let hour = { (kind: Kind, hour: ConsensusHour) -> [String?] in
+            [kind.rawValue, LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds).description,
+             CivilTime.iso(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds), hour.condition?.value.id]
+                + Quantity.allCases.map { number(hour[$0]?.value, $0.dimension) } + [nil] + emptyDay
+                + [hour.confidence.map { CSVField.number(OutputNumber.round3($0)) }]
+        }
+        let (wantsCurrent, days, hours) = view.sections
+        var rows: [[String?]] = []
+        if wantsCurrent, let current = consensus.current { rows.append(hour(.current, current)) }
+        if days > 0 {
+            let window = ForecastWindow(reports: reports, now: now, days: days)
+            rows += window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map { day in
+                [Kind.daily.rawValue, day.date.description, nil, day.condition?.value.id] + emptyHour
+                    + DailyQuantity.allCases.map { number(day[$0]?.value, $0.dimension) }
+                    + [day.confidence.map { CSVField.number(OutputNumber.round3($0)) }]
+            }
+            if let hours { rows += window.hours(consensus.hourly, time: \.time).prefix(hours).map { hour(.hourly, $0) } }
+        }
+        return rows
+    }
+}
+
+/// RFC 4180 fields: quoted when they hold a comma, a quote or a line break, quotes doubled; nil is an empty cell.
+enum CSVField {
+    /// One field as written.
+    static func quoted(_ value: String?) -> String {
+        guard let value else { return "" }
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return value }
+        return "\"" + value.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
+    /// A record: the fields joined by commas, ended by a line feed.
+    static func line(_ values: [String?]) -> String { values.map(quoted).joined(separator: ",") + "\n" }
+
+    /// A number in its shortest round-trip form.
+    static func number(_ value: Double) -> String { JSONOutput.format(value) }
+}

@@ -1,0 +1,145 @@
+import Foundation
+@testable import IsobarCLI
+import IsobarCore
+import Testing
+
+/// Splits RFC 4180 text into records of fields (quoted fields may hold commas, quotes and line breaks).
+func parseCSV(_ text: String) -> [[String]] {
+    var records: [[String]] = []
+    var record: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text)[...]
+    while let character = characters.popFirst() {
+        if quoted {
+            if character == "\"" {
+                if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+            } else {
+                field.append(character)
+            }
+        } else if character == "\"" {
+            quoted = true
+        } else if character == "," {
+            record.append(field)
+            field = ""
+        } else if character == "\n" {
+            records.append(record + [field])
+            record = []
+            field = ""
+        } else {
+            field.append(character)
+        }
+    }
+    if !field.isEmpty || !record.isEmpty { records.append(record + [field]) }
+    return records
+}
+
+/// A CSV output as rows keyed by column name.
+private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: String]]) {
+    let records = parseCSV(run.stdout)
+    let header = try #require(records.first)
+    for record in records { #expect(record.count == header.count, "\(record)") }
+    return (header, records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) })
+}
+
+@Suite struct CSVOutputTests {
+    @Test func compareHasOneRowPerSourceWithTheJSONNumbers() async throws {
+        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "csv"])
+        #expect(run.code == 0, "\(run.stderr)")
+        let (header, rows) = try table(run)
+        #expect(header.prefix(11) == ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"])
+        #expect(header.contains("temperature_c") && header.contains("wind_speed_m_s") && header.contains("humidity_pct"))
+        #expect(rows.map { $0["source"] }.sorted { ($0 ?? "") < ($1 ?? "") } == ["consensus", "open-meteo", "openweathermap"])
+        let json = try parseLines(await runCLI(["compare", "Minsk", "--demo", "--json"]))
+        for line in json where try line.string("type") != "provider_error" {
+            let source = try line.string("type") == "consensus" ? "consensus" : try line.string("provider")
+            let row = try #require(rows.first { $0["source"] == source })
+            let current = try line.member("current")
+            #expect(Double(row["temperature_c"] ?? "") == (try current.double("temperature")), "\(source)")
+            #expect(Double(row["pressure_hpa"] ?? "") == (try current.double("pressure")), "\(source)")
+            #expect(row["time"] == (try current.string("time")))
+            #expect(row["kind"] == "current" && row["place"] == "Minsk" && row["country_code"] == "BY")
+        }
+        let consensus = try #require(rows.first { $0["source"] == "consensus" })
+        #expect(consensus["status"] == "" && consensus["confidence"] == "0.653")
+        // Nulls are empty cells: OpenWeatherMap gives no precipitation probability.
+        #expect(rows.first { $0["source"] == "openweathermap" }?["precipitation_probability_pct"] == "")
+    }
+
+    @Test func imperialUnitsRenameTheColumns() async throws {
+        let (header, rows) = try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv", "--units", "imperial"]))
+        for name in ["temperature_f", "pressure_inhg", "wind_speed_mph", "visibility_mi", "precipitation_in", "temperature_max_f"] {
+            #expect(header.contains(name), "\(name) missing")
+        }
+        #expect(!header.contains("temperature_c"))
+        let metric = try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv"])).rows
+        let celsius = try #require(Double(metric.first { $0["source"] == "open-meteo" }?["temperature_c"] ?? ""))
+        let fahrenheit = try #require(Double(rows.first { $0["source"] == "open-meteo" }?["temperature_f"] ?? ""))
+        #expect(abs(fahrenheit - (celsius * 9 / 5 + 32)) < 0.001)
+        #expect(try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv", "--units", "standard"])).header.contains("temperature_k"))
+    }
+
+    @Test func forecastHasOneRowPerSourceAndTime() async throws {
+        let run = await runCLI(["forecast", "Minsk", "--demo", "--format", "csv", "--hourly", "--days", "2"])
+        #expect(run.code == 0, "\(run.stderr)")
+        let rows = try table(run).rows
+        let keys = rows.map { [$0["source"] ?? "", $0["kind"] ?? "", $0["date"] ?? "", $0["time"] ?? ""] }
+        #expect(Set(keys).count == keys.count, "a source has two rows for one time")
+        #expect(Set(rows.compactMap { $0["kind"] }) == ["daily", "hourly"])
+        let consensus = try parseLines(await runCLI(["forecast", "Minsk", "--demo", "--json", "--hourly", "--days", "2"])).last
+        let hours = try #require(consensus).member("hourly").count()
+        let days = try #require(consensus).member("daily").count()
+        #expect(rows.filter { $0["source"] == "consensus" && $0["kind"] == "hourly" }.count == hours)
+        #expect(rows.filter { $0["source"] == "consensus" && $0["kind"] == "daily" }.count == days)
+        for row in rows where row["kind"] == "daily" { #expect(row["time"] == "" && row["temperature_max_c"] != "" && row["temperature_c"] == "") }
+        for row in rows where row["kind"] == "hourly" { #expect(row["time"]?.hasPrefix(row["date"] ?? "-") == true) }
+    }
+
+    @Test func aFailedProviderIsARowWithItsErrorCode() async throws {
+        let run = await runCLI(["now", "Paris", "--demo", "--format", "csv"])
+        #expect(run.code == ExitCode.noneAnswered.rawValue)
+        let rows = try table(run).rows
+        #expect(rows.count == 2)
+        for row in rows { #expect(row["status"] == "error" && row["error"] == "unavailable" && row["time"] == "" && row["temperature_c"] == "") }
+    }
+
+    @Test func fieldsAreQuotedAsRFC4180Says() {
+        #expect(CSVField.quoted("Minsk") == "Minsk")
+        #expect(CSVField.quoted(nil) == "")
+        #expect(CSVField.quoted("Washington, D.C.") == "\"Washington, D.C.\"")
+        #expect(CSVField.quoted("the \"Big\" Apple") == "\"the \"\"Big\"\" Apple\"")
+        #expect(CSVField.quoted("two\nlines") == "\"two\nlines\"")
+        #expect(CSVField.quoted("two\r\nlines") == "\"two\r\nlines\"")
+        let line = CSVField.line(["a,b", nil, "c\"d", "e\nf", "-1.5"])
+        #expect(parseCSV(line) == [["a,b", "", "c\"d", "e\nf", "-1.5"]])
+    }
+
+    @Test func unitSuffixesNameTheUnit() {
+        let suffixes = ["°C": "c", "°F": "f", "K": "k", "%": "pct", "°": "deg", "m/s": "m_s", "mph": "mph", "hPa": "hpa", "inHg": "inhg",
+                        "mm/h": "mm_h", "in/h": "in_h", "km": "km", "mi": "mi", "m": "m", "mm": "mm", "in": "in"]
+        for (symbol, suffix) in suffixes { #expect(CSVRows.unitSuffix(symbol) == suffix, "\(symbol)") }
+        for system in UnitSystem.allCases {
+            let columns = CSVRows(view: .forecast(days: 1, hourly: true), units: system, now: Date(), leadingColumns: ["id"]).columns
+            #expect(Set(columns).count == columns.count && columns.first == "id")
+            #expect(columns.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") } }, "\(columns)")
+        }
+    }
+
+    @Test func csvIsOnlyForWeatherCommands() async {
+        for arguments in [["cities", "--demo"], ["search", "Minsk"], ["home", "--demo"], ["providers", "--demo"], ["cache"], ["Minsk", "--demo"]] {
+            expectOneLineError(await runCLI(arguments + ["--format", "csv"]), code: .usage, containing: "expected table, jsonl")
+        }
+        expectOneLineError(await runCLI(["now", "Minsk", "--demo", "--json", "--format", "csv"]), code: .usage, containing: "--json means --format jsonl")
+    }
+
+    @Test func everyCommandWithAFormatTakesJSON() {
+        let specs = CommandTable.all.map { $0.spec } + [Commands.place]
+        for spec in specs where spec.options.contains(where: { $0.name == "format" }) {
+            #expect(spec.options.contains { $0.name == "json" }, "\(spec.name) takes --format but not --json")
+            let formats = spec.options.first { $0.name == "format" }?.choices ?? []
+            #expect(formats.contains("jsonl"), "\(spec.name)")
+            #expect(formats.contains("csv") == ["compare", "now", "forecast", "batch"].contains(spec.name), "\(spec.name): \(formats)")
+        }
+        #expect(specs.filter { $0.options.contains { $0.name == "format" } }.count >= 8)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import IsobarCore
+
+/// Every kind of JSON line Isobar writes, gathered by running each command that writes them: the golden runs' files, and
+/// the other commands (places, cities, home, search, providers, cache, a provider that fails) run here in one shared
+/// data and cache folder.
+enum LineCorpus {
+    /// One command's output: its command line and its JSON lines.
+    struct Run: Sendable {
+        let command: String
+        let lines: [String]
+    }
+
+    /// The line types batch writes; no other command does.
+    static let batchOnlyTypes: Set<String> = ["input_error", "summary"]
+
+    /// The golden files' lines.
+    static func goldenRuns() throws -> [Run] {
+        try GoldenCase.all.filter { $0.file.hasSuffix(".jsonl") }.map { golden in
+            let text = try String(contentsOfFile: packageRoot + "/Tests/IsobarCLITests/Golden/" + golden.file, encoding: .utf8)
+            return Run(command: golden.testDescription, lines: text.split(separator: "\n").map(String.init))
+        }
+    }
+
+    /// Every command that writes JSON lines, run once per test process and shared by the tests that read them.
+    static func all() async throws -> [Run] { try await shared.value }
+
+    private static let shared = Task { try await run() }
+
+    /// Every command that writes JSON lines, run once each (plus the goldens).
+    private static func run() async throws -> [Run] {
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("corpus-data"), "XDG_CACHE_HOME": temporaryDirectory("corpus-cache")]
+        let commands: [[String]] = [
+            ["Minsk", "--demo"], ["forecast", "Tokyo", "--demo", "--days", "3"], ["compare", "Minsk", "--demo", "--units", "imperial"],
+            // No recording of Paris: every provider fails.
+            ["now", "Paris", "--demo"],
+            ["cities", "--demo"], ["cities", "add", "Tokyo", "--demo"], ["cities", "add", "Tokyo", "--demo"],
+            ["cities", "move", "3", "1", "--demo"], ["cities", "remove", "1", "--demo"],
+            ["home", "set", "Minsk", "--demo"], ["home", "--demo"], ["home", "unset", "--demo"], ["home", "unset", "--demo"],
+            ["search", "Paris"], ["search", "Sprngfield", "--limit", "3"],
+            ["providers", "--demo"], ["providers", "reset"],
+            ["cache", "stats"], ["cache", "prune"], ["cache", "clear"],
+        ]
+        var runs = try goldenRuns()
+        for arguments in commands {
+            let run = await runCLI(arguments + ["--json"], environment: environment)
+            runs.append(Run(command: "isobar " + (arguments + ["--json"]).joined(separator: " "), lines: run.lines))
+        }
+        return runs
+    }
+
+    /// Lines batch will write, in the shapes the schema gives them.
+    static let batchLines = [
+        #"{"schema":1,"type":"input_error","input_line":3,"id":"depot-7","input":"Atlantis","error":{"code":"unknown_place","message":"no place called Atlantis"}}"#,
+        #"{"schema":1,"type":"input_error","input_line":4,"input":"{\"lat\":","error":{"code":"invalid_json","message":"line 4 is not JSON"}}"#,
+        #"{"schema":1,"type":"summary","places":3,"ok":1,"partial":1,"failed":1,"input_errors":2,"requests":6,"cache_hits":2,"wall_s":1.25,"interrupted":false}"#,
+    ]
+
+    /// The schema file.
+    static let schemaPath = packageRoot + "/schemas/isobar-lines-v1.schema.json"
+
+    /// The line types the schema names.
+    static func schemaTypes() throws -> Set<String> {
+        let schema = try JSONDocument(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: schemaPath)))).rootValue
+        return Set(try schema.member("properties").member("type").member("enum").stringsOrNulls().compactMap { $0 })
+    }
+}
+
+/// Finds Python 3 on the PATH and the reader packages it has, once per test process, waiting on threads of their own
+/// (never blocking the test pool: the checks start Python).
+enum Python {
+    /// The packages the tests look for.
+    static let packages = ["jsonschema", "duckdb", "pandas"]
+
+    private static let found = Task { await find() }
+
+    /// The interpreter, resolved through any shim, or nil when there is none.
+    static func executable() async -> String? { await found.value.executable }
+
+    /// True when the interpreter can import `package`.
+    static func has(_ package: String) async -> Bool { await found.value.packages.contains(package) }
+
+    /// Runs a reader script from Tests/IsobarCLITests/Readers.
+    static func script(_ name: String, _ arguments: [String]) async throws -> CLIRun {
+        guard let executable = await executable() else { throw CocoaError(.executableNotLoadable) }
+        return try await runExactly(executable, [packageRoot + "/Tests/IsobarCLITests/Readers/" + name] + arguments,
+                                    environment: ProcessInfo.processInfo.environment)
+    }
+
+    private static func find() async -> (executable: String?, packages: Set<String>) {
+        let environment = ProcessInfo.processInfo.environment
+        let probe = "import sys, importlib.util; print(sys.executable); print(' '.join(p for p in sys.argv[1:] if importlib.util.find_spec(p)))"
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/python3"
+            guard FileManager.default.isExecutableFile(atPath: candidate),
+                  let run = try? await runExactly(candidate, ["-c", probe] + packages, environment: environment), run.code == 0 else { continue }
+            let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let resolved = lines.first, !resolved.isEmpty else { continue }
+            return (resolved, Set((lines.count > 1 ? lines[1] : "").split(separator: " ").map(String.init)))
+        }
+        return (nil, [])
+    }
+}
