@@ -44,13 +44,13 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
 
 @Suite struct CSVOutputTests {
     @Test func compareHasOneRowPerSourceWithTheJSONNumbers() async throws {
-        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "csv"])
+        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "csv", "--providers", "openweathermap,open-meteo"])
         #expect(run.code == 0, "\(run.stderr)")
         let (header, rows) = try table(run)
         #expect(header.prefix(11) == ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"])
         #expect(header.contains("temperature_c") && header.contains("wind_speed_m_s") && header.contains("humidity_pct"))
         #expect(rows.map { $0["source"] }.sorted { ($0 ?? "") < ($1 ?? "") } == ["consensus", "open-meteo", "openweathermap"])
-        let json = try parseLines(await runCLI(["compare", "Minsk", "--demo", "--json"]))
+        let json = try parseLines(await runCLI(["compare", "Minsk", "--demo", "--json", "--providers", "openweathermap,open-meteo"]))
         for line in json where try line.string("type") != "provider_error" {
             let source = try line.string("type") == "consensus" ? "consensus" : try line.string("provider")
             let row = try #require(rows.first { $0["source"] == source })
@@ -96,7 +96,7 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
     }
 
     @Test func aFailedProviderIsARowWithItsErrorCode() async throws {
-        let run = await runCLI(["now", "Paris", "--demo", "--format", "csv"])
+        let run = await runCLI(["now", "Paris", "--demo", "--format", "csv", "--providers", "openweathermap,open-meteo"])
         #expect(run.code == ExitCode.noneAnswered.rawValue)
         let rows = try table(run).rows
         #expect(rows.count == 2)

@@ -63,16 +63,17 @@ func threeProviderConfiguration(bias: Double) throws -> String {
     }
 
     @Test func weightsMoveTheConsensusAndZeroLeavesAProviderOut() async throws {
-        let equal = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl"])).last)
+        let two = ["--providers", "openweathermap,open-meteo"]
+        let equal = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl"] + two)).last)
         let weighted = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl",
-                                                                 "--weights", "openweathermap=3"])).last)
+                                                                 "--weights", "openweathermap=3"] + two)).last)
         // Equal weights: the mean of the two; weight 3 against 1: OpenWeatherMap's value.
         #expect(try equal.member("current").double("temperature") == -0.43)
         #expect(try weighted.member("current").double("temperature") == 0.04)
         let weights = try weighted.member("outcomes").elements().map { (try $0.string("provider"), try $0.double("weight")) }
         #expect(weights.map(\.0) == ["openweathermap", "open-meteo"] && weights.map(\.1) == [3, 1])
         let without = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl",
-                                                                "--weights", "openweathermap=0"])).last)
+                                                                "--weights", "openweathermap=0"] + two)).last)
         #expect(try without.member("excluded").stringsOrNulls() == ["openweathermap"])
         #expect(try without.member("current").double("temperature") == -0.9)
         expectOneLineError(await runCLI(["compare", "Minsk", "--demo", "--weights", "open-meteo"]), code: .usage, containing: "id=weight pairs")

@@ -94,7 +94,8 @@ import Testing
         var drawings: [(width: Int, text: String)] = []
         for width in widths {
             let context = RenderContext(view: view, place: resolution.place, units: setup.units,
-                                        providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) }, color: false,
+                                        providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
+                                        attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false,
                                         now: Date(), query: parsed.positionals[0], runnersUp: resolution.runnersUp, width: width)
             let sink = BufferedSink()
             var renderer = TableRenderer(context: context, output: sink)

@@ -82,9 +82,7 @@ extension IsobarCommandLine {
         let context = RenderContext(
             view: view, place: place, units: setup.units,
             providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
-            attributions: Dictionary(setup.bindings.compactMap { binding in
-                binding.provider.capabilities.attribution.map { (binding.provider.id, $0) }
-            }, uniquingKeysWith: { first, _ in first }),
+            attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)),
             color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)
         var renderer = RendererFactory.make(parsed.options.format, context: context, output: output)

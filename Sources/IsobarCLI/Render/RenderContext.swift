@@ -44,6 +44,12 @@ public struct RenderContext: Sendable {
     public var providers: [(id: String, name: String)]
     /// The credit each provider's licence asks for, by provider id (see `ProviderCapabilities.attribution`).
     public var attributions: [String: String] = [:]
+
+    /// The credits `providers` declare, by id.
+    public static func attributions(of providers: [any WeatherProvider]) -> [String: String] {
+        Dictionary(providers.compactMap { provider in provider.capabilities.attribution.map { (provider.id, $0) } },
+                   uniquingKeysWith: { first, _ in first })
+    }
     /// Colour allowed (a terminal, and `NO_COLOR` unset).
     public var color: Bool
     /// The moment the command started; forecast hours start here (for replays, at the recording time).
