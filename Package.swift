@@ -34,10 +34,11 @@ let package = Package(
         .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: strict),
         .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: strict),
         .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: strict),
+        .target(name: "Exec", dependencies: ["IsobarCore"], path: "Providers/Exec", swiftSettings: strict),
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "OpenWeatherMap", "OpenMeteo", "FixtureReplay", "Exec"],
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
@@ -45,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "isobar-bench",
             dependencies: [
-                "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson",
+                "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson", "Exec",
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
@@ -59,6 +60,7 @@ let package = Package(
         .testTarget(
             name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"],
             swiftSettings: strict),
+        .testTarget(name: "ExecTests", dependencies: ["Exec", "IsobarCore", "IsobarTestKit", "FixtureReplay", "OpenMeteo"], swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden"], swiftSettings: strict),

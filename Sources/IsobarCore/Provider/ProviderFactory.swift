@@ -18,10 +18,12 @@ public struct ProviderSettings: Sendable {
     public var forecastDays: Int?
     /// True when answers are replayed from recordings (no key is needed then).
     public var isReplay: Bool
+    /// The program and its arguments, for providers that are outside programs (`exec`).
+    public var command: [String]?
 
     /// Creates settings.
     public init(id: String, type: String, baseURL: RequestURL? = nil, geocodingURL: RequestURL? = nil, apiKey: String? = nil,
-                apiKeyVariable: String? = nil, forecastDays: Int? = nil, isReplay: Bool = false) {
+                apiKeyVariable: String? = nil, forecastDays: Int? = nil, isReplay: Bool = false, command: [String]? = nil) {
         self.id = id
         self.type = type
         self.baseURL = baseURL
@@ -30,6 +32,7 @@ public struct ProviderSettings: Sendable {
         self.apiKeyVariable = apiKeyVariable
         self.forecastDays = forecastDays
         self.isReplay = isReplay
+        self.command = command
     }
 }
 
