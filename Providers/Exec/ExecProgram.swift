@@ -82,6 +82,11 @@ public struct ExecProgram: Sendable {
     /// Sends one message and returns the program's answer, parsed and checked (protocol version, `ok`); every failure is a
     /// `ProviderError` naming the program's fault, with the last lines of its log and no secret.
     public func call(_ message: JSONOutput, deadline: Date) async throws(ProviderError) -> JSONValue {
+        try await exchange(message, deadline: deadline).answer
+    }
+
+    /// As `call`, also saying whether the answer's text holds one of the secrets (a report must not).
+    func exchange(_ message: JSONOutput, deadline: Date) async throws(ProviderError) -> (answer: JSONValue, repeatsSecret: Bool) {
         let input = Array((message.serialized() + "\n").utf8)
         let started = Date()
         let result = await ProgramRunner.run(executable: executable, arguments: arguments, environment: environment, input: input,
@@ -118,18 +123,15 @@ public struct ExecProgram: Sendable {
             let detail = outcome.stdout.isEmpty ? "no answer on stdout" : "invalid JSON on stdout (\(scrub(error.description)))"
             throw ProviderError(.badResponse(path: error.path), "\(providerID): the program gave \(detail)\(tail)")
         }
-        if scrubbed(outcome.stdout) {
-            throw ProviderError(.badResponse(path: "$"), "\(providerID): the program's answer repeats its API key; refused\(tail)")
-        }
         do {
-            return try ExecMessages.checked(answer, providerID: providerID, end: outcome.end)
+            return (try ExecMessages.checked(answer, providerID: providerID, end: outcome.end), holdsSecret(outcome.stdout))
         } catch {
             throw error.redacting(secrets).appendingTail(tail)
         }
     }
 
     /// True when `bytes` hold one of the secrets.
-    private func scrubbed(_ bytes: [UInt8]) -> Bool {
+    private func holdsSecret(_ bytes: [UInt8]) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self)
         return secrets.contains { !$0.isEmpty && text.contains($0) }
     }

@@ -49,8 +49,8 @@ public struct ExecProvider: WeatherProvider {
         let deadline = Date().addingTimeInterval(min(remaining, Self.defaultCallSeconds))
         let reader = ExecReportReader(providerID: id)
         if description.mode == .fetch {
-            let answer = try await program.call(ExecMessages.call("fetch", request, baseURL: baseURL, key: key), deadline: deadline)
-            return try reader.read(answer, request: request, now: context.time.now())
+            let answer = try await program.exchange(ExecMessages.call("fetch", request, baseURL: baseURL, key: key), deadline: deadline)
+            return try report(answer, reader, request, context)
         }
         var answer = try await program.call(ExecMessages.call("plan", request, baseURL: baseURL, key: key, round: 1), deadline: deadline)
         for round in 1...Self.maxRounds {
@@ -65,10 +65,11 @@ public struct ExecProvider: WeatherProvider {
             }
             let state = try self.state(answer)
             let message = ExecMessages.call("decode", request, baseURL: baseURL, key: key, round: round, state: state, responses: responses)
-            answer = try await program.call(message, deadline: deadline)
-            if (try? answer.member(ifPresent: "report")) ?? nil != nil {
-                return try reader.read(answer, request: request, now: context.time.now())
+            let decoded = try await program.exchange(message, deadline: deadline)
+            if (try? decoded.answer.member(ifPresent: "report")) ?? nil != nil {
+                return try report(decoded, reader, request, context)
             }
+            answer = decoded.answer
         }
         throw ProviderError(.badResponse(path: "$.requests"), "\(id): the program asked for more than \(Self.maxRounds) rounds of requests")
     }
@@ -115,6 +116,15 @@ public struct ExecProvider: WeatherProvider {
         } catch {
             throw ProviderError(.badResponse(path: "$.requests"), "\(id): the program's requests cannot be read")
         }
+    }
+
+    /// The report of an answer; one that repeats the key is refused (it would be cached and shown).
+    private func report(_ exchange: (answer: JSONValue, repeatsSecret: Bool), _ reader: ExecReportReader, _ request: WeatherRequest,
+                        _ context: FetchContext) throws(ProviderError) -> WeatherReport {
+        guard !exchange.repeatsSecret else {
+            throw ProviderError(.badResponse(path: "$.report"), "\(id): the program's report repeats its API key; refused")
+        }
+        return try reader.read(exchange.answer, request: request, now: context.time.now())
     }
 
     private func state(_ answer: JSONValue) throws(ProviderError) -> JSONOutput? {

@@ -62,7 +62,13 @@ enum ProgramRunner {
         signal(SIGPIPE, SIG_IGN)
         // Pipes are made and the child spawned under one lock, so that no other program started here at the same moment
         // inherits these pipes before they are marked close-on-exec.
-        let spawned = spawnLock.withLock { _ in spawn(executable: executable, arguments: arguments, environment: environment) }
+        var spawned = spawnLock.withLock { _ in spawn(executable: executable, arguments: arguments, environment: environment) }
+        // A program file just written may still be open for writing in a child another thread is starting: try again briefly.
+        for _ in 0..<20 {
+            guard case .failure(let failure) = spawned, failure.errno == ETXTBSY else { break }
+            usleep(10_000)
+            spawned = spawnLock.withLock { _ in spawn(executable: executable, arguments: arguments, environment: environment) }
+        }
         guard case .success(let (pid, inPipe, outPipe, errPipe)) = spawned else {
             if case .failure(let failure) = spawned { return .failure(failure) }
             return .failure(SpawnFailure(errno: EINVAL))
