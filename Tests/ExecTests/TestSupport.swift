@@ -89,9 +89,10 @@ final class LogLines: @unchecked Sendable {
 }
 
 /// The error a fetch throws, or nil when it answered.
-func failure(of provider: any WeatherProvider, deadlineSeconds: Double = 10, transport: any Transport = StubTransport()) async -> ProviderError? {
+func failure(of provider: any WeatherProvider, place: Place = minsk, deadlineSeconds: Double = 10,
+             transport: any Transport = StubTransport()) async -> ProviderError? {
     do {
-        _ = try await provider.fetch(WeatherRequest(place: minsk), context: FetchContext(transport: transport, deadline: Date().addingTimeInterval(deadlineSeconds)))
+        _ = try await provider.fetch(WeatherRequest(place: place), context: FetchContext(transport: transport, deadline: Date().addingTimeInterval(deadlineSeconds)))
         return nil
     } catch {
         return error
