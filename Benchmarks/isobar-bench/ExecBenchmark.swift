@@ -2,6 +2,16 @@ import Exec
 import FoundationEssentials
 import IsobarCore
 import OpenMeteo
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// CPU seconds (user + system) used by this process's ended children so far.
+private func childrenCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
 
 /// Answers every request with one body.
 private struct ConstantTransport: Transport {
@@ -42,7 +52,9 @@ func benchmarkExec() async throws {
     print("  compiled adapter (request + decode)     median \(format(native.median)) µs   p90 \(format(native.p90)) µs   (400 runs)")
 
     let programs: [(String, [String])] = [
-        ("Python plug-in", ["python3", root + "/Benchmarks/plugins/open_meteo_current.py"]),
+        // The interpreter itself, not a version manager's shell shim in front of it (ISOBAR_BENCH_PYTHON to choose another).
+        ("Python plug-in", [environment["ISOBAR_BENCH_PYTHON"] ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"),
+                            root + "/Benchmarks/plugins/open_meteo_current.py"]),
         ("shell + jq plug-in", [root + "/Providers/examples/shell/isobar-provider-open-meteo-sh"]),
     ]
     for (label, command) in programs {
@@ -57,12 +69,15 @@ func benchmarkExec() async throws {
             print("  \(label): gave no temperature")
             continue
         }
+        let cpuBefore = childrenCPUSeconds()
         let call = try await measureAsync(runs: runs) { _ = try await plugin.fetch(request, transport: transport) }
+        let childCPU = (childrenCPUSeconds() - cpuBefore) / Double(runs)
         let describe = try await measureAsync(runs: runs) {
             _ = try await plugin.program.call(ExecMessages.describe(), deadline: Date().addingTimeInterval(10))
         }
         let padded = label + ":" + String(repeating: " ", count: max(1, 40 - label.count - 1))
         print("  \(padded) median \(format(call.median / 1000)) ms   p90 \(format(call.p90 / 1000)) ms   "
-            + "(\(runs) runs; one spawn + round trip alone: \(format(describe.median / 1000)) ms; \(format(call.median / native.median))× the compiled adapter)")
+            + "(\(runs) runs; the programs' CPU \(format(childCPU * 1000)) ms a call; one spawn + round trip alone: \(format(describe.median / 1000)) ms; "
+            + "\(format(call.median / native.median))× the compiled adapter)")
     }
 }
