@@ -5,7 +5,7 @@ import IsobarCore
 /// A missing or unreadable entry just means asking the program again.
 struct DescriptionCache {
     /// Seconds a `describe` call may take.
-    static let describeSeconds = 5.0
+    static let describeSeconds = 10.0
 
     let directory: String?
 

@@ -103,8 +103,9 @@ public struct ExecProgram: Sendable {
         let tail = Self.tail(logLines)
         if outcome.cancelled { throw ProviderError(.cancelled, "\(providerID): cancelled", reason: .cancelled) }
         if outcome.timedOut {
-            let seconds = JSONOutput.format((deadline.timeIntervalSince(started) * 10).rounded() / 10)
-            throw ProviderError(.timeout, "\(providerID): the program did not answer within \(seconds) s and was stopped\(tail)", reason: .deadline)
+            let seconds = JSONOutput.format((max(0, deadline.timeIntervalSince(started)) * 10).rounded() / 10)
+            throw ProviderError(.timeout, "\(providerID): the program did not answer before the deadline (\(seconds) s) and was stopped\(tail)",
+                                reason: .deadline)
         }
         if outcome.overflowed {
             throw ProviderError(.badResponse(path: "$"), "\(providerID): the program wrote more than \(Self.mebibytes(stdoutCap)) on stdout and was stopped\(tail)",

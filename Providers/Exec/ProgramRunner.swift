@@ -206,7 +206,7 @@ private struct Session {
             pollOnce(timeoutMS: 20)
         }
         closeRemaining()
-        let end = reap(deadline: stopping == nil ? deadline : Date(), killGraceSeconds: killGraceSeconds, timedOut: &timedOut)
+        let end = reap(deadline: deadline, stoppedAt: stopping, killGraceSeconds: killGraceSeconds, timedOut: &timedOut)
         return ProgramOutcome(stdout: out, stderr: err, end: end, timedOut: timedOut, overflowed: overflowed, cancelled: wasCancelled)
     }
 
@@ -283,8 +283,9 @@ private struct Session {
     }
 
     /// Waits for the program to end (it closed its output but may still be running), stopping it at the deadline.
-    private func reap(deadline: Date, killGraceSeconds: Double, timedOut: inout Bool) -> ProgramEnd {
-        var stopping: Date?
+    private func reap(deadline: Date, stoppedAt: Date?, killGraceSeconds: Double, timedOut: inout Bool) -> ProgramEnd {
+        // Already being stopped (deadline, overflow, cancellation): only the escalation to SIGKILL remains.
+        var stopping = stoppedAt
         while true {
             // Seen ended but not yet reaped, so that its group id cannot be reused before the group is stopped below.
             var info = siginfo_t()

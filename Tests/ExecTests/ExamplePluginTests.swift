@@ -5,12 +5,12 @@ import IsobarCore
 import Testing
 
 /// The plug-ins kept in Providers/examples, driven through the exec protocol against recorded answers.
-@Suite struct ExamplePluginTests {
+@Suite(.serialized) struct ExamplePluginTests {
     let newYork = Place(name: "New York", countryCode: "US", coordinate: Coordinate(latitude: 40.7143, longitude: -74.006)!,
                         utcOffsetSeconds: -18_000, timeZoneIdentifier: "America/New_York")
 
     func nws() async throws -> any WeatherProvider {
-        try await makeProvider(["python3", packageRoot + "/Providers/examples/nws/nws.py"], id: "nws")
+        try await makeProvider([python, packageRoot + "/Providers/examples/nws/nws.py"], id: "nws")
     }
 
     @Test func nwsLooksUpThePointThenDecodesTheHourlyForecastInSI() async throws {
@@ -61,7 +61,7 @@ import Testing
     @Test func nwsOwnTestsPass() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-m", "unittest", "-q", "test_nws"]
+        process.arguments = [python, "-m", "unittest", "-q", "test_nws"]
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot + "/Providers/examples/nws")
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()

@@ -22,6 +22,9 @@ func programEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         .merging(extra) { $1 }
 }
 
+/// The Python interpreter itself when the system has one (a version manager's shell shim in front of it is slow to start).
+let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
+
 /// A description any test program can give.
 let plainDescription = #"{"protocol":1,"ok":true,"describe":{"id":"test","name":"Test Program","kinds":["current","hourly"],"horizon_days":2,"coverage":"global"}}"#
 
@@ -89,7 +92,7 @@ final class LogLines: @unchecked Sendable {
 }
 
 /// The error a fetch throws, or nil when it answered.
-func failure(of provider: any WeatherProvider, place: Place = minsk, deadlineSeconds: Double = 10,
+func failure(of provider: any WeatherProvider, place: Place = minsk, deadlineSeconds: Double = 60,
              transport: any Transport = StubTransport()) async -> ProviderError? {
     do {
         _ = try await provider.fetch(WeatherRequest(place: place), context: FetchContext(transport: transport, deadline: Date().addingTimeInterval(deadlineSeconds)))

@@ -4,9 +4,11 @@ import IsobarCore
 import Testing
 
 /// Exec providers inside whole commands: a bad program is its own provider's error and the others still answer.
-@Suite struct ExecProviderTests {
+@Suite(.serialized) struct ExecProviderTests {
     /// This machine's PATH, for sh and python3.
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    /// The Python interpreter itself when the system has one.
+    let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "python3"
 
     /// A shell program that describes itself, then answers `plan` with `plan`.
     func program(_ plan: String, in directory: String, name: String = "bad.sh") -> String {
@@ -31,14 +33,14 @@ import Testing
         let config = """
         {"providers": [
           {"id": "open-meteo", "type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"},
-          {"id": "nws", "type": "exec", "command": ["python3", "\(packageRoot)/Providers/examples/nws/nws.py"], "replay": "\(packageRoot)/Providers/examples/nws/cassettes"},
+          {"id": "nws", "type": "exec", "command": ["\(python)", "\(packageRoot)/Providers/examples/nws/nws.py"], "replay": "\(packageRoot)/Providers/examples/nws/cassettes"},
           {"id": "hang", "type": "exec", "command": ["/bin/sh", "\(hang)"]},
           {"id": "crash", "type": "exec", "command": ["/bin/sh", "\(crash)"]},
           {"id": "flood", "type": "exec", "command": ["/bin/sh", "\(flood)"]}]}
         """
         _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: Data(config.utf8))
         let cache = temporaryDirectory("exec-cache")
-        let run = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--timeout", "2", "--config", directory + "/config.json",
+        let run = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--timeout", "8", "--config", directory + "/config.json",
                                 "--cache-dir", cache], environment: ["PATH": path])
         #expect(run.code == 2, "\(run.stderr)")
         let lines = try parseLines(run)
