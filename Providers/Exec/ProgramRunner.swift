@@ -106,6 +106,8 @@ enum ProgramRunner {
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        // Descriptors this process opened without close-on-exec (files, sockets) must not live on in the program.
+        if let closeFrom = closeFromAction() { _ = closeFrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -136,6 +138,13 @@ enum ProgramRunner {
     private static func closeAll(_ descriptors: [Int32]) {
         for descriptor in descriptors where descriptor >= 0 { close(descriptor) }
     }
+}
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), found at run time: its declaration needs `_GNU_SOURCE`.
+private func closeFromAction() -> (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: CloseFrom.self)
 }
 
 /// Held while pipes are made and a child is spawned.

@@ -211,3 +211,19 @@ import Testing
         #expect(error.code == .unsupported)
     }
 }
+
+/// What a program inherits from the host.
+@Suite struct InheritanceTests {
+    @Test func theProgramInheritsNoDescriptorBesidesItsPipes() async throws {
+        // A file this process holds open without close-on-exec must not be open in the program.
+        let held = temporaryDirectory("held") + "/held.txt"
+        let descriptor = open(held, O_CREAT | O_WRONLY, 0o600)
+        #expect(descriptor >= 3)
+        defer { close(descriptor) }
+        let seen = temporaryDirectory("seen") + "/fds"
+        let provider = try await makeProvider(shell(script(plan: "ls /proc/$$/fd > \(seen); echo '{\"protocol\":1,\"ok\":true,\"requests\":[{\"url\":\"https://weather.example/now\"}]}'")))
+        #expect(await failure(of: provider) == nil)
+        let descriptors = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        #expect(!descriptors.contains(Int(descriptor)), "inherited \(descriptors)")
+    }
+}
