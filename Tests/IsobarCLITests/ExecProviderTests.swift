@@ -1,6 +1,8 @@
 import Foundation
 import IsobarCLI
 import IsobarCore
+import IsobarHTTP
+import IsobarTestKit
 import Testing
 
 /// Exec providers inside whole commands: a bad program is its own provider's error and the others still answer.
@@ -66,6 +68,35 @@ import Testing
             let error = offlineLines.first { (try? $0.string("type")) == "provider_error" && (try? $0.string("provider")) == id }
             #expect(try error?.member("error").string("reason") == "offline")
         }
+    }
+
+    @Test func aPluginIsRecordedAndReplayedLikeACompiledAdapter() async throws {
+        let cassette = try JSONDocument(parsing: String(contentsOfFile: packageRoot + "/Providers/examples/nws/cassettes/new-york.json", encoding: .utf8))
+            .rootValue.member("interactions").elements()
+        let points = try cassette[0].member("response").string("body")
+        let hourly = try cassette[1].member("response").string("body")
+        let server = try LoopbackServer { request in
+            if request.path.hasPrefix("/points/") { return .init(points, headers: [("Content-Type", "application/geo+json")]) }
+            if request.path.hasPrefix("/gridpoints/OKX/") { return .init(hourly, headers: [("Content-Type", "application/geo+json")]) }
+            return .init(status: 404, "{}")
+        }
+        defer { server.stop() }
+        let config = try temporaryConfiguration(#"{"providers": [{"id": "nws", "type": "exec", "command": ["\#(python)", "\#(packageRoot)/Providers/examples/nws/nws.py"], "base_url": "\#(server.baseURL)"}]}"#)
+        let directory = temporaryDirectory("exec-record")
+        let live = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--config", config, "--record", directory],
+                                environment: ["PATH": path], transport: { CurlTransport(userAgent: "isobar/test") })
+        #expect(live.code == 0, "\(live.stdout)\(live.stderr)")
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { $0.headers["user-agent"]?.contains("isobar-nws-plugin") == true })
+        let replayed = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--config", config, "--replay", directory],
+                                    environment: ["PATH": path])
+        #expect(replayed.code == 0, "\(replayed.stdout)\(replayed.stderr)")
+        #expect(server.requests.count == 2)
+        func hours(_ run: CLIRun) throws -> String {
+            let result = try #require(try parseLines(run).first { (try? $0.string("type")) == "provider_result" })
+            return try outputValue(result.member("hourly")).serialized()
+        }
+        #expect(try hours(live) == hours(replayed))
     }
 
     @Test func programsOnPathAreFoundListedAndShadowingIsSaid() async throws {
