@@ -35,10 +35,11 @@ let package = Package(
         .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: strict),
         .target(name: "METNorway", dependencies: ["IsobarCore"], path: "Providers/METNorway", swiftSettings: strict),
         .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: strict),
+        .target(name: "Exec", dependencies: ["IsobarCore"], path: "Providers/Exec", swiftSettings: strict),
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "OpenWeatherMap", "OpenMeteo", "METNorway", "FixtureReplay"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "OpenWeatherMap", "OpenMeteo", "METNorway", "FixtureReplay", "Exec"],
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
@@ -46,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "isobar-bench",
             dependencies: [
-                "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson",
+                "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson", "Exec",
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
@@ -60,6 +61,7 @@ let package = Package(
         .testTarget(
             name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"], exclude: ["Fixtures"],
             swiftSettings: strict),
+        .testTarget(name: "ExecTests", dependencies: ["Exec", "IsobarCore", "IsobarTestKit", "FixtureReplay", "OpenMeteo"], swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),

@@ -2,8 +2,21 @@ import FoundationEssentials
 import IsobarStore
 
 extension IsobarCommandLine {
-    /// The configuration a command uses: `--config`, `--demo`, the user's file, the bundled default, or built-in defaults.
+    /// The configuration a command uses: `--config`, `--demo`, the user's file, the bundled default, or built-in defaults;
+    /// with every plug-in program found on `PATH` or in `$XDG_DATA_HOME/isobar/providers/` added (not for `--demo`).
     func loadConfiguration(_ parsed: Invocation) throws(ConfigurationError) -> Configuration {
+        try loadConfigurationWithPlugins(parsed).configuration
+    }
+
+    /// As `loadConfiguration`, with the warnings about plug-in programs that shadow others.
+    func loadConfigurationWithPlugins(_ parsed: Invocation) throws(ConfigurationError) -> (configuration: Configuration, warnings: [String]) {
+        let configuration = try loadConfigurationFile(parsed)
+        if parsed.options.demo { return (configuration, []) }
+        return configuration.addingDiscoveredPrograms(environment: environment)
+    }
+
+    /// The configuration file (or defaults) a command uses.
+    private func loadConfigurationFile(_ parsed: Invocation) throws(ConfigurationError) -> Configuration {
         let dataDirectory = DataDirectory.locate(environment: environment)
         if let path = parsed.options.configFile {
             return try Configuration.load(path: path)

@@ -1,3 +1,4 @@
+import Exec
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
@@ -16,7 +17,8 @@ extension IsobarCommandLine {
             if parsed.positionals.count > 1 { throw UsageError("unexpected argument '\(parsed.positionals[1])' for 'providers list'") }
         }
         if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
-        let configuration = try loadConfiguration(parsed)
+        let (configuration, pluginWarnings) = try loadConfigurationWithPlugins(parsed)
+        pluginWarnings.forEach(warn)
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let now = time.now()
@@ -28,8 +30,9 @@ extension IsobarCommandLine {
             let entry = configuration.providers.first { $0.id == provider.id }
             let capabilities = provider.capabilities
             let needsKey = capabilities.requiresAPIKey && entry?.replay == nil
-            let keyEnv = entry.flatMap(registry.keyVariable) ?? "its API key variable (api_key_env)"
-            let configured = !needsKey || entry.flatMap { registry.key($0, environment) } != nil
+            let plugin = provider as? ExecProvider
+            let keyEnv = plugin?.description.keyVariable ?? entry.flatMap(registry.keyVariable) ?? "its API key variable (api_key_env)"
+            let configured = !needsKey || (plugin.map { $0.key != nil } ?? (entry.flatMap { registry.key($0, environment) } != nil))
             let mode = entry?.replay.map { "replay \($0)" } ?? "live"
             let limits = binding.policy?.rateLimits ?? []
             let health = await health(of: binding.storageKey, limits: limits, in: store, now: now, diagnostics: diagnostics)
@@ -58,6 +61,8 @@ extension IsobarCommandLine {
             }
             text += "\(provider.id) (\(provider.displayName), type \(entry?.type ?? "?")): \(mode)"
             text += configured ? "\n" : ", NOT CONFIGURED: set \(keyEnv)\n"
+            if let command = entry?.command { text += "  program: \(command.joined(separator: " "))\n" }
+            if let broken = provider as? BrokenExecProvider { text += "  UNUSABLE: \(broken.failure.message)\n" }
             let kinds = DataKind.allCases.filter(capabilities.kinds.contains).map(\.rawValue).joined(separator: ", ")
             text += "  data: \(kinds); \(capabilities.horizonDays) days in \(capabilities.stepHours)-hour steps"
                 + (capabilities.geocoding ? "; finds places by name\n" : "\n")

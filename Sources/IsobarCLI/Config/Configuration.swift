@@ -49,6 +49,8 @@ public struct ProviderEntry: Sendable {
     public var enabled: Bool
     /// `contact`: an e-mail address or URL sent to providers whose terms ask for one (MET Norway).
     public var contact: String?
+    /// `command`: the program and its arguments of an `exec` provider.
+    public var command: [String]?
 }
 
 /// The whole configuration: units and providers.
@@ -66,7 +68,7 @@ public struct Configuration: Sendable {
     static let providerKeys = [
         "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
         "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s", "max_cooldown_s", "weight",
-        "contact",
+        "contact", "command",
     ]
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir"]
@@ -110,6 +112,7 @@ public struct Configuration: Sendable {
                 provider.budgetSeconds = try entry.optionalDouble("timeout_s")
                 provider.contact = try entry.optionalString("contact")
                 try readPolicy(entry, into: &provider, file: file)
+                provider.command = try command(entry, file: file, directory: directory)
                 if let replay = try entry.optionalString("replay") {
                     provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
                 }
@@ -165,6 +168,23 @@ public struct Configuration: Sendable {
         if let weight = try entry.optionalDouble("weight") {
             guard weight >= 0, weight.isFinite else { throw ConfigurationError("\(file): \(entry.path).weight must be 0 or more") }
             provider.weight = weight
+        }
+    }
+
+    /// `command`: a non-empty array of strings, for `exec` entries only; relative paths that exist beside the file are taken from there.
+    private static func command(_ entry: JSONValue, file: String, directory: String) throws -> [String]? {
+        let type = try entry.string("type")
+        guard let value = try entry.nonNullMember("command") else {
+            if type == "exec" { throw ConfigurationError("\(file): \(entry.path) is an exec provider and needs a \"command\", e.g. [\"python3\", \"provider.py\"]") }
+            return nil
+        }
+        guard type == "exec" else { throw ConfigurationError("\(file): \(value.path) is only for providers of type exec") }
+        let words = try value.elements().map { word throws(JSONError) in try word.string() }
+        guard let first = words.first, !first.isEmpty else { throw ConfigurationError("\(file): \(value.path) must name a program") }
+        return words.map { word in
+            guard !word.hasPrefix("/"), word.contains("/") else { return word }
+            let beside = directory + "/" + word
+            return FileManager.default.fileExists(atPath: beside) ? beside : word
         }
     }
 

@@ -1,3 +1,4 @@
+import Exec
 import FixtureReplay
 import IsobarCore
 import IsobarEngine
@@ -22,12 +23,14 @@ public struct ProviderRegistry: Sendable {
             OpenWeatherMapProvider.factory,
             OpenMeteoProvider.factory,
             METNorwayProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
+            ExecProvider.factory,
         ])
     }
 
     /// The configuration used when there is no file: one provider of each type, ids equal to types.
     public func defaultConfiguration() -> Configuration {
-        Configuration(units: .metric, providers: factories.map { ProviderEntry(id: $0.type, type: $0.type, enabled: true) }, file: nil)
+        Configuration(units: .metric, providers: factories.filter { $0.type != "exec" }.map { ProviderEntry(id: $0.type, type: $0.type, enabled: true) },
+                      file: nil)
     }
 
     /// The provider's declared limits and lifetimes, with the entry's overrides.
@@ -58,7 +61,7 @@ public struct ProviderRegistry: Sendable {
     public func settings(_ entry: ProviderEntry, _ environment: [String: String]) -> ProviderSettings {
         ProviderSettings(id: entry.id, type: entry.type, baseURL: entry.baseURL, geocodingURL: entry.geocodingURL,
                          apiKey: entry.replay == nil ? key(entry, environment) : nil, apiKeyVariable: keyVariable(entry),
-                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact)
+                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact, command: entry.command)
     }
 
     /// The geocoders of the enabled live providers that offer one, in configuration order.
@@ -122,6 +125,7 @@ public struct ProviderRegistry: Sendable {
     /// What decides a provider's answers besides the place: its type, base URL and forecast days.
     static func endpoint(_ entry: ProviderEntry) -> String {
         "type=\(entry.type);base=\(entry.baseURL?.string ?? "default");days=\(entry.forecastDays.map(String.init) ?? "default")"
+            + (entry.command.map { ";command=\($0.joined(separator: "\u{0}"))" } ?? "")
     }
 
     private func make(_ factory: ProviderFactory, _ entry: ProviderEntry, _ environment: [String: String], _ time: any TimeSource,

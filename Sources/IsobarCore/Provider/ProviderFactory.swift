@@ -21,9 +21,13 @@ public struct ProviderSettings: Sendable {
     /// An e-mail address or URL where the provider can reach whoever runs Isobar, for providers whose terms ask for one.
     public var contact: String?
 
+    /// The program and its arguments, for providers that are outside programs (`exec`).
+    public var command: [String]?
+
     /// Creates settings.
     public init(id: String, type: String, baseURL: RequestURL? = nil, geocodingURL: RequestURL? = nil, apiKey: String? = nil,
-                apiKeyVariable: String? = nil, forecastDays: Int? = nil, isReplay: Bool = false, contact: String? = nil) {
+                apiKeyVariable: String? = nil, forecastDays: Int? = nil, isReplay: Bool = false, contact: String? = nil,
+                command: [String]? = nil) {
         self.id = id
         self.type = type
         self.baseURL = baseURL
@@ -33,6 +37,7 @@ public struct ProviderSettings: Sendable {
         self.forecastDays = forecastDays
         self.isReplay = isReplay
         self.contact = contact
+        self.command = command
     }
 }
 
