@@ -34,8 +34,10 @@ enum DecoderTargets {
                 report.utcOffsetSeconds = report.utcOffsetSeconds ?? decoded.utcOffsetSeconds
                 report.warnings += decoded.warnings
             }
-            if case .failure(let error) = current, case .violated = FuzzTarget.refusal(error.message) { return FuzzTarget.refusal(error.message) }
-            if case .failure(let error) = forecast, case .violated = FuzzTarget.refusal(error.message) { return FuzzTarget.refusal(error.message) }
+            // The decoder that refused still owes a one-line message.
+            for case .failure(let error) in [current.map { _ in () }, forecast.map { _ in () }] {
+                if case .violated(let problem) = FuzzTarget.refusal(error.message) { return .violated(problem) }
+            }
             return ReportInvariants.check(report.validated(), also: geocoded)
         }
     }
