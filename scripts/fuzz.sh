@@ -108,7 +108,9 @@ executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 
 echo "target: $target"
 echo "seconds: $seconds"
 echo "executions: ${executions:-unknown}"
-echo "corpus: $(find "$corpus" -type f | wc -l) files"
+done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
+echo "coverage: $(printf '%s' "$done_line" | grep -o 'cov: [0-9]*' | grep -o '[0-9]*' || echo unknown) edges"
+echo "corpus: $(printf '%s' "$done_line" | grep -o 'corp: [0-9]*' | grep -o '[0-9]*$' || echo unknown) inputs kept by libFuzzer, $(find "$corpus" -type f | wc -l) files in $corpus"
 found=$(find "$artifacts" -type f -newer "$marker" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' -o -name 'slow-unit-*' \) | sort)
 if [ -n "$found" ] || [ "$status" -ne 0 ]; then
   echo "findings:"
