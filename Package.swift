@@ -51,6 +51,14 @@ let package = Package(
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
+        // Fuzzing (scripts/fuzz.sh): the targets, and one executable that replays inputs or, built with -D ISOBAR_FUZZ
+        // and -sanitize=fuzzer, runs libFuzzer (whose entry point is declared by CFuzzerDriver).
+        .systemLibrary(name: "CFuzzerDriver", path: "Sources/CFuzzerDriver"),
+        .target(
+            name: "IsobarFuzzTargets", dependencies: ["IsobarCore", "IsobarCLI", "IsobarPlaces", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            path: "Fuzz/IsobarFuzzTargets", swiftSettings: strict),
+        .executableTarget(name: "isobar-fuzz", dependencies: ["IsobarFuzzTargets", "CFuzzerDriver"], path: "Fuzz/isobar-fuzz", swiftSettings: strict),
+
         .testTarget(name: "IsobarPlacesTests", dependencies: ["IsobarPlaces", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
@@ -63,6 +71,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "IsobarCore", "IsobarTestKit", "FixtureReplay", "OpenMeteo"], swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarFuzzTests", dependencies: ["IsobarFuzzTargets"], swiftSettings: strict),
         .testTarget(
             name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),
     ],

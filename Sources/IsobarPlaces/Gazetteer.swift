@@ -21,6 +21,14 @@ public final class Gazetteer: Sendable {
         self.indexPath = indexPath ?? (path.hasSuffix(".tsv") ? String(path.dropLast(4)) : path) + ".grid"
     }
 
+    /// A gazetteer over bytes already in memory, parsed now; `name` stands for the file in messages.
+    public init(bytes: [UInt8], name: String) throws(GazetteerError) {
+        let parsed = try GazetteerFile.parse(bytes: bytes, file: name)
+        self.path = name
+        self.indexPath = name + ".grid"
+        state.withLock { $0 = parsed }
+    }
+
     /// A gazetteer reading `<dataDirectory>/gazetteer/cities15000.tsv` when first needed.
     public convenience init(dataDirectory: String) { self.init(path: dataDirectory + "/gazetteer/" + Self.fileName) }
 

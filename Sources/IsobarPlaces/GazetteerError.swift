@@ -1,3 +1,5 @@
+import IsobarCore
+
 /// Why a place search gave no answer; equal when the codes are equal.
 public struct GazetteerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
@@ -24,7 +26,7 @@ public struct GazetteerError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Creates an error.
     public init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message
+        self.message = MessageText.oneLine(message)
     }
 
     /// The message.

@@ -7,7 +7,7 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     /// One line saying what is wrong and where.
     public let message: String
     /// Creates the error.
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String) { self.message = MessageText.oneLine(message) }
     /// The message.
     public var description: String { message }
 }

@@ -18,7 +18,7 @@ public final class JSONDocument: @unchecked Sendable {
         }
         guard let parsed else {
             if bytes.isEmpty { throw JSONError(.syntax("empty body"), path: .root) }
-            let text = withUnsafePointer(to: &error) { String(cString: isobar_json_error_text($0)) }
+            let text = MessageText.oneLine(withUnsafePointer(to: &error) { String(cString: isobar_json_error_text($0)) })
             let path = rejectingDuplicateKeys && text.contains("duplicate") ? DuplicateKeyLocator.path(in: bytes) ?? .root : .root
             throw JSONError(.syntax("\(text) (line \(error.line), column \(error.column))"), path: path)
         }

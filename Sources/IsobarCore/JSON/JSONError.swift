@@ -35,7 +35,7 @@ public final class JSONPath: Sendable, CustomStringConvertible {
                     parts.append(".\(key)")
                 } else {
                     let escaped = key.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] }
-                    parts.append("[\"\(String(escaped))\"]")
+                    parts.append("[\"\(MessageText.oneLine(String(escaped)))\"]")
                 }
             case .index(let index): parts.append("[\(index)]")
             }

@@ -34,7 +34,7 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     /// Creates an error.
     public init(_ code: Code, _ message: String, reason: FailureCause? = nil) {
         self.code = code
-        self.message = message
+        self.message = MessageText.oneLine(message)
         self.reason = reason
     }
 
