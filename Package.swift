@@ -55,7 +55,8 @@ let package = Package(
         // and -sanitize=fuzzer, runs libFuzzer (whose entry point is declared by CFuzzerDriver).
         .systemLibrary(name: "CFuzzerDriver", path: "Sources/CFuzzerDriver"),
         .target(
-            name: "IsobarFuzzTargets", dependencies: ["IsobarCore", "IsobarCLI", "IsobarPlaces", "OpenWeatherMap", "OpenMeteo", "FixtureReplay"],
+            name: "IsobarFuzzTargets",
+            dependencies: ["IsobarCore", "IsobarCLI", "IsobarPlaces", "OpenWeatherMap", "OpenMeteo", "METNorway", "Exec", "FixtureReplay"],
             path: "Fuzz/IsobarFuzzTargets", swiftSettings: strict),
         .executableTarget(name: "isobar-fuzz", dependencies: ["IsobarFuzzTargets", "CFuzzerDriver"], path: "Fuzz/isobar-fuzz", swiftSettings: strict),
 

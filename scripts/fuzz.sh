@@ -80,6 +80,8 @@ seed() {
   case $1 in
     openweathermap) cassette_bodies openweathermap "$out" short-only ;;
     open-meteo) cassette_bodies open-meteo "$out" short-only ;;
+    met-norway) cassette_bodies met-norway "$out" short-only ;;
+    exec-report) cp Fuzz/seeds/exec-report/* "$out"/ ;;
     cassette) for f in config/cassettes/*/*.json; do cp "$f" "$out/$(basename "$(dirname "$f")")-$(basename "$f")"; done ;;
     configuration) cp config/*.json "$out"/ ;;
     gazetteer) head -c 4096 config/gazetteer/cities15000.tsv >"$out/cities15000-start.tsv"; cp Fuzz/seeds/gazetteer/* "$out"/ ;;

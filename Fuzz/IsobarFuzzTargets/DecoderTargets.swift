@@ -1,5 +1,7 @@
 import FoundationEssentials
 import IsobarCore
+import Exec
+import METNorway
 import OpenMeteo
 import OpenWeatherMap
 
@@ -38,7 +40,7 @@ enum DecoderTargets {
             for case .failure(let error) in [current.map { _ in () }, forecast.map { _ in () }] {
                 if case .violated(let problem) = FuzzTarget.refusal(error.message) { return .violated(problem) }
             }
-            return ReportInvariants.check(report.validated(), also: geocoded)
+            return ReportInvariants.check(report.validated(now: now), also: geocoded)
         }
     }
 
@@ -52,7 +54,7 @@ enum DecoderTargets {
                 providerID: "open-meteo", place: place, fetchedAt: now, utcOffsetSeconds: decoded.utcOffsetSeconds,
                 timeZoneIdentifier: decoded.timeZoneIdentifier, current: decoded.current, hourly: decoded.hourly, daily: decoded.daily)
             report.warnings = decoded.warnings
-            return ReportInvariants.check(report.validated(), also: geocoded)
+            return ReportInvariants.check(report.validated(now: now), also: geocoded)
         } catch {
             if case .violated = geocoded { return geocoded }
             return FuzzTarget.refusal(error.message)
@@ -67,6 +69,37 @@ enum DecoderTargets {
                 return .violated("a geocoded place has an impossible coordinate")
             }
             return .accepted("\(places.count) places")
+        } catch {
+            return FuzzTarget.refusal(error.message)
+        }
+    }
+}
+
+extension DecoderTargets {
+    /// A body answered with 200 to a MET Norway Locationforecast request.
+    static let metNorway = FuzzTarget(name: "met-norway", summary: "a MET Norway Locationforecast compact body") { bytes in
+        let response = HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: bytes)
+        do throws(ProviderError) {
+            let decoded = try METNorwayDecoder().decode(response, now: now)
+            var report = WeatherReport(providerID: "met-norway", place: place, fetchedAt: now, hourly: decoded.steps)
+            report.warnings = decoded.warnings
+            return ReportInvariants.check(report.validated(now: now), also: .accepted(""))
+        } catch {
+            return FuzzTarget.refusal(error.message)
+        }
+    }
+
+    /// A plug-in program's answer to `decode` or `fetch`, read by the host's strict report reader.
+    static let execReport = FuzzTarget(name: "exec-report", summary: "an exec plug-in's answer holding a report") { bytes in
+        do throws(ProviderError) {
+            let answer: JSONValue
+            do throws(JSONError) {
+                answer = try JSONDocument(parsing: bytes, rejectingDuplicateKeys: true).rootValue
+            } catch {
+                throw ProviderError.badResponse(error, provider: "Fuzz")
+            }
+            let report = try ExecReportReader(providerID: "fuzz").read(answer, request: WeatherRequest(place: place), now: now)
+            return ReportInvariants.check(report.validated(now: now), also: .accepted(""))
         } catch {
             return FuzzTarget.refusal(error.message)
         }

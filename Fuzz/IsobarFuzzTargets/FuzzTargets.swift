@@ -4,6 +4,8 @@ public enum FuzzTargets {
     public static let all: [FuzzTarget] = [
         DecoderTargets.openWeatherMap,
         DecoderTargets.openMeteo,
+        DecoderTargets.metNorway,
+        DecoderTargets.execReport,
         CassetteTarget.target,
         ConfigurationTarget.target,
         GazetteerTarget.target,

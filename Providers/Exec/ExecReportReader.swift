@@ -3,8 +3,12 @@ import IsobarCore
 
 /// Reads a program's report strictly: SI units named in every field, known fields only, values within their physical
 /// range, times in order. Anything wrong is a `badResponse` naming its JSON path; nothing is guessed or dropped.
-struct ExecReportReader {
-    let providerID: String
+public struct ExecReportReader: Sendable {
+    /// The provider whose reports these are.
+    public let providerID: String
+
+    /// A reader for `providerID`'s reports.
+    public init(providerID: String) { self.providerID = providerID }
 
     /// Sample fields, each with its physical range and where it goes.
     private static var sampleFields: [(String, ClosedRange<Double>, WritableKeyPath<WeatherSample, Double?>)] { [
@@ -34,7 +38,7 @@ struct ExecReportReader {
     static let reportKeys: Set<String> = ["units", "utc_offset_seconds", "timezone", "current", "hourly", "daily"]
 
     /// The report in the `report` member of an answer, for `request`, fetched at `now`.
-    func read(_ answer: JSONValue, request: WeatherRequest, now: Date) throws(ProviderError) -> WeatherReport {
+    public func read(_ answer: JSONValue, request: WeatherRequest, now: Date) throws(ProviderError) -> WeatherReport {
         do {
             let value = try answer.member("report")
             try refuseUnknown(value, Self.reportKeys)
