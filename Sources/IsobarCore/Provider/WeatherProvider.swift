@@ -28,11 +28,13 @@ public struct ProviderCapabilities: Sendable {
     public var rateLimits: [RateLimit]
     /// How long answers stay fresh, in seconds, for current conditions and for forecasts.
     public var freshFor: (current: Double, forecast: Double)
+    /// The most calls its service accepts at once from one client; nil when it publishes no such limit.
+    public var maxConcurrentCalls: Int?
 
     /// Creates a capability declaration.
     public init(kinds: Set<DataKind>, horizonDays: Int, stepHours: Int, quantities: Set<Quantity>,
                 requiresAPIKey: Bool, geocoding: Bool, rateLimits: [RateLimit] = [],
-                freshFor: (current: Double, forecast: Double) = (600, 3600)) {
+                freshFor: (current: Double, forecast: Double) = (600, 3600), maxConcurrentCalls: Int? = nil) {
         self.kinds = kinds
         self.horizonDays = horizonDays
         self.stepHours = stepHours
@@ -41,6 +43,7 @@ public struct ProviderCapabilities: Sendable {
         self.geocoding = geocoding
         self.rateLimits = rateLimits
         self.freshFor = freshFor
+        self.maxConcurrentCalls = maxConcurrentCalls
     }
 }
 

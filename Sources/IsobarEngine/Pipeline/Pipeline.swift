@@ -8,10 +8,11 @@ import IsobarCore
 /// 2. cache — a fresh cached answer ends the call (offline: any cached answer, or skipped);
 /// 3. single flight — one lease per provider, slots and place; the others wait for the holder's answer;
 /// 4. cooldown — a provider that sent Retry-After is waited out, or skipped when the wait is long (capped at `max_cooldown_s`);
+///    a batch waits out a 429 and asks again;
 /// 5. breaker — open: skipped at once; a call's failure (retries included) counts once; half-open: one probe across processes;
 /// 6. retry — 5xx, timeouts and connection failures, full jitter, within the deadline;
 /// 7. rate limit — a permit from the call ledger for each attempt (so a retry is counted like any call);
-/// 8. concurrency — at most `maxConcurrentCallsPerProvider` calls in flight to the provider;
+/// 8. concurrency — at most `slots` calls in flight to the provider (see `Engine.callSlots`);
 /// 9. the provider's fetch.
 ///
 /// Retry sits outside the rate limit so that every attempt the provider sees takes its own permit.
@@ -36,7 +37,7 @@ public enum Pipeline {
                                   probes: storage.locks)
         let cooled = CooldownStep(next: guarded, provider: provider, cooldowns: storage.cooldowns,
                                   longestWaitSeconds: options.longestWaitSeconds, maxCooldownSeconds: policy.maxCooldownSeconds, time: time,
-                                  diagnostics: diagnostics, storageKey: key)
+                                  diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits)
         let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
                                       readCache: options.readCache, time: time, diagnostics: diagnostics)
         let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)
