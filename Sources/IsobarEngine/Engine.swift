@@ -145,7 +145,8 @@ public struct Engine: Sendable {
                                      diagnostics: engine.diagnostics, slots: AsyncSemaphore(engine.callSlots(binding)))
                 }
                 let places = AsyncSemaphore(engine.options.maxConcurrentRequests)
-                await withTaskGroup(of: Void.self) { group in
+                // Discarding: a finished place's task is let go at once, so a long input never piles up finished tasks.
+                await withDiscardingTaskGroup { group in
                     var number = 0
                     for await weather in requests {
                         guard await places.acquire() else { break }

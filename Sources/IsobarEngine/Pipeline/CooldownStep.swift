@@ -22,6 +22,8 @@ public struct CooldownStep: PipelineStep {
     public let diagnostics: any DiagnosticSink
     /// True to wait out a 429's pause and ask again (batch), while the deadline allows, instead of failing as `rate_limited`.
     public let waitsForRateLimits: Bool
+    /// Where a 429's pause is told to the calls already queued for the provider; nil for nowhere.
+    public let pause: ProviderPause?
 
     /// Seconds of cooldown when a 429 names none.
     public static let defaultRetryAfterSeconds = 60.0
@@ -29,7 +31,7 @@ public struct CooldownStep: PipelineStep {
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, cooldowns: any CooldownStore, longestWaitSeconds: Double,
                 maxCooldownSeconds: Double = 3600, time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil,
-                waitsForRateLimits: Bool = false) {
+                waitsForRateLimits: Bool = false, pause: ProviderPause? = nil) {
         self.next = next
         self.provider = provider
         self.cooldowns = cooldowns
@@ -39,6 +41,7 @@ public struct CooldownStep: PipelineStep {
         self.diagnostics = diagnostics
         self.storageKey = storageKey ?? provider.id
         self.waitsForRateLimits = waitsForRateLimits
+        self.pause = pause
     }
 
     /// Waits out or skips a cooldown, then calls; records a 429's cooldown (and, when `waitsForRateLimits`, waits it out and asks again).
@@ -52,6 +55,7 @@ public struct CooldownStep: PipelineStep {
                 let asked = retryAfter ?? Self.defaultRetryAfterSeconds
                 let wait = min(asked, maxCooldownSeconds)
                 let until = time.now().addingTimeInterval(wait)
+                if wait <= longestWaitSeconds { pause?.pause(until: until) }
                 do {
                     try await cooldowns.setCooldown(Cooldown(until: until, reason: "HTTP 429"), provider: storageKey)
                 } catch {
@@ -92,6 +96,6 @@ public struct CooldownStep: PipelineStep {
             throw ProviderError(.rateLimited(retryAfterSeconds: wait),
                                 "\(name) is cooling down until \(MessageTime.clock(cooldown.until)) UTC (\(cooldown.reason))", reason: .cooldownWait)
         }
-        try await pause(wait, on: time, provider: name)
+        try await IsobarEngine.pause(wait, on: time, provider: name)
     }
 }

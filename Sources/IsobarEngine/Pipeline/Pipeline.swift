@@ -12,7 +12,8 @@ import IsobarCore
 /// 5. breaker — open: skipped at once; a call's failure (retries included) counts once; half-open: one probe across processes;
 /// 6. retry — 5xx, timeouts and connection failures, full jitter, within the deadline;
 /// 7. rate limit — a permit from the call ledger for each attempt (so a retry is counted like any call);
-/// 8. concurrency — at most `slots` calls in flight to the provider (see `Engine.callSlots`);
+/// 8. concurrency — at most `slots` calls in flight to the provider (see `Engine.callSlots`); a call that gets its slot
+///    during a Retry-After pause (set by the cooldown step) waits it out first;
 /// 9. the provider's fetch.
 ///
 /// Retry sits outside the rate limit so that every attempt the provider sees takes its own permit.
@@ -22,8 +23,9 @@ public enum Pipeline {
                                random: @escaping @Sendable (ClosedRange<Double>) -> Double, diagnostics: any DiagnosticSink,
                                slots: AsyncSemaphore) -> (step: any PipelineStep, stale: StaleIfErrorStep?) {
         let provider = binding.provider
+        let paused = ProviderPause()
         let fetch = ConcurrencyStep(next: FetchStep(provider: provider, transport: binding.transport, time: time), slots: slots,
-                                    providerName: provider.displayName)
+                                    providerName: provider.displayName, pause: paused, time: time)
         guard let policy = binding.policy, let storage else { return (fetch, nil) }
         let key = binding.storageKey
         let cache = ReportCache(provider: provider, cache: storage.cache, policy: policy, maxAgeSeconds: options.maxAgeSeconds,
@@ -37,7 +39,7 @@ public enum Pipeline {
                                   probes: storage.locks)
         let cooled = CooldownStep(next: guarded, provider: provider, cooldowns: storage.cooldowns,
                                   longestWaitSeconds: options.longestWaitSeconds, maxCooldownSeconds: policy.maxCooldownSeconds, time: time,
-                                  diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits)
+                                  diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits, pause: paused)
         let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
                                       readCache: options.readCache, time: time, diagnostics: diagnostics)
         let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)
