@@ -29,11 +29,6 @@ extension Store {
         DROP TABLE fetch_locks;
         CREATE TABLE leases(lease_key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at REAL NOT NULL);
         """,
-        // A window sums the calls that still count in it: indexed by the instant each stops counting, a batch of thousands
-        // of calls reads only those of the last window, not every call ever made.
-        """
-        CREATE INDEX rate_events_counting ON rate_events(provider, coalesce(settled_at, deadline, at));
-        """,
     ]
 
     /// The cache's layout.
