@@ -2,6 +2,7 @@ import Foundation
 @testable import IsobarCLI
 import IsobarCore
 import IsobarHTTP
+import IsobarTestKit
 import Testing
 
 /// Writes `text` to a new file and returns its path.
@@ -129,6 +130,21 @@ func batchInput(_ text: String) throws -> String {
         #expect(try summary.int("requests") == 0)
         #expect(try summary.int("cache_hits") == 4)
         #expect(server.requests.count == asked)
+    }
+
+    @Test func theDeadlineStopsReadingAndSaysHowFarItGot() async throws {
+        let server = try LoopbackServer { _ in .init("{}", delaySeconds: 5) }
+        defer { server.stop() }
+        let file = try batchInput((0..<50).map { "\(10 + $0),10" }.joined(separator: "\n"))
+        let run = await runCLI(["batch", file, "--config", try liveConfiguration(server), "--providers", "open-meteo", "--deadline", "1", "--jobs", "2"],
+                               transport: { CurlTransport(userAgent: "isobar/test") })
+        #expect(run.code == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("deadline passed"), "\(run.stderr)")
+        let lines = try parseLines(run)
+        let summary = try #require(lines.last)
+        #expect(try summary.int("places") < 50)
+        #expect(try summary.int("failed") == summary.int("places"))
+        #expect(try lines.filter { try $0.string("type") == "provider_error" }.allSatisfy { try $0.member("error").string("code") == "timeout" })
     }
 
     @Test func exitCodesFollowTheCounts() {
