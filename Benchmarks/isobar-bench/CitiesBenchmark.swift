@@ -40,10 +40,10 @@ func benchmarkCities(count: Int = 200, latency: Double = 0.05, cap: Int = 8, run
     let configuration = scratch + "/config.json"
     try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    // The published rate limits (OpenWeatherMap's 60 a minute) would hold most of the requests back: lifted, so the
+    // The published rate limits (OpenWeatherMap's 60 a minute) and Open-Meteo's one call at a time would hold most of the requests back: lifted, so the
     // figures are those of the fan-out. OpenWeatherMap's key comes from the variable it reads by default.
     func configure(_ server: LoopbackServer) {
-        let unlimited = #""rate_limits": [{"limit": 1000000, "per_s": 60}]"#
+        let unlimited = #""rate_limits": [{"limit": 1000000, "per_s": 60}], "max_concurrent_calls": \#(cap)"#
         let text = """
         {"providers": [
           {"id": "openweathermap", "type": "openweathermap", "base_url": "\(server.baseURL)", \(unlimited)},

@@ -1,5 +1,6 @@
 // Prints timing figures for Isobar's hot paths. Run: swift run -c release isobar-bench [decode]
-// `cities` compares its wall time with ISOBAR_BENCH_CAP requests at a time (default 8).
+// `cities` compares its wall time with ISOBAR_BENCH_CAP requests at a time (default 8); `batch` needs the release isobar
+// executable, and compares with Benchmarks/python/batch_aiohttp.py when aiohttp is installed.
 import CJansson
 import FixtureReplay
 import FoundationEssentials
@@ -158,7 +159,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // Memory figures are peaks: cachehit (a child's peak includes this process's peak at spawn) and places (this
 // process's peak) run first, before the other benchmarks grow this process; cities (which prints this process's peak
 // beside its child's) runs last.
-let known = ["cachehit", "places", "decode", "fanout", "http", "consensus", "exec", "cities"]
+let known = ["cachehit", "places", "decode", "fanout", "http", "consensus", "exec", "cities", "batch"]
 for name in arguments.isEmpty ? known : arguments {
     switch name {
     case "decode": try benchmarkDecode()
@@ -168,6 +169,7 @@ for name in arguments.isEmpty ? known : arguments {
     case "cachehit": try benchmarkCacheHit()
     case "consensus": try benchmarkConsensus()
     case "exec": try await benchmarkExec()
+    case "batch": try benchmarkBatch()
     case "cities": try benchmarkCities(cap: ProcessInfo.processInfo.environment["ISOBAR_BENCH_CAP"].flatMap { Int($0) }.map { max(1, $0) } ?? 8)
     default: print("unknown benchmark '\(name)'; known: \(known.joined(separator: ", "))")
     }

@@ -46,7 +46,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     public var id: String { configuration.id }
     /// Name for people.
     public var displayName: String { "Open-Meteo" }
-    /// Current, hourly and daily for up to 16 days; no key.
+    /// Current, hourly and daily for up to 16 days; no key; one call at a time.
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             kinds: Set(DataKind.allCases), horizonDays: configuration.forecastDays, stepHours: 1,
@@ -55,7 +55,8 @@ public struct OpenMeteoProvider: WeatherProvider {
                 RateLimit(limit: 600, perSeconds: 60), RateLimit(limit: 5_000, perSeconds: 3_600),
                 RateLimit(limit: 10_000, perSeconds: 86_400), RateLimit(limit: 300_000, perSeconds: 30 * 86_400),
             ],
-            freshFor: (current: 900, forecast: 3600), attribution: "Open-Meteo.com (CC BY 4.0)")
+            // The free service takes about one request at a time per client, with a short queue; bursts are answered 429.
+            freshFor: (current: 900, forecast: 3600), attribution: "Open-Meteo.com (CC BY 4.0)", maxConcurrentCalls: 1)
     }
 
     /// Open-Meteo's weighting: `max(1, vars / 10 × max(1, days / 14))` for one location.

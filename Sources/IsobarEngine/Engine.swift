@@ -94,7 +94,8 @@ public enum EngineEvent: Sendable {
 /// Asks every provider about each request at once and streams their answers, then each request's consensus.
 ///
 /// Many requests may be in flight together: at most `maxConcurrentRequests` places, and at most
-/// `maxConcurrentCallsPerProvider` calls to any one provider. Every request shares the run's deadline.
+/// `maxConcurrentCallsPerProvider` calls to any one provider (fewer when the provider declares fewer). Every request shares
+/// the run's deadline.
 public struct Engine: Sendable {
     /// The providers asked, in display order.
     public let bindings: [ProviderBinding]
@@ -141,10 +142,11 @@ public struct Engine: Sendable {
                 let deadline = engine.time.now().addingTimeInterval(engine.options.timeoutSeconds)
                 let pipelines = engine.bindings.map { binding in
                     Pipeline.compose(binding, storage: engine.storage, options: engine.options, time: engine.time, random: engine.random,
-                                     diagnostics: engine.diagnostics, slots: AsyncSemaphore(engine.options.maxConcurrentCallsPerProvider))
+                                     diagnostics: engine.diagnostics, slots: AsyncSemaphore(engine.callSlots(binding)))
                 }
                 let places = AsyncSemaphore(engine.options.maxConcurrentRequests)
-                await withTaskGroup(of: Void.self) { group in
+                // Discarding: a finished place's task is let go at once, so a long input never piles up finished tasks.
+                await withDiscardingTaskGroup { group in
                     var number = 0
                     for await weather in requests {
                         guard await places.acquire() else { break }
@@ -160,6 +162,12 @@ public struct Engine: Sendable {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// Calls in flight at once to one provider: the engine's bound, narrowed by the provider's own (its policy's, else its declaration's).
+    public func callSlots(_ binding: ProviderBinding) -> Int {
+        let own = binding.policy.map(\.maxConcurrentCalls) ?? binding.provider.capabilities.maxConcurrentCalls
+        return max(1, min(options.maxConcurrentCallsPerProvider, own ?? .max))
     }
 
     /// Collects every event of a run of one request.

@@ -28,6 +28,11 @@ public struct EngineOptions: Sendable {
     public var maxConcurrentCallsPerProvider = 8
     /// Weights of providers in the consensus (missing: 1).
     public var weights: [String: Double] = [:]
+    /// True to wait for rate limits and Retry-After pauses until the deadline instead of failing as `rate_limited` (batch).
+    public var waitsForRateLimits = false
+
+    /// A deadline far enough away to mean none (ten years), for runs that are meant to finish whatever they take.
+    public static let noDeadlineSeconds = 10 * 365 * 86_400.0
 
     /// Options with the defaults.
     public init() {}
@@ -47,6 +52,8 @@ public struct ProviderPolicy: Sendable, Equatable {
     public var maxCooldownSeconds: Double = 3600
     /// Seconds the provider may take within a command, every attempt included (`timeout_s`); nil for the command's deadline.
     public var budgetSeconds: Double?
+    /// The most calls in flight to it at once (`max_concurrent_calls`); nil for the engine's bound alone.
+    public var maxConcurrentCalls: Int?
 
     /// A policy; defaults come from the provider's declaration.
     public init(rateLimits: [RateLimit], currentTTLSeconds: Double, forecastTTLSeconds: Double, maxStaleSeconds: Double = 86_400) {
@@ -61,6 +68,7 @@ public struct ProviderPolicy: Sendable, Equatable {
         let capabilities = provider.capabilities
         self.init(rateLimits: capabilities.rateLimits, currentTTLSeconds: capabilities.freshFor.current,
                   forecastTTLSeconds: capabilities.freshFor.forecast)
+        maxConcurrentCalls = capabilities.maxConcurrentCalls
     }
 }
 

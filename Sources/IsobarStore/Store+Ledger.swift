@@ -38,13 +38,30 @@ extension Store: CallLedger {
     }
 
     private static func decide(_ request: PermitRequest, now: Date, _ connection: Connection) throws(StoreError) -> PermitDecision {
-        let calls = try calls(of: request.provider, within: request.windows, now: now, connection)
-        let freesAt = LedgerWindow.freesAt(request, calls: calls.map { ($0.settledAt, $0.countsUntil, $0.cost) }, now: now)
-        guard freesAt <= now else { return .wait(until: freesAt) }
+        // Usually every window has room: summed in SQL, without reading each call. Only a full window needs the calls,
+        // to say when it frees up.
+        if try !fits(request, now: now, connection) {
+            let calls = try calls(of: request.provider, within: request.windows, now: now, connection)
+            let freesAt = LedgerWindow.freesAt(request, calls: calls.map { ($0.settledAt, $0.countsUntil, $0.cost) }, now: now)
+            guard freesAt <= now else { return .wait(until: freesAt) }
+        }
         try connection.query("INSERT INTO rate_events(provider, at, cost, deadline) VALUES (?, ?, ?, ?)",
                              [.text(request.provider), .real(now.timeIntervalSince1970), .real(request.cost),
                               .real(request.deadline.timeIntervalSince1970)])
         return .granted(CallID(String(connection.lastInsertRowID)))
+    }
+
+    /// True when the request fits in every window: the costs counted in each (as `LedgerWindow` counts them) plus its own
+    /// are within the limit.
+    private static func fits(_ request: PermitRequest, now: Date, _ connection: Connection) throws(StoreError) -> Bool {
+        for window in request.windows {
+            let rows = try connection.query(
+                "SELECT total(cost) FROM rate_events WHERE provider = ? AND coalesce(settled_at, deadline, at) > ?",
+                [.text(request.provider), .real(now.addingTimeInterval(-window.perSeconds).timeIntervalSince1970)])
+            let used = rows.first?[0].double ?? 0
+            if used + request.cost > window.limit + 1e-9 { return false }
+        }
+        return true
     }
 
     /// The provider's calls that may count in the longest window; the exact test per window is made on `Date`s, as

@@ -67,6 +67,16 @@ public struct CommandOptions: Sendable, Equatable {
     public var add = false
     /// `--older-than` (cache prune), in seconds.
     public var olderThanSeconds = 86_400.0
+    /// `--kind` (batch).
+    public var kind = BatchKind.current
+    /// `--jobs` (batch): places in flight at once.
+    public var jobs = 8
+    /// `--order` (batch).
+    public var order = BatchOrder.completion
+    /// `--deadline` (batch): seconds the whole run may take; nil for none.
+    public var deadlineSeconds: Double?
+    /// `--quiet` (batch): no progress line.
+    public var quiet = false
 
     /// Defaults only.
     public init() {}
@@ -128,12 +138,29 @@ public struct CommandOptions: Sendable, Equatable {
             }
             olderThanSeconds = seconds
         }
+        try readBatchOptions(parsed)
         if let list = parsed["providers"] {
             let wanted = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !wanted.isEmpty else { throw UsageError("--providers needs at least one provider id") }
             providers = wanted
         }
         if let text = parsed["weights"] { weights = try Self.weights(text) }
+    }
+
+    private mutating func readBatchOptions(_ parsed: ParsedArguments) throws(UsageError) {
+        quiet = parsed.has("quiet")
+        if let text = parsed["kind"] { kind = BatchKind(rawValue: text) ?? .current }
+        if let text = parsed["order"] { order = BatchOrder(rawValue: text) ?? .completion }
+        if let text = parsed["jobs"] {
+            guard let jobs = Int(text), (1...256).contains(jobs) else { throw UsageError("--jobs takes a whole number from 1 to 256, not '\(text)'") }
+            self.jobs = jobs
+        }
+        if let text = parsed["deadline"] {
+            guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= 366 * 86_400 else {
+                throw UsageError("--deadline takes a duration up to a year (90, 90s, 15m, 1h, 2d), not '\(text)'")
+            }
+            deadlineSeconds = seconds
+        }
     }
 
     private static func weights(_ text: String) throws(UsageError) -> [WeightOverride] {

@@ -30,6 +30,12 @@ enum ForecastCommand: IsobarCommand {
     }
 }
 
+/// `isobar batch [FILE|-]`.
+enum BatchCommand: IsobarCommand {
+    static let spec = Commands.batch
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runBatch(invocation) }
+}
+
 /// `isobar search TEXT`.
 enum SearchCommand: IsobarCommand {
     static let spec = Commands.search
@@ -63,7 +69,7 @@ enum ProvidersCommand: IsobarCommand {
 /// Every command, in help order.
 enum CommandTable {
     static let all: [any IsobarCommand.Type] = [
-        CompareCommand.self, NowCommand.self, ForecastCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
+        CompareCommand.self, NowCommand.self, ForecastCommand.self, BatchCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
         CacheCommand.self, ProvidersCommand.self,
         CompletionsCommand.self,
     ]

@@ -47,6 +47,22 @@ enum Commands {
         options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")] + weather,
         discussion: "Days are the place's local calendar days. Providers without days of their own contribute days computed from their steps, complete days only.")
 
+    static let batch = CommandSpec(
+        name: "batch", summary: "Many places from a file or stdin, one per line, answered as JSON lines as they complete",
+        arguments: [], optionalArguments: ["FILE"],
+        options: [
+            .value("kind", "KIND", "current (the default), hourly or daily", choices: BatchKind.allCases.map(\.rawValue)),
+            .value("days", "N", "hourly and daily: days to give, 1 to 16 (default 7)"),
+            .value("jobs", "N", "places in flight at once, 1 to 256 (default 8); each provider also keeps to its own limit"),
+            .value("order", "ORDER", "completion (as each place completes, the default) or input (input order, through a bounded buffer)",
+                   choices: BatchOrder.allCases.map(\.rawValue)),
+            .value("deadline", "SECONDS", "stop taking places after this long for the whole run: 90, 15m, 2h (default none)"),
+            .flag("quiet", "no progress line on stderr (there is one only when stderr is a terminal)"),
+            .value("format", "FORMAT", "jsonl, the only format of batch", choices: [OutputFormat.jsonl.rawValue]),
+            .flag("json", "the same as --format jsonl"),
+        ] + common.filter { !["format", "json", "timeout", "record", "min-providers"].contains($0.name) },
+        discussion: "FILE (- or none: stdin) holds one place per line: a name (Minsk, \"Paris, US\"), coordinates (53.9,27.57), or a JSON object {\"id\": \"a1\", \"place\": \"Minsk\"} or {\"id\": \"a1\", \"latitude\": 53.9, \"longitude\": 27.57} whose id is echoed on every line. Blank lines are skipped; a bad line is an input_error line and the run goes on; a summary line ends the output. Rate limits and Retry-After are waited for. Ctrl-C stops taking places, prints the summary and exits 130; a re-run takes every fresh answer from the cache.")
+
     /// `isobar PLACE`: not listed as a command; the home view of any place.
     static let place = CommandSpec(
         name: "PLACE", summary: "The home view of a place: now, the next hours, the next days",

@@ -14,6 +14,12 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case usage = 64
     /// The place is unknown or its coordinates are invalid.
     case badPlace = 65
+    /// The batch input file cannot be read (missing, a directory, not permitted).
+    case noInput = 66
+    /// Interrupted (SIGINT): a batch stopped taking places and printed its summary.
+    case interrupted = 130
+    /// The output's reader went away (a closed pipe): a batch ended quietly, as a SIGPIPE would end it.
+    case outputClosed = 141
     /// The configuration (file, provider entries, cassettes) cannot be used, or the user's cities and home cannot be read or saved.
     case configuration = 78
 }

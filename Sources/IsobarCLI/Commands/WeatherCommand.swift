@@ -220,14 +220,19 @@ extension IsobarCommandLine {
     }
 }
 
-/// Makes the real transport on first use, so answers served from the cache never start libcurl.
+/// Makes the real transport on first use, so answers served from the cache never start libcurl; counts the requests sent.
 final class LazyTransport: Transport {
     private let make: @Sendable () -> any Transport
     private let made = Mutex<(any Transport)?>(nil)
+    private let sent = Atomic<Int>(0)
 
     init(make: @escaping @Sendable () -> any Transport) { self.make = make }
 
+    /// Requests sent through it so far (each attempt counts).
+    var requestCount: Int { sent.load(ordering: .relaxed) }
+
     func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+        sent.add(1, ordering: .relaxed)
         let transport = made.withLock { made in
             if let made { return made }
             let created = make()

@@ -40,6 +40,8 @@ public struct ProviderEntry: Sendable {
     public var maxCooldownSeconds: Double?
     /// Weight in the consensus (default 1).
     public var weight: Double?
+    /// `max_concurrent_calls`: calls in flight to it at once, replacing the provider's declared bound.
+    public var maxConcurrentCalls: Int?
 
     /// Cassette directory (absolute) to replay instead of going live.
     public var replay: String?
@@ -68,7 +70,7 @@ public struct Configuration: Sendable {
     static let providerKeys = [
         "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
         "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s", "max_cooldown_s", "weight",
-        "contact", "command",
+        "contact", "command", "max_concurrent_calls",
     ]
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir"]
@@ -161,6 +163,7 @@ public struct Configuration: Sendable {
             }
         }
         provider.maxStaleSeconds = try entry.optionalDouble("max_stale_s")
+        provider.maxConcurrentCalls = try entry.optionalInt("max_concurrent_calls", in: 1...256)
         if let cap = try entry.optionalDouble("max_cooldown_s") {
             guard cap >= 0, cap <= 366 * 86_400 else { throw ConfigurationError("\(file): \(entry.path).max_cooldown_s must be 0 to a year (31622400)") }
             provider.maxCooldownSeconds = cap

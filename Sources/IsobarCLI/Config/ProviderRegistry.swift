@@ -42,6 +42,7 @@ public struct ProviderRegistry: Sendable {
         if let stale = entry.maxStaleSeconds { policy.maxStaleSeconds = stale }
         if let cap = entry.maxCooldownSeconds { policy.maxCooldownSeconds = cap }
         policy.budgetSeconds = entry.budgetSeconds
+        if let calls = entry.maxConcurrentCalls { policy.maxConcurrentCalls = calls }
         return policy
     }
 

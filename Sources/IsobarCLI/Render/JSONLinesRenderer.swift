@@ -3,15 +3,22 @@ import IsobarCore
 import IsobarEngine
 
 /// Writes one complete JSON object per line, flushed as each event happens (schema version 1, see the README).
+///
+/// Each line describes the place of its event's request, so one renderer serves a run over many places.
 public struct JSONLinesRenderer: Renderer {
     /// The schema version every line carries.
     public static let schemaVersion = 1
 
+    /// What one request's providers have said so far; its consensus line lists them.
+    private struct Answers {
+        var reports: [WeatherReport] = []
+        var failed: [String] = []
+        var outcomes: [(String, ProviderOutcome)] = []
+    }
+
     private let context: RenderContext
     private let output: any OutputSink
-    private var reports: [WeatherReport] = []
-    private var failed: [String] = []
-    private var outcomes: [(String, ProviderOutcome)] = []
+    private var answers: [RequestID: Answers] = [:]
 
     /// A renderer writing to `output`.
     public init(context: RenderContext, output: any OutputSink) {
@@ -21,26 +28,39 @@ public struct JSONLinesRenderer: Renderer {
 
     /// Writes the event's line and flushes.
     public mutating func handle(_ event: EngineEvent) {
+        handle(event, label: nil)
+    }
+
+    /// Writes the event's line, with the batch's `input_line` and `id` when labelled, and flushes.
+    public mutating func handle(_ event: EngineEvent, label: LineLabel?) {
+        let request = event.request
         switch event {
         case .result(_, let result):
             let report = result.report
-            reports.append(report)
-            outcomes.append((report.providerID, ProviderOutcome(report.freshness)))
-            emit("provider_result", provider: report.providerID, resultMembers(result))
+            answers[request.id, default: Answers()].reports.append(report)
+            answers[request.id, default: Answers()].outcomes.append((report.providerID, ProviderOutcome(report.freshness)))
+            emit("provider_result", request, label, provider: report.providerID, resultMembers(result, place: request.place))
         case .failure(_, let providerID, let error):
-            failed.append(providerID)
-            outcomes.append((providerID, ProviderOutcome(error)))
-            emit("provider_error", provider: providerID, [("status", .string(ProviderOutcome(error).rawValue)), ("error", errorJSON(error))])
+            answers[request.id, default: Answers()].failed.append(providerID)
+            answers[request.id, default: Answers()].outcomes.append((providerID, ProviderOutcome(error)))
+            emit("provider_error", request, label, provider: providerID,
+                 [("status", .string(ProviderOutcome(error).rawValue)), ("error", errorJSON(error))])
         case .consensus(_, let consensus):
-            emit("consensus", provider: nil, consensusMembers(consensus))
+            let answered = answers.removeValue(forKey: request.id) ?? Answers()
+            emit("consensus", request, label, provider: nil, consensusMembers(consensus, answered, place: request.place))
         }
     }
 
     /// Nothing is buffered.
     public mutating func finish() { output.flush() }
 
-    private func emit(_ type: String, provider: String?, _ members: [(String, JSONOutput)]) {
-        var line: [(String, JSONOutput)] = [("schema", .integer(Self.schemaVersion)), ("type", .string(type)), ("place", placeJSON)]
+    private func emit(_ type: String, _ request: EngineRequest, _ label: LineLabel?, provider: String?, _ members: [(String, JSONOutput)]) {
+        var line: [(String, JSONOutput)] = [("schema", .integer(Self.schemaVersion)), ("type", .string(type))]
+        if let label {
+            line.append(("input_line", .integer(label.inputLine)))
+            if let id = label.id { line.append(("id", .string(id))) }
+        }
+        line.append(("place", placeJSON(request.place, label)))
         if let provider {
             line.append(("provider", .string(provider)))
             line.append(("provider_name", .string(context.name(of: provider))))
@@ -49,15 +69,14 @@ public struct JSONLinesRenderer: Renderer {
         output.flush()
     }
 
-    private var placeJSON: JSONOutput {
-        let place = context.place
-        return .object([
+    private func placeJSON(_ place: Place, _ label: LineLabel?) -> JSONOutput {
+        .object([
             ("name", .string(place.name)), ("admin_area", .string(place.adminArea)), ("country_code", .string(place.countryCode)),
             ("latitude", .number(place.coordinate.latitude)), ("longitude", .number(place.coordinate.longitude)),
             ("timezone", .string(place.timeZoneIdentifier)),
             ("utc_offset_seconds", place.utcOffsetSeconds.map(JSONOutput.integer) ?? .null),
-            ("query", .string(context.query)),
-            ("runners_up", .array(context.runnersUp.map { other in
+            ("query", .string(label?.query ?? context.query)),
+            ("runners_up", .array((label?.runnersUp ?? context.runnersUp).map { other in
                 .object([("name", .string(other.name)), ("admin_area", .string(other.adminArea)), ("country_code", .string(other.countryCode)),
                          ("latitude", .number(other.coordinate.latitude)), ("longitude", .number(other.coordinate.longitude))])
             })),
@@ -82,9 +101,9 @@ public struct JSONLinesRenderer: Renderer {
         .number(value.map { OutputNumber.converted($0, dimension, context.units) })
     }
 
-    private func resultMembers(_ result: ProviderResult) -> [(String, JSONOutput)] {
+    private func resultMembers(_ result: ProviderResult, place: Place) -> [(String, JSONOutput)] {
         let report = result.report
-        let offset = report.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0
+        let offset = report.utcOffsetSeconds ?? place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
             ("status", .string(ProviderOutcome(report.freshness).rawValue)),
             ("source", sourceJSON(report.source)),
@@ -105,7 +124,7 @@ public struct JSONLinesRenderer: Renderer {
         }
         if !result.notes.isEmpty {
             members.append(("notes", .array(result.notes.map { note in
-                .object([("code", .string(note.code)), ("message", .string(ResultNoteText.sentence(note, place: context.place)))])
+                .object([("code", .string(note.code)), ("message", .string(ResultNoteText.sentence(note, place: place)))])
             })))
         }
         let warnings = result.notes.compactMap { note -> ValueWarning? in
@@ -236,9 +255,9 @@ public struct JSONLinesRenderer: Renderer {
     }
 
     /// Every provider asked, in display order: how its turn ended, its weight in the merge and where its answer came from.
-    private func outcomesJSON(_ consensus: ConsensusResult) -> JSONOutput {
-        .array(inDisplayOrder(outcomes, id: \.0).map { id, outcome in
-            let report = reports.first { $0.providerID == id }
+    private func outcomesJSON(_ consensus: ConsensusResult, _ answered: Answers) -> JSONOutput {
+        .array(inDisplayOrder(answered.outcomes, id: \.0).map { id, outcome in
+            let report = answered.reports.first { $0.providerID == id }
             return .object([
                 ("provider", .string(id)), ("status", .string(outcome.rawValue)),
                 ("weight", .number(consensus.weights[id])), ("source", report.map { sourceJSON($0.source) } ?? .null),
@@ -246,13 +265,14 @@ public struct JSONLinesRenderer: Renderer {
         })
     }
 
-    private func consensusMembers(_ consensus: ConsensusResult) -> [(String, JSONOutput)] {
+    private func consensusMembers(_ consensus: ConsensusResult, _ answered: Answers, place: Place) -> [(String, JSONOutput)] {
+        let (reports, failed, outcomes) = (answered.reports, answered.failed, answered.outcomes)
         let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds
-            ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? context.place.utcOffsetSeconds ?? 0
+            ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
             ("providers", .array(consensus.providers.map(JSONOutput.string))),
             ("failed_providers", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
-            ("outcomes", outcomesJSON(consensus)),
+            ("outcomes", outcomesJSON(consensus, answered)),
             ("excluded", .array(consensus.excluded.map(JSONOutput.string))),
             ("zone", .string(consensus.zone.description)),
             ("zone_fallback_reason", .string(consensus.zoneFallbackReason)),

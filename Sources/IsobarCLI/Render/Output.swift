@@ -13,12 +13,19 @@ public protocol OutputSink: Sendable {
     var isTerminal: Bool { get }
     /// The width of the terminal in cells, when it is one and says.
     var columns: Int? { get }
+    /// True once nobody reads it any more (a pipe whose reader has exited).
+    var isClosed: Bool { get }
 }
 
 extension OutputSink {
     /// No width: not a terminal.
     public var columns: Int? { nil }
+    /// Never closed.
+    public var isClosed: Bool { false }
 }
+
+/// Descriptors whose reader has gone (a write failed with EPIPE), one bit per descriptor below 64.
+private let closedDescriptors = Atomic<UInt64>(0)
 
 /// Standard output or standard error.
 public struct StandardStream: OutputSink {
@@ -43,6 +50,9 @@ public struct StandardStream: OutputSink {
             } else if written < 0 && errno == EINTR {
                 continue
             } else {
+                if written < 0 && errno == EPIPE && descriptor < 64 {
+                    closedDescriptors.bitwiseOr(UInt64(1) << UInt64(descriptor), ordering: .relaxed)
+                }
                 return
             }
         }
@@ -50,6 +60,8 @@ public struct StandardStream: OutputSink {
 
     /// Nothing to do: writes are unbuffered.
     public func flush() {}
+    /// True once a write failed because the reader has gone (EPIPE).
+    public var isClosed: Bool { descriptor < 64 && closedDescriptors.load(ordering: .relaxed) & (UInt64(1) << UInt64(descriptor)) != 0 }
     /// `isatty` on the descriptor.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
     /// The terminal's width from `ioctl(TIOCGWINSZ)`, or nil when it does not say.

@@ -69,6 +69,13 @@ public enum JSONOutput: Sendable, Equatable {
     }
 
     private static func writeString(_ value: String, to output: inout String) {
+        // Most strings need no escape: appended whole, not scalar by scalar.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += "\""
+            output += value
+            output += "\""
+            return
+        }
         output += "\""
         for scalar in value.unicodeScalars {
             switch scalar {

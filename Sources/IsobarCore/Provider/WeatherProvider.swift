@@ -33,11 +33,14 @@ public struct ProviderCapabilities: Sendable {
     /// True when the provider's terms require its HTTP lifetime (`Expires`, `max-age`) to be honoured even when it is longer
     /// than `freshFor` (MET Norway's); otherwise an HTTP lifetime only ever shortens it.
     public var honoursHTTPExpiry: Bool = false
+    /// The most calls its service accepts at once from one client; nil when it publishes no such limit.
+    public var maxConcurrentCalls: Int?
 
     /// Creates a capability declaration.
     public init(kinds: Set<DataKind>, horizonDays: Int, stepHours: Int, quantities: Set<Quantity>,
                 requiresAPIKey: Bool, geocoding: Bool, rateLimits: [RateLimit] = [],
-                freshFor: (current: Double, forecast: Double) = (600, 3600), attribution: String? = nil) {
+                freshFor: (current: Double, forecast: Double) = (600, 3600), attribution: String? = nil,
+                maxConcurrentCalls: Int? = nil) {
         self.kinds = kinds
         self.horizonDays = horizonDays
         self.stepHours = stepHours
@@ -47,6 +50,7 @@ public struct ProviderCapabilities: Sendable {
         self.rateLimits = rateLimits
         self.freshFor = freshFor
         self.attribution = attribution
+        self.maxConcurrentCalls = maxConcurrentCalls
     }
 }
 

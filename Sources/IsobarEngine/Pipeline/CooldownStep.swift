@@ -20,13 +20,18 @@ public struct CooldownStep: PipelineStep {
     public let storageKey: String
     /// Where store failures go.
     public let diagnostics: any DiagnosticSink
+    /// True to wait out a 429's pause and ask again (batch), while the deadline allows, instead of failing as `rate_limited`.
+    public let waitsForRateLimits: Bool
+    /// Where a 429's pause is told to the calls already queued for the provider; nil for nowhere.
+    public let pause: ProviderPause?
 
     /// Seconds of cooldown when a 429 names none.
     public static let defaultRetryAfterSeconds = 60.0
 
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, cooldowns: any CooldownStore, longestWaitSeconds: Double,
-                maxCooldownSeconds: Double = 3600, time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil) {
+                maxCooldownSeconds: Double = 3600, time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil,
+                waitsForRateLimits: Bool = false, pause: ProviderPause? = nil) {
         self.next = next
         self.provider = provider
         self.cooldowns = cooldowns
@@ -35,33 +40,40 @@ public struct CooldownStep: PipelineStep {
         self.time = time
         self.diagnostics = diagnostics
         self.storageKey = storageKey ?? provider.id
+        self.waitsForRateLimits = waitsForRateLimits
+        self.pause = pause
     }
 
-    /// Waits out or skips a cooldown, then calls; records a 429's cooldown.
+    /// Waits out or skips a cooldown, then calls; records a 429's cooldown (and, when `waitsForRateLimits`, waits it out and asks again).
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
-        try await waitOut(before: call.deadline)
-        do {
-            return try await next.answer(call)
-        } catch {
-            guard case .rateLimited(let retryAfter) = error.code, error.reason != .localLimit else { throw error }
-            let asked = retryAfter ?? Self.defaultRetryAfterSeconds
-            let wait = min(asked, maxCooldownSeconds)
-            let until = time.now().addingTimeInterval(wait)
+        while true {
+            try await waitOut(before: call.deadline)
             do {
-                try await cooldowns.setCooldown(Cooldown(until: until, reason: "HTTP 429"), provider: storageKey)
+                return try await next.answer(call)
             } catch {
-                diagnostics.report(Diagnostic(.health, "cannot record the cooldown of \(provider.id): \(error.message)"))
+                guard case .rateLimited(let retryAfter) = error.code, error.reason != .localLimit else { throw error }
+                let asked = retryAfter ?? Self.defaultRetryAfterSeconds
+                let wait = min(asked, maxCooldownSeconds)
+                let until = time.now().addingTimeInterval(wait)
+                if wait <= longestWaitSeconds { pause?.pause(until: until) }
+                do {
+                    try await cooldowns.setCooldown(Cooldown(until: until, reason: "HTTP 429"), provider: storageKey)
+                } catch {
+                    diagnostics.report(Diagnostic(.health, "cannot record the cooldown of \(provider.id): \(error.message)"))
+                }
+                // A batch waits the pause out (the next turn of the loop) and asks again, while the deadline allows.
+                if waitsForRateLimits && wait <= longestWaitSeconds && until < call.deadline { continue }
+                let name = provider.displayName
+                if wait > longestWaitSeconds {
+                    throw ProviderError(.unavailable,
+                                        "\(name) asked to wait \(MessageTime.duration(asked)) (Retry-After); skipped until \(MessageTime.clock(until)) UTC",
+                                        reason: .cooldown)
+                }
+                guard asked > wait else { throw error }
+                throw ProviderError(.rateLimited(retryAfterSeconds: wait),
+                                    "\(name) asked to wait \(MessageTime.duration(asked)) (Retry-After); paused for \(MessageTime.duration(wait)), until \(MessageTime.clock(until)) UTC",
+                                    reason: error.reason)
             }
-            let name = provider.displayName
-            if wait > longestWaitSeconds {
-                throw ProviderError(.unavailable,
-                                    "\(name) asked to wait \(MessageTime.duration(asked)) (Retry-After); skipped until \(MessageTime.clock(until)) UTC",
-                                    reason: .cooldown)
-            }
-            guard asked > wait else { throw error }
-            throw ProviderError(.rateLimited(retryAfterSeconds: wait),
-                                "\(name) asked to wait \(MessageTime.duration(asked)) (Retry-After); paused for \(MessageTime.duration(wait)), until \(MessageTime.clock(until)) UTC",
-                                reason: error.reason)
         }
     }
 
@@ -84,6 +96,6 @@ public struct CooldownStep: PipelineStep {
             throw ProviderError(.rateLimited(retryAfterSeconds: wait),
                                 "\(name) is cooling down until \(MessageTime.clock(cooldown.until)) UTC (\(cooldown.reason))", reason: .cooldownWait)
         }
-        try await pause(wait, on: time, provider: name)
+        try await IsobarEngine.pause(wait, on: time, provider: name)
     }
 }

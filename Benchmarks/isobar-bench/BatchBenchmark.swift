@@ -1,0 +1,174 @@
+import FixtureReplay
+import FoundationEssentials
+import IsobarCore
+import IsobarTestKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real binary's `isobar batch` over places × two providers, each on its own loopback server answering after `latency`:
+/// wall time against the bound (requests × latency ÷ calls in flight), CPU per place and peak RSS, beside an asyncio + aiohttp
+/// script bounded by a semaphore of the same size; then peak RSS for ten times the places, and the time Ctrl-C takes.
+func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) throws {
+    let executable = CommandLine.arguments[0]
+    let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
+    let isobar = (directory.isEmpty ? "." : directory) + "/isobar"
+    guard FileManager.default.isExecutableFile(atPath: isobar) else {
+        print("batch: build the isobar executable in the same configuration first (swift build -c release)")
+        return
+    }
+    let weather = try CassetteLibrary(directory: dataDirectory() + "/cassettes/openweathermap")
+    let meteo = try CassetteLibrary(directory: dataDirectory() + "/cassettes/open-meteo")
+    func minskBody(_ library: CassetteLibrary, _ path: String) -> [UInt8] {
+        library.interactions.first { $0.file.hasSuffix("minsk.json") && $0.url.path == path }?.response.body ?? []
+    }
+    let weatherBody = minskBody(weather, "/data/2.5/weather")
+    let meteoBody = minskBody(meteo, "/v1/forecast")
+    guard !weatherBody.isEmpty, !meteoBody.isEmpty else {
+        print("batch: the Minsk cassettes are missing")
+        return
+    }
+    let scratch = "/tmp/isobar-bench-batch-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+    /// Two servers (one per provider, so each has its own connections), a configuration, an input of `places` places.
+    func setUp(_ places: Int, latency: Double) throws -> (servers: [LoopbackServer], config: String, input: String) {
+        let owm = try LoopbackServer { _ in .init(body: weatherBody, delaySeconds: latency) }
+        let openMeteo = try LoopbackServer { _ in .init(body: meteoBody, delaySeconds: latency) }
+        // Limits lifted so that the figures are those of the fan-out; each provider takes `jobs` calls at once.
+        let lifted = #""rate_limits": [{"limit": 100000000, "per_s": 60}], "max_concurrent_calls": \#(jobs)"#
+        let config = scratch + "/config-\(places).json"
+        _ = FileManager.default.createFile(atPath: config, contents: Data("""
+        {"providers": [
+          {"id": "openweathermap", "type": "openweathermap", "base_url": "\(owm.baseURL)", \(lifted)},
+          {"id": "open-meteo", "type": "open-meteo", "base_url": "\(openMeteo.baseURL)", \(lifted)}]}
+        """.utf8))
+        let input = scratch + "/places-\(places).txt"
+        var text = ""
+        for index in 0..<places { text += "\(20 + Double(index / 400) * 0.1),\(-100 + Double(index % 400) * 0.1)\n" }
+        _ = FileManager.default.createFile(atPath: input, contents: Data(text.utf8))
+        return ([owm, openMeteo], config, input)
+    }
+    func environment(_ label: String) -> [String] {
+        ["OPENWEATHERMAP_API_KEY=bench", "HOME=\(scratch)", "XDG_CACHE_HOME=\(scratch)/cache-\(label)-\(UUID().uuidString)",
+         "ISOBAR_DATA_DIR=\(dataDirectory())", "PATH=/usr/bin:/bin"]
+    }
+
+    let inFlight = 2 * jobs
+    print("batch: isobar batch, \(count) places × 2 providers, each on its own loopback server answering after "
+        + "\(format(latency * 1000)) ms, --jobs \(jobs) (\(inFlight) calls in flight)")
+    let run = try setUp(count, latency: latency)
+    let child = spawnBatch(isobar, ["batch", run.input, "--config", run.config, "--jobs", String(jobs)], environment: environment("main"),
+                           output: scratch + "/out.jsonl")
+    let requests = run.servers.map(\.requests.count).reduce(0, +)
+    run.servers.forEach { $0.stop() }
+    let bound = Double(requests) * latency / Double(inFlight)
+    let summary = lastLine(scratch + "/out.jsonl")
+    print("  isobar: wall \(format(child.seconds)) s, exit \(child.status); bound \(requests) × \(format(latency * 1000)) ms ÷ \(inFlight) = "
+        + "\(format(bound)) s; wall/bound \(format(child.seconds / bound)) (target ≤ 1.1)")
+    print("    CPU \(format(child.cpuSeconds)) s = \(format(child.cpuSeconds / Double(count) * 1000)) ms per place; peak RSS "
+        + "\(format(Double(child.maxRSSKiB) / 1024)) MiB")
+    print("    \(summary)")
+
+    let script = dataDirectory() + "/../Benchmarks/python/batch_aiohttp.py"
+    let python = try setUp(count, latency: latency)
+    // The first python3 on this process's PATH (where `pip install aiohttp` put it), as a user would run it.
+    let parent = ProcessInfo.processInfo.environment
+    let compared = spawnBatch("/usr/bin/env", ["python3", script, python.input, python.servers[0].baseURL, python.servers[1].baseURL, String(inFlight)],
+                              environment: ["PATH=\(parent["PATH"] ?? "/usr/bin:/bin")", "HOME=\(parent["HOME"] ?? scratch)"]
+                                  + (parent["PYENV_ROOT"].map { ["PYENV_ROOT=\($0)"] } ?? []),
+                              output: scratch + "/python.jsonl")
+    let pythonRequests = python.servers.map(\.requests.count).reduce(0, +)
+    python.servers.forEach { $0.stop() }
+    if compared.status == 3 {
+        print("  python: skipped, aiohttp is not installed (pip install aiohttp)")
+    } else {
+        print("  python asyncio + aiohttp, semaphore \(inFlight): wall \(format(compared.seconds)) s, exit \(compared.status), "
+            + "\(pythonRequests) requests; CPU \(format(compared.cpuSeconds)) s = \(format(compared.cpuSeconds / Double(count) * 1000)) ms "
+            + "per place; peak RSS \(format(Double(compared.maxRSSKiB) / 1024)) MiB")
+        print("    \(lastLine(scratch + "/python.jsonl"))")
+        print("  CPU per place isobar/python \(format(child.cpuSeconds / max(compared.cpuSeconds, 1e-9))) (target ≤ 0.5)")
+    }
+
+    guard ProcessInfo.processInfo.environment["ISOBAR_BENCH_BATCH_QUICK"] == nil else { return }
+    // Memory: the same run with ten times the places (2 ms answers, so that it stays short) against one times.
+    var peaks: [Int: Int] = [:]
+    for places in [count, count * 10] {
+        let memory = try setUp(places, latency: 0.002)
+        let measured = spawnBatch(isobar, ["batch", memory.input, "--config", memory.config, "--jobs", String(jobs)],
+                                  environment: environment("memory"), output: "/dev/null")
+        memory.servers.forEach { $0.stop() }
+        peaks[places] = measured.maxRSSKiB
+        print("  memory: \(places) places: peak RSS \(format(Double(measured.maxRSSKiB) / 1024)) MiB, wall \(format(measured.seconds)) s, "
+            + "exit \(measured.status)")
+    }
+    if let small = peaks[count], let large = peaks[count * 10], small > 0 {
+        print("  peak RSS \(count * 10) places ÷ \(count) places = \(format(Double(large) / Double(small))) (target ≤ 1.1)")
+    }
+
+    // Ctrl-C one second into a run: the time from the signal to the exit, with the summary printed.
+    let interrupted = try setUp(count, latency: latency)
+    let stopped = spawnBatch(isobar, ["batch", interrupted.input, "--config", interrupted.config, "--jobs", String(jobs)],
+                             environment: environment("interrupt"), output: scratch + "/interrupted.jsonl", interruptAfter: 1)
+    interrupted.servers.forEach { $0.stop() }
+    print("  SIGINT after 1 s: exit \(stopped.status) \(format((stopped.afterInterrupt ?? 0) * 1000)) ms after the signal (target 130 "
+        + "within 1000 ms); \(lastLine(scratch + "/interrupted.jsonl"))")
+}
+
+/// What one child run did.
+private struct BatchChild {
+    var seconds: Double
+    var cpuSeconds: Double
+    var maxRSSKiB: Int
+    var status: Int32
+    var afterInterrupt: Double?
+}
+
+/// Runs a program with stdout in `output` and stderr discarded; sends SIGINT after `interruptAfter` seconds when given.
+private func spawnBatch(_ path: String, _ arguments: [String], environment: [String], output: String,
+                        interruptAfter: Double? = nil) -> BatchChild {
+    var pid: pid_t = 0
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let started = batchClock()
+    guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return BatchChild(seconds: 0, cpuSeconds: 0, maxRSSKiB: 0, status: -1) }
+    var status: Int32 = 0
+    var usage = rusage()
+    var signalled: Double?
+    while wait4(pid, &status, WNOHANG, &usage) == 0 {
+        if let interruptAfter, signalled == nil, batchClock() - started >= interruptAfter {
+            kill(pid, SIGINT)
+            signalled = batchClock()
+        }
+        usleep(1000)
+    }
+    let ended = batchClock()
+    let signal = status & 0x7f
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return BatchChild(seconds: ended - started, cpuSeconds: cpu, maxRSSKiB: usage.ru_maxrss,
+                      status: signal != 0 ? 128 + signal : (status >> 8) & 0xff, afterInterrupt: signalled.map { ended - $0 })
+}
+
+/// The last line of a file, cut for printing.
+private func lastLine(_ path: String) -> String {
+    let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    return String(text.split(separator: "\n").last?.prefix(220) ?? "(no output)")
+}
+
+/// Seconds of the monotonic clock.
+private func batchClock() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

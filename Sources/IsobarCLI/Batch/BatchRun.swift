@@ -1,0 +1,174 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+import Synchronization
+
+extension IsobarCommandLine {
+    /// Seconds in-flight places may still finish after Ctrl-C before they are cancelled.
+    static let interruptGraceSeconds = 0.6
+    /// Seconds between progress redraws (at most ten a second), and between looks at Ctrl-C and the deadline.
+    static let batchTickSeconds = 0.1
+
+    /// `isobar batch [FILE|-]`: every place of the input through one engine, lines streamed as they complete, a summary last.
+    func runBatch(_ parsed: Invocation) async throws -> ExitCode {
+        let options = parsed.options
+        let path = parsed.positionals.first ?? "-"
+        let lines: InputLines
+        switch InputLines.open(path) {
+        case .success(let opened): lines = opened
+        case .failure(let error):
+            errors.write("isobar: \(error.message)\n")
+            return .noInput
+        }
+        defer { lines.stop() }
+        var setup = try await weatherSetup(parsed)
+        setup.options.timeoutSeconds = options.deadlineSeconds ?? EngineOptions.noDeadlineSeconds
+        setup.options.waitsForRateLimits = true
+        setup.options.maxConcurrentRequests = options.jobs
+        setup.options.maxConcurrentCallsPerProvider = min(options.jobs, EngineOptions().maxConcurrentCallsPerProvider)
+        let view = options.kind.view(days: options.days)
+        let started = time.now()
+        let book = BatchBook(order: options.order, window: 4 * options.jobs + 32, providers: setup.bindings.count, output: output)
+        let errors = errors
+        let places = BatchPlaces(resolver: try placeResolver(), geocoding: geocodingChain(setup, parsed), network: networkTransport(setup, parsed),
+                                 time: time, missingData: DataDirectory.notFoundMessage(environment: environment),
+                                 warn: { errors.write("isobar: warning: \($0)\n") })
+        let feed = BatchFeed(lines: lines, book: book, places: places, kinds: view.kinds)
+        let context = RenderContext(view: view, place: Self.noPlace, units: setup.units,
+                                    providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) }, color: false, now: started)
+        let interrupt = InterruptSignal()
+        defer { interrupt.restore() }
+
+        let events = engine(setup).run(AsyncStream(unfolding: { await feed.next() }))
+        let output = output
+        let consumer = Task {
+            let capture = LineCapture()
+            var renderer = JSONLinesRenderer(context: context, output: capture)
+            for await event in events {
+                renderer.handle(event, label: book.label(of: event.request.id))
+                book.record(event, line: capture.take())
+                if output.isClosed { return }
+            }
+        }
+        let stopTaking: @Sendable () -> Void = {
+            book.stop()
+            lines.stop()
+        }
+        let watch = BatchWatch(interrupt: interrupt, deadline: options.deadlineSeconds.map { started.addingTimeInterval($0) },
+                               progress: errors.isTerminal && !options.quiet ? errors : nil,
+                               total: errors.isTerminal && !options.quiet ? path : nil)
+        let ticker = Task { await watch.run(book: book, consumer: consumer, time: time, started: started, stopTaking: stopTaking) }
+        await consumer.value
+        stopTaking()
+        ticker.cancel()
+        let ending = await ticker.value
+        guard !output.isClosed else { return .outputClosed }
+        book.flushHeld()
+        let counts = book.counts
+        book.writeLast(BatchLines.summary(counts, requests: setup.live.requestCount, wallSeconds: time.now().timeIntervalSince(started),
+                                          interrupted: ending.interrupted))
+        if ending.pastDeadline && !ending.interrupted {
+            warn("the \(SpokenDuration.seconds(options.deadlineSeconds ?? 0)) s deadline passed: \(counts.done) input lines were done and the rest "
+                + "not read; run the same command again to resume (every fresh answer comes from the cache)")
+        }
+        if ending.interrupted { return .interrupted }
+        return Self.batchExitCode(counts, cutShort: ending.pastDeadline)
+    }
+
+    /// 0 when every place was answered by every provider and every line was good; 3 when nothing was answered at all (every
+    /// place failed, or every line was bad); 2 otherwise (some places partial or failed, some lines bad, or the deadline cut the run).
+    static func batchExitCode(_ counts: BatchCounts, cutShort: Bool) -> ExitCode {
+        if counts.done == 0 { return cutShort ? .partial : .success }
+        if counts.ok + counts.partial == 0 { return .noneAnswered }
+        return counts.partial + counts.failed + counts.inputErrors == 0 && !cutShort ? .success : .partial
+    }
+
+    /// The render context's place for a run over many: each line describes its own request's place instead.
+    private static let noPlace = Place(name: "", coordinate: Coordinate(latitude: 0, longitude: 0)!)
+}
+
+/// Collects what a renderer writes for one event, so that the batch can place it in order.
+final class LineCapture: OutputSink {
+    private let text = Mutex("")
+
+    /// Appends text.
+    func write(_ text: String) { self.text.withLock { $0 += text } }
+    /// Nothing to push: the batch writes the text itself.
+    func flush() {}
+    /// Never a terminal.
+    var isTerminal: Bool { false }
+
+    /// Everything written since the last call, leaving the capture empty.
+    func take() -> String {
+        text.withLock { text in
+            defer { text = "" }
+            return text
+        }
+    }
+}
+
+/// Watches a running batch every tick: Ctrl-C (stop taking places; cancel what is still in flight after a grace), the
+/// deadline (stop taking places), and the progress line on a terminal.
+struct BatchWatch: Sendable {
+    /// How the watch ended.
+    struct Ending: Sendable {
+        /// Ctrl-C arrived.
+        var interrupted = false
+        /// The deadline passed while places were still being taken.
+        var pastDeadline = false
+    }
+
+    /// The SIGINT flag.
+    let interrupt: InterruptSignal
+    /// When the run must stop taking places; nil for never.
+    let deadline: Date?
+    /// Where the progress line is drawn; nil for none.
+    let progress: (any OutputSink)?
+    /// The input file whose lines are counted for the progress total; nil (or `-`) for no total.
+    let total: String?
+
+    /// Ticks until cancelled (when the consumer is done), then erases the progress line.
+    func run(book: BatchBook, consumer: Task<Void, Never>, time: any TimeSource, started: Date,
+             stopTaking: @escaping @Sendable () -> Void) async -> Ending {
+        let counted = CountedLines()
+        if let total { ReaderThread.start { counted.store(InputLines.countNonBlank(path: total)) } }
+        var ending = Ending()
+        var line = progress.map(BatchProgress.init(sink:))
+        var cancelAt: Date?
+        while !Task.isCancelled {
+            do {
+                try await time.sleep(seconds: IsobarCommandLine.batchTickSeconds)
+            } catch {
+                break
+            }
+            let now = time.now()
+            if interrupt.wasRaised && !ending.interrupted {
+                ending.interrupted = true
+                stopTaking()
+                cancelAt = now.addingTimeInterval(IsobarCommandLine.interruptGraceSeconds)
+            }
+            if let deadline, now >= deadline, !book.isStopped {
+                ending.pastDeadline = true
+                stopTaking()
+            }
+            if let cancelAt, now >= cancelAt { consumer.cancel() }
+            line?.draw(book.counts, total: counted.value, elapsed: now.timeIntervalSince(started))
+        }
+        // Ctrl-C between the last tick and the end still counts.
+        if interrupt.wasRaised { ending.interrupted = true }
+        line?.erase()
+        return ending
+    }
+}
+
+/// The progress total, set by the thread that counts the input's lines.
+private final class CountedLines: Sendable {
+    private let count = Atomic<Int>(-1)
+    /// The count, once known.
+    var value: Int? {
+        let value = count.load(ordering: .relaxed)
+        return value >= 0 ? value : nil
+    }
+    /// Sets the count (nil: it cannot be known).
+    func store(_ value: Int?) { count.store(value ?? -1, ordering: .relaxed) }
+}

@@ -1,0 +1,223 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One line of batch input, as read.
+struct InputLine: Sendable, Equatable {
+    /// Its number in the input, from 1.
+    var number: Int
+    /// Its text without the line break (only the first `InputLines.maxLineBytes` bytes of a longer line).
+    var text: String
+    /// True when the line was longer than `InputLines.maxLineBytes` bytes; the rest was skipped unread into memory.
+    var isTooLong: Bool
+}
+
+/// Reads an input's lines lazily, a chunk at a time and only when asked, on a thread of its own: a pipe or a terminal that
+/// blocks never holds a thread of the cooperative pool, and however long the input, at most one chunk is in memory.
+final class InputLines: @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: `waiting`, `stopped` and `asked` are read and written only with `mutex` locked;
+    // `buffer`, `start`, `end`, `number` and `atEnd` only by the reading thread.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var waiting: CheckedContinuation<[InputLine]?, Never>?
+    private var asked = false
+    private var stopped = false
+    private let descriptor: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    private var number = 0
+    private var atEnd = false
+
+    /// The longest line read, in bytes; a longer one is an `input_error`.
+    static let maxLineBytes = 4096
+    /// Lines handed over at once.
+    static let chunkLines = 64
+
+    /// Reads `descriptor` (closed when the input ends or the reader stops) on a new thread.
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+        ReaderThread.start { [self] in self.run() }
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    /// Opens `path` (`-` for standard input) for reading; nil with the reason when it cannot be read.
+    static func open(_ path: String) -> Result<InputLines, InputError> {
+        guard path != "-" else { return .success(InputLines(descriptor: dup(0))) }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(InputError("cannot read \(path): \(String(cString: strerror(errno)))")) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            return .failure(InputError("cannot read \(path): it is a directory"))
+        }
+        return .success(InputLines(descriptor: descriptor))
+    }
+
+    /// The next lines (up to `chunkLines`); nil at the end of the input or once stopped.
+    func next() async -> [InputLine]? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[InputLine]?, Never>) in
+            let refused = locked { () -> Bool in
+                guard !stopped else { return true }
+                waiting = continuation
+                asked = true
+                pthread_cond_signal(condition)
+                return false
+            }
+            if refused { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// Stops reading: a caller waiting for lines gets nil now, whatever the thread is blocked on.
+    func stop() {
+        let waiter = locked { () -> CheckedContinuation<[InputLine]?, Never>? in
+            stopped = true
+            pthread_cond_signal(condition)
+            defer { waiting = nil }
+            return waiting
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// The thread: waits to be asked, reads a chunk, hands it over; ends at the end of the input or when stopped.
+    private func run() {
+        defer { close(descriptor) }
+        while true {
+            let go = locked { () -> Bool in
+                while !asked && !stopped { pthread_cond_wait(condition, mutex) }
+                asked = false
+                return !stopped
+            }
+            guard go else { return }
+            let lines = readChunk()
+            let waiter = locked { () -> CheckedContinuation<[InputLine]?, Never>? in
+                defer { waiting = nil }
+                return waiting
+            }
+            waiter?.resume(returning: lines.isEmpty ? nil : lines)
+            if lines.isEmpty { return }
+        }
+    }
+
+    private func readChunk() -> [InputLine] {
+        var lines: [InputLine] = []
+        while lines.count < Self.chunkLines, let line = readLine() { lines.append(line) }
+        return lines
+    }
+
+    /// One line, its bytes beyond `maxLineBytes` read and dropped; nil at the end of the input.
+    private func readLine() -> InputLine? {
+        var kept: [UInt8] = []
+        var tooLong = false
+        while true {
+            if start == end {
+                guard fill() else {
+                    guard !kept.isEmpty || tooLong else { return nil }
+                    break
+                }
+            }
+            let newline = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n"))
+            let stop = newline ?? end
+            let room = Self.maxLineBytes - kept.count
+            if stop - start > room {
+                kept += buffer[start..<(start + room)]
+                tooLong = true
+            } else {
+                kept += buffer[start..<stop]
+            }
+            start = newline.map { $0 + 1 } ?? end
+            if newline != nil { break }
+        }
+        number += 1
+        if kept.last == UInt8(ascii: "\r") { kept.removeLast() }
+        return InputLine(number: number, text: String(decoding: kept, as: UTF8.self), isTooLong: tooLong)
+    }
+
+    /// Reads more bytes into the buffer; false at the end of the input (or on an error reading it).
+    private func fill() -> Bool {
+        guard !atEnd else { return false }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                start = 0
+                end = count
+                return true
+            }
+            if count < 0 && errno == EINTR { continue }
+            atEnd = true
+            return false
+        }
+    }
+
+    /// Non-blank lines in a regular file, counted in one streaming pass; nil for anything else (a pipe, a terminal).
+    static func countNonBlank(path: String) -> Int? {
+        guard path != "-" else { return nil }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var count = 0
+        var blank = true
+        while true {
+            let read = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { break }
+            for byte in chunk[0..<read] {
+                if byte == UInt8(ascii: "\n") {
+                    if !blank { count += 1 }
+                    blank = true
+                } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") {
+                    blank = false
+                }
+            }
+        }
+        return blank ? count : count + 1
+    }
+}
+
+/// The batch input cannot be read at all (a missing file, a directory).
+struct InputError: Error, Sendable {
+    /// One line saying why.
+    let message: String
+    /// Creates the error.
+    init(_ message: String) { self.message = message }
+}
+
+/// Starts plain threads for blocking work.
+enum ReaderThread {
+    /// Runs `body` on a new detached thread.
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        final class Box: @unchecked Sendable {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            if let context { Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body() }
+            return nil
+        }, context)
+        guard started == 0 else {
+            // No thread: run it here rather than never.
+            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
+            return
+        }
+        pthread_detach(thread)
+    }
+}
