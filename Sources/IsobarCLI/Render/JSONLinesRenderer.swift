@@ -266,7 +266,7 @@ public struct JSONLinesRenderer: Renderer {
     }
 
     private func consensusMembers(_ consensus: ConsensusResult, _ answered: Answers, place: Place) -> [(String, JSONOutput)] {
-        let (reports, failed, outcomes) = (answered.reports, answered.failed, answered.outcomes)
+        let (reports, failed) = (answered.reports, answered.failed)
         let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds
             ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
