@@ -46,8 +46,28 @@ func batchInput(_ text: String) throws -> String {
         #expect(run.code == 0, "\(run.stderr)")
         let lines = try parseLines(run)
         let results = try lines.filter { try $0.string("type") == "provider_result" }
-        #expect(results.count == 4)
+        #expect(results.count == 6, "two places, three demo providers")
         #expect(try results.allSatisfy { try $0.member("daily").count() <= 2 && $0.member(ifPresent: "current") == nil })
+    }
+
+    @Test func csvHasOneTableWithTheInputLineAndIdFirstAndBadLinesAsRows() async throws {
+        let input = "{\"id\": \"m1\", \"place\": \"Minsk\"}\n200,200\nMoscow\n"
+        let run = await runCLI(["batch", try batchInput(input), "--demo", "--format", "csv"])
+        #expect(run.code == 2, "a bad line makes the run partial: \(run.stderr)")
+        let rows = run.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(rows.first)
+        #expect(Array(header.prefix(3)) == ["input_line", "id", "place"])
+        #expect(header.contains("temperature_c"))
+        #expect(rows.dropFirst().allSatisfy { $0.count == header.count }, "every row has every column")
+        let source = try #require(header.firstIndex(of: "source"))
+        let minsk = rows.filter { $0[0] == "1" }
+        #expect(minsk.allSatisfy { $0[1] == "m1" })
+        #expect(Set(minsk.map { $0[source] }) == ["openweathermap", "open-meteo", "met-norway", "consensus"])
+        let bad = try #require(rows.first { $0[0] == "2" })
+        #expect(bad[source] == "input_error" && bad.last == "bad_coordinates")
+        #expect(rows.contains { $0[0] == "3" && $0[source] == "consensus" })
+        #expect(!run.stdout.contains("summary"), "the summary is not a row")
+        #expect(run.stderr.contains("2 places: 2 ok, 0 partial, 0 failed; 1 input errors"))
     }
 
     @Test func onlyBadLinesIsExitThree() async throws {

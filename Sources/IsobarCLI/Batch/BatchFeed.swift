@@ -9,15 +9,19 @@ actor BatchFeed {
     private let book: BatchBook
     private let places: BatchPlaces
     private let kinds: Set<DataKind>
+    private let inputErrorText: @Sendable (InputLine, BatchLineError) -> String
     private var chunk: [InputLine] = []
     private var index = 0
 
-    /// A feed of `lines`, booked in `book`, resolved by `places`, asking for `kinds`.
-    init(lines: InputLines, book: BatchBook, places: BatchPlaces, kinds: Set<DataKind>) {
+    /// A feed of `lines`, booked in `book`, resolved by `places`, asking for `kinds`; a bad line is written as
+    /// `inputErrorText` makes it (an `input_error` JSON line unless told otherwise).
+    init(lines: InputLines, book: BatchBook, places: BatchPlaces, kinds: Set<DataKind>,
+         inputErrorText: @escaping @Sendable (InputLine, BatchLineError) -> String = { BatchLines.inputError(line: $0, $1) }) {
         self.lines = lines
         self.book = book
         self.places = places
         self.kinds = kinds
+        self.inputErrorText = inputErrorText
     }
 
     /// The next good place's request; nil at the end of the input or once the run stopped taking places.
@@ -38,7 +42,7 @@ actor BatchFeed {
                     return WeatherRequest(place: found.place, kinds: kinds)
                 }
             }
-            if case .failure(let error) = resolved { book.inputError(BatchLines.inputError(line: line, error)) }
+            if case .failure(let error) = resolved { book.inputError(inputErrorText(line, error)) }
         }
         return nil
     }

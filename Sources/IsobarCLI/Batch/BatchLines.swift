@@ -16,6 +16,13 @@ enum BatchLines {
         return JSONOutput.object(members).serialized() + "\n"
     }
 
+    /// The summary in words, for CSV output (which has no room for it): `1000 places: 990 ok, …; 12.3 s`.
+    static func summarySentence(_ counts: BatchCounts, requests: Int, wallSeconds: Double, interrupted: Bool) -> String {
+        "\(interrupted ? "interrupted after " : "")\(counts.places) places: \(counts.ok) ok, \(counts.partial) partial, \(counts.failed) failed; "
+            + "\(counts.inputErrors) input errors; \(requests) requests, \(counts.cacheHits) cache hits; "
+            + "\(JSONOutput.format((wallSeconds * 10).rounded() / 10)) s"
+    }
+
     /// `{"schema":1,"type":"summary","places":N,"ok":N,"partial":N,"failed":N,"input_errors":N,"requests":N,"cache_hits":N,
     /// "wall_s":1.234,"interrupted":false}`.
     static func summary(_ counts: BatchCounts, requests: Int, wallSeconds: Double, interrupted: Bool) -> String {

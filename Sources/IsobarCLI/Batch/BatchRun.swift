@@ -33,9 +33,15 @@ extension IsobarCommandLine {
         let places = BatchPlaces(resolver: try placeResolver(), geocoding: geocodingChain(setup, parsed), network: networkTransport(setup, parsed),
                                  time: time, missingData: DataDirectory.notFoundMessage(environment: environment),
                                  warn: { errors.write("isobar: warning: \($0)\n") })
-        let feed = BatchFeed(lines: lines, book: book, places: places, kinds: view.kinds)
+        let csv = options.format == .csv ? CSVRows(view: view, units: setup.units, now: started, leadingColumns: ["input_line", "id"]) : nil
+        let feed = BatchFeed(lines: lines, book: book, places: places, kinds: view.kinds, inputErrorText: { line, error in
+            csv.map { $0.inputErrorLine(leading: [String(line.number), error.id], code: error.code.rawValue) }
+                ?? BatchLines.inputError(line: line, error)
+        })
         let context = RenderContext(view: view, place: Self.noPlace, units: setup.units,
-                                    providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) }, color: false, now: started)
+                                    providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
+                                    attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false, now: started)
+        if let csv { output.write(csv.header) }
         let interrupt = InterruptSignal()
         defer { interrupt.restore() }
 
@@ -44,9 +50,15 @@ extension IsobarCommandLine {
         let consumer = Task {
             let capture = LineCapture()
             var renderer = JSONLinesRenderer(context: context, output: capture)
+            var rows = csv
             for await event in events {
-                renderer.handle(event, label: book.label(of: event.request.id))
-                book.record(event, line: capture.take())
+                let label = book.label(of: event.request.id)
+                if rows != nil {
+                    book.record(event, line: rows!.lines(for: event, leading: [label.map { String($0.inputLine) }, label?.id]))
+                } else {
+                    renderer.handle(event, label: label)
+                    book.record(event, line: capture.take())
+                }
                 if output.isClosed { return }
             }
         }
@@ -65,8 +77,14 @@ extension IsobarCommandLine {
         guard !output.isClosed else { return .outputClosed }
         book.flushHeld()
         let counts = book.counts
-        book.writeLast(BatchLines.summary(counts, requests: setup.live.requestCount, wallSeconds: time.now().timeIntervalSince(started),
-                                          interrupted: ending.interrupted))
+        let wall = time.now().timeIntervalSince(started)
+        if csv != nil {
+            // A CSV file holds one table: the summary goes to stderr, in words.
+            book.writeLast("")
+            errors.write("isobar: \(BatchLines.summarySentence(counts, requests: setup.live.requestCount, wallSeconds: wall, interrupted: ending.interrupted))\n")
+        } else {
+            book.writeLast(BatchLines.summary(counts, requests: setup.live.requestCount, wallSeconds: wall, interrupted: ending.interrupted))
+        }
         if ending.pastDeadline && !ending.interrupted {
             warn("the \(SpokenDuration.seconds(options.deadlineSeconds ?? 0)) s deadline passed: \(counts.done) input lines were done and the rest "
                 + "not read; run the same command again to resume (every fresh answer comes from the cache)")

@@ -58,7 +58,8 @@ enum Commands {
                    choices: BatchOrder.allCases.map(\.rawValue)),
             .value("deadline", "SECONDS", "stop taking places after this long for the whole run: 90, 15m, 2h (default none)"),
             .flag("quiet", "no progress line on stderr (there is one only when stderr is a terminal)"),
-            .value("format", "FORMAT", "jsonl, the only format of batch", choices: [OutputFormat.jsonl.rawValue]),
+            .value("format", "FORMAT", "jsonl (the default) or csv (bad lines as input_error rows, the summary on stderr)",
+                   choices: [OutputFormat.jsonl.rawValue, OutputFormat.csv.rawValue]),
             .flag("json", "the same as --format jsonl"),
         ] + common.filter { !["format", "json", "timeout", "record", "min-providers"].contains($0.name) },
         discussion: "FILE (- or none: stdin) holds one place per line: a name (Minsk, \"Paris, US\"), coordinates (53.9,27.57), or a JSON object {\"id\": \"a1\", \"place\": \"Minsk\"} or {\"id\": \"a1\", \"latitude\": 53.9, \"longitude\": 27.57} whose id is echoed on every line. Blank lines are skipped; a bad line is an input_error line and the run goes on; a summary line ends the output. Rate limits and Retry-After are waited for. Ctrl-C stops taking places, prints the summary and exits 130; a re-run takes every fresh answer from the cache.")

@@ -41,6 +41,15 @@ struct CSVRows {
         rows(for: event).map { CSVField.line(leading + $0) }.joined()
     }
 
+    /// A batch's bad input line as a row: after `leading`, no place, source `input_error`, status `error` and the error's code.
+    func inputErrorLine(leading: [String?], code: String) -> String {
+        let empty = [String?](repeating: nil, count: columns.count - leadingColumns.count - 2)
+        var row = leading + empty + [nil, code]
+        row[leadingColumns.count + 5] = "input_error"
+        row[leadingColumns.count + 6] = "error"
+        return CSVField.line(Array(row.prefix(columns.count)))
+    }
+
     /// The rows of one event, without the leading columns; nil is an empty cell.
     mutating func rows(for event: EngineEvent) -> [[String?]] {
         let place = placeCells(event.request.place)
