@@ -44,9 +44,10 @@ final class ScratchMount {
     }
 }
 
-/// Waits until SQLite has closed the file at `path` (its `-wal` is gone), for at most five seconds; true when it has.
+/// Waits until SQLite has closed the file at `path` (its `-wal` is gone), for at most thirty seconds (a loaded machine); true
+/// when it has.
 func waitUntilClosed(_ path: String) async throws -> Bool {
-    for _ in 0..<500 {
+    for _ in 0..<3_000 {
         if !FileManager.default.fileExists(atPath: path + "-wal") { return true }
         try await Task.sleep(for: .milliseconds(10))
     }

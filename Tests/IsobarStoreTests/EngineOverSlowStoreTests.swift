@@ -55,9 +55,10 @@ private struct NoTransport: Transport {
             return events
         }
         let elapsed = clock.now - begin
-        // The deadline (3 s) ends every call still waiting for the store; waiting for the store instead would take over a minute.
-        // The margin is for a loaded machine running the rest of the suite.
-        #expect(elapsed < .seconds(9), "took \(elapsed)")
+        // The deadline (3 s) ends every call still waiting for the store; waiting for the store instead would take over a minute
+        // (20 places × 2 providers × several 200 ms jobs, one at a time). The wide margin is for a 2-core machine running the
+        // rest of the suite at once, where this has been seen to take 14 s; it still tells the two apart.
+        #expect(elapsed < .seconds(30), "took \(elapsed)")
         // Every place is answered: a line per provider (an answer, or a timeout at the deadline) and a consensus.
         for index in places.indices {
             let mine = events.filter { $0.request.id.rawValue == index }
