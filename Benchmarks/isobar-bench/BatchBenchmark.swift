@@ -10,18 +10,9 @@ import Glibc
 /// wall time against the bound (requests × latency ÷ calls in flight), CPU per place and peak RSS, beside an asyncio + aiohttp
 /// script bounded by a semaphore of the same size; then peak RSS for ten times the places, and the time Ctrl-C takes.
 func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) throws {
-    let executable = CommandLine.arguments[0]
-    let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
-    let isobar = (directory.isEmpty ? "." : directory) + "/isobar"
-    guard FileManager.default.isExecutableFile(atPath: isobar) else {
-        print("batch: build the isobar executable in the same configuration first (swift build -c release)")
-        return
-    }
+    guard let isobar = siblingIsobar(for: "batch") else { return }
     let weather = try CassetteLibrary(directory: dataDirectory() + "/cassettes/openweathermap")
     let meteo = try CassetteLibrary(directory: dataDirectory() + "/cassettes/open-meteo")
-    func minskBody(_ library: CassetteLibrary, _ path: String) -> [UInt8] {
-        library.interactions.first { $0.file.hasSuffix("minsk.json") && $0.url.path == path }?.response.body ?? []
-    }
     let weatherBody = minskBody(weather, "/data/2.5/weather")
     let meteoBody = minskBody(meteo, "/v1/forecast")
     guard !weatherBody.isEmpty, !meteoBody.isEmpty else {
@@ -128,47 +119,23 @@ private struct BatchChild {
 /// Runs a program with stdout in `output` and stderr discarded; sends SIGINT after `interruptAfter` seconds when given.
 private func spawnBatch(_ path: String, _ arguments: [String], environment: [String], output: String,
                         interruptAfter: Double? = nil) -> BatchChild {
-    var pid: pid_t = 0
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-    }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    let started = batchClock()
-    guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return BatchChild(seconds: 0, cpuSeconds: 0, maxRSSKiB: 0, status: -1) }
-    var status: Int32 = 0
-    var usage = rusage()
-    var signalled: Double?
-    while wait4(pid, &status, WNOHANG, &usage) == 0 {
-        if let interruptAfter, signalled == nil, batchClock() - started >= interruptAfter {
+    var signalledAt: Double?
+    let watch: ((pid_t, Double) -> Void)? = interruptAfter.map { after in
+        { pid, elapsed in
+            guard signalledAt == nil, elapsed >= after else { return }
             kill(pid, SIGINT)
-            signalled = batchClock()
+            signalledAt = elapsed
         }
-        usleep(1000)
     }
-    let ended = batchClock()
-    let signal = status & 0x7f
-    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return BatchChild(seconds: ended - started, cpuSeconds: cpu, maxRSSKiB: usage.ru_maxrss,
-                      status: signal != 0 ? 128 + signal : (status >> 8) & 0xff, afterInterrupt: signalled.map { ended - $0 })
+    guard case .success(let child) = runRedirected(path, arguments, environment: environment, stdout: output, watch: watch) else {
+        return BatchChild(seconds: 0, cpuSeconds: 0, maxRSSKiB: 0, status: -1)
+    }
+    return BatchChild(seconds: child.seconds, cpuSeconds: child.cpuSeconds, maxRSSKiB: child.maxRSSKiB, status: child.status,
+                      afterInterrupt: signalledAt.map { child.seconds - $0 })
 }
 
 /// The last line of a file, cut for printing.
 private func lastLine(_ path: String) -> String {
     let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     return String(text.split(separator: "\n").last?.prefix(220) ?? "(no output)")
-}
-
-/// Seconds of the monotonic clock.
-private func batchClock() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -9,18 +9,9 @@ import Glibc
 /// The real binary's `isobar cities --refresh` over `count` places, against one loopback server answering as both providers
 /// after `latency` seconds; compared with the time `cap` requests at a time would take.
 func benchmarkCities(count: Int = 200, latency: Double = 0.05, cap: Int = 8, runs: Int = 3) throws {
-    let executable = CommandLine.arguments[0]
-    let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
-    let isobar = (directory.isEmpty ? "." : directory) + "/isobar"
-    guard FileManager.default.isExecutableFile(atPath: isobar) else {
-        print("cities: build the isobar executable in the same configuration first (swift build -c release)")
-        return
-    }
+    guard let isobar = siblingIsobar(for: "cities") else { return }
     let weather = try CassetteLibrary(directory: dataDirectory() + "/cassettes/openweathermap")
     let meteo = try CassetteLibrary(directory: dataDirectory() + "/cassettes/open-meteo")
-    func minskBody(_ library: CassetteLibrary, _ path: String) -> [UInt8] {
-        library.interactions.first { $0.file.hasSuffix("minsk.json") && $0.url.path == path }?.response.body ?? []
-    }
     // Every place gets Minsk's answers; the adapters do not check that the coordinates match.
     let bodies = ["/data/2.5/weather": minskBody(weather, "/data/2.5/weather"), "/data/2.5/forecast": minskBody(weather, "/data/2.5/forecast"),
                   "/v1/forecast": minskBody(meteo, "/v1/forecast")]
@@ -134,12 +125,6 @@ func benchmarkCities(count: Int = 200, latency: Double = 0.05, cap: Int = 8, run
 }
 
 /// A program that could not be started.
-private struct SpawnError: Error, CustomStringConvertible {
-    let path: String
-    let code: Int32
-    var description: String { "cannot start \(path): error \(code)" }
-}
-
 /// What one child run did.
 private struct ChildRun {
     var seconds: Double
@@ -157,41 +142,15 @@ private struct ChildRun {
 private func runChild(_ path: String, _ arguments: [String], environment: [String], scratch: String, killAfter: Double = 60) throws -> ChildRun {
     let out = scratch + "/stdout"
     let err = scratch + "/stderr"
-    var pid: pid_t = 0
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-    }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    let started = monotonicSeconds()
-    let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-    guard spawned == 0 else { throw SpawnError(path: path, code: spawned) }
-    var status: Int32 = 0
-    var usage = rusage()
     var killed = false
-    while wait4(pid, &status, WNOHANG, &usage) == 0 {
-        if !killed && monotonicSeconds() - started > killAfter {
-            kill(pid, SIGKILL)
-            killed = true
-        }
-        usleep(1000)
-    }
-    let seconds = monotonicSeconds() - started
+    let child = try runRedirected(path, arguments, environment: environment, stdout: out, stderr: err) { pid, elapsed in
+        guard !killed, elapsed > killAfter else { return }
+        kill(pid, SIGKILL)
+        killed = true
+    }.get()
     func read(_ file: String) -> String { String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self) }
-    // A child ended by a signal reports 128 + the signal, as a shell would.
-    let signalled = status & 0x7f
-    return ChildRun(
-        seconds: seconds, status: signalled != 0 ? 128 + signalled : (status >> 8) & 0xff, killed: killed,
-        userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
-        systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
-        maxRSSKiB: usage.ru_maxrss, stdout: read(out), stderr: read(err))
+    return ChildRun(seconds: child.seconds, status: child.status, killed: killed, userSeconds: child.userSeconds,
+                    systemSeconds: child.systemSeconds, maxRSSKiB: child.maxRSSKiB, stdout: read(out), stderr: read(err))
 }
 
 /// The most requests answered at the same moment, each taking `latency` from its arrival.
@@ -207,12 +166,5 @@ private func peakInFlight(_ arrivals: [Double], latency: Double) -> Int {
         peak = max(peak, current)
     }
     return peak
-}
-
-/// Seconds of the monotonic clock.
-private func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 

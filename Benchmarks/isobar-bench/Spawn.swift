@@ -1,9 +1,32 @@
+import FixtureReplay
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs a program to completion; returns wall seconds, CPU seconds (user + system), peak RSS in KiB and the exit status.
-func spawnAndMeasure(_ path: String, _ arguments: [String], environment: [String]) -> (seconds: Double, cpuSeconds: Double, maxRSSKiB: Int, status: Int32) {
+/// What one finished child process took.
+struct ChildUsage {
+    /// Wall seconds from start to exit.
+    var seconds: Double
+    /// The exit status; 128 + the signal for a child a signal ended, as a shell reports it.
+    var status: Int32
+    /// CPU seconds in user mode.
+    var userSeconds: Double
+    /// CPU seconds in the kernel.
+    var systemSeconds: Double
+    /// Peak resident set, KiB.
+    var maxRSSKiB: Int
+
+    /// User and system CPU seconds.
+    var cpuSeconds: Double { userSeconds + systemSeconds }
+}
+
+/// Runs a program to completion with its standard streams on the named files; `watch`, when given, is called about every
+/// millisecond with the pid and the seconds since the start (to signal it); without it the wait blocks, so short runs are timed
+/// exactly. The `posix_spawn` error code when it cannot start.
+func runRedirected(_ path: String, _ arguments: [String], environment: [String], stdin: String = "/dev/null",
+                   stdout: String = "/dev/null", stderr: String = "/dev/null",
+                   watch: ((pid_t, Double) -> Void)? = nil) -> Result<ChildUsage, SpawnError> {
     var pid: pid_t = 0
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup($0) } + [nil]
@@ -13,20 +36,69 @@ func spawnAndMeasure(_ path: String, _ arguments: [String], environment: [String
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    var start = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &start)
-    guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return (0, 0, 0, -1) }
+    let started = monotonicSeconds()
+    let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    guard spawned == 0 else { return .failure(SpawnError(path: path, code: spawned)) }
     var status: Int32 = 0
     var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    var end = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &end)
-    let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
-    // A child ended by a signal reports 128 + the signal, as a shell would.
-    let signalled = status & 0x7f
-    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return (seconds, cpu, usage.ru_maxrss, signalled != 0 ? 128 + signalled : (status >> 8) & 0xff)
+    if let watch {
+        while wait4(pid, &status, WNOHANG, &usage) == 0 {
+            watch(pid, monotonicSeconds() - started)
+            usleep(1000)
+        }
+    } else {
+        wait4(pid, &status, 0, &usage)
+    }
+    let seconds = monotonicSeconds() - started
+    let signal = status & 0x7f
+    return .success(ChildUsage(
+        seconds: seconds, status: signal != 0 ? 128 + signal : (status >> 8) & 0xff,
+        userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+        systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6, maxRSSKiB: usage.ru_maxrss))
+}
+
+/// Runs a program to completion, its output discarded; returns wall seconds, CPU seconds, peak RSS in KiB and the exit status.
+func spawnAndMeasure(_ path: String, _ arguments: [String], environment: [String]) -> (seconds: Double, cpuSeconds: Double, maxRSSKiB: Int, status: Int32) {
+    switch runRedirected(path, arguments, environment: environment) {
+    case .success(let child): (child.seconds, child.cpuSeconds, child.maxRSSKiB, child.status)
+    case .failure: (0, 0, 0, -1)
+    }
+}
+
+/// A program that could not be started.
+struct SpawnError: Error, CustomStringConvertible {
+    /// The program.
+    let path: String
+    /// `posix_spawn`'s error code.
+    let code: Int32
+    /// For the report.
+    var description: String { "cannot start \(path): error \(code)" }
+}
+
+/// Seconds of the monotonic clock.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// The `isobar` executable built beside this benchmark; nil, after saying so, when there is none.
+func siblingIsobar(for benchmark: String) -> String? {
+    let executable = CommandLine.arguments[0]
+    let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
+    let isobar = (directory.isEmpty ? "." : directory) + "/isobar"
+    guard FileManager.default.isExecutableFile(atPath: isobar) else {
+        print("\(benchmark): build the isobar executable in the same configuration first (swift build -c release)")
+        return nil
+    }
+    return isobar
+}
+
+/// The body of the bundled Minsk recording of `library` for the URL path `path`; empty when there is none.
+func minskBody(_ library: CassetteLibrary, _ path: String) -> [UInt8] {
+    library.interactions.first { $0.file.hasSuffix("minsk.json") && $0.url.path == path }?.response.body ?? []
 }
