@@ -43,7 +43,7 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
     }
     func environment(_ label: String) -> [String] {
         ["OPENWEATHERMAP_API_KEY=bench", "HOME=\(scratch)", "XDG_CACHE_HOME=\(scratch)/cache-\(label)-\(UUID().uuidString)",
-         "ISOBAR_DATA_DIR=\(dataDirectory())", "PATH=/usr/bin:/bin"]
+         "ISOBAR_DATA_DIR=\(dataDirectory())", "PATH=/usr/bin:/bin", recordingTimeShift()]
     }
 
     let inFlight = 2 * jobs

@@ -43,7 +43,8 @@ func benchmarkCacheHit() throws {
         let arguments = ["compare", place, "--config", scratch + "/config.json", "--format", "jsonl"]
         // Each binary has a cache of its own, so neither reads what the other wrote.
         let environments = binaries.indices.map { index in
-            ["BENCH_OWM_KEY=bench", "XDG_CACHE_HOME=\(scratch)/cache-\(index)", "HOME=\(scratch)", "ISOBAR_DATA_DIR=\(dataDirectory())"]
+            ["BENCH_OWM_KEY=bench", "XDG_CACHE_HOME=\(scratch)/cache-\(index)", "HOME=\(scratch)", "ISOBAR_DATA_DIR=\(dataDirectory())",
+             recordingTimeShift()]
         }
         for (binary, environment) in zip(binaries, environments) {
             let warm = spawnAndMeasure(binary.path, arguments, environment: environment)

@@ -42,7 +42,8 @@ func benchmarkCities(count: Int = 200, latency: Double = 0.05, cap: Int = 8, run
         """
         _ = FileManager.default.createFile(atPath: configuration, contents: Data(text.utf8))
     }
-    let environment = ["OPENWEATHERMAP_API_KEY=bench", "HOME=\(scratch)", "XDG_CACHE_HOME=\(cache)", "ISOBAR_DATA_DIR=\(dataDirectory())"]
+    let environment = ["OPENWEATHERMAP_API_KEY=bench", "HOME=\(scratch)", "XDG_CACHE_HOME=\(cache)", "ISOBAR_DATA_DIR=\(dataDirectory())",
+                       recordingTimeShift()]
     let common = ["--config", configuration, "--cache-dir", cache]
 
     // The list: the first command seeds Minsk and Moscow, removed at once; then a grid of `count` places 0.5° apart.
