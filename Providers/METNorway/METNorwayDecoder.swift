@@ -22,7 +22,7 @@ public struct METNorwayDecoder: Sendable {
     /// Decodes a response, mapping failure statuses to errors (203, deprecated but valid, decodes).
     public func decode(_ response: HTTPResponse, now: Date) throws(ProviderError) -> METNorwayForecast {
         let body = try CheckedBody(response, provider: providerName, messageKey: "message", now: now)
-        do {
+        return try ProviderError.decoding(provider: providerName) {
             let properties = try body.root().member("properties")
             var forecast = METNorwayForecast(steps: [])
             var untrusted: Set<String> = []
@@ -43,12 +43,6 @@ public struct METNorwayDecoder: Sendable {
             }
             forecast.steps = steps
             return forecast
-        } catch let error as JSONError {
-            throw ProviderError.badResponse(error, provider: providerName)
-        } catch let error as ProviderError {
-            throw error
-        } catch {
-            throw ProviderError(.badResponse(path: "$"), "\(providerName) sent an unreadable response")
         }
     }
 

@@ -29,7 +29,7 @@ public struct OpenMeteoDecoder: Sendable {
     public func decode(_ response: HTTPResponse, now: Date) throws(ProviderError) -> OpenMeteoForecast {
         let body = try CheckedBody(response, provider: providerName, messageKey: "reason", now: now)
         let reason = body.serverMessage
-        do {
+        return try ProviderError.decoding(provider: providerName) {
             let root = try body.root()
             if try root.nonNullMember("error")?.bool() == true {
                 throw ProviderError(.badRequest, "\(providerName) rejected the request: \(reason ?? "no reason given")")
@@ -55,12 +55,6 @@ public struct OpenMeteoDecoder: Sendable {
                                                  warnings: &forecast.warnings)
             }
             return forecast
-        } catch let error as JSONError {
-            throw ProviderError.badResponse(error, provider: providerName)
-        } catch let error as ProviderError {
-            throw error
-        } catch {
-            throw ProviderError(.badResponse(path: "$"), "\(providerName) sent an unreadable response")
         }
     }
 

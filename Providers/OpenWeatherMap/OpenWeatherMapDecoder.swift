@@ -101,7 +101,7 @@ public struct OpenWeatherMapDecoder: Sendable {
     private func checkedRoot(_ response: HTTPResponse, now: Date) throws(ProviderError) -> JSONValue {
         let body = try CheckedBody(response, provider: providerName, messageKey: "message", now: now)
         let serverMessage = body.serverMessage
-        do {
+        return try ProviderError.decoding(provider: providerName) {
             let root = try body.root()
             guard let cod = try root.nonNullMember("cod") else { return root }
             let code = try cod.intOrNumericString()
@@ -109,12 +109,6 @@ public struct OpenWeatherMapDecoder: Sendable {
             let failed = HTTPResponse(status: code, headers: response.headers, body: [])
             throw ProviderError.forStatus(failed, provider: providerName, serverMessage: serverMessage, now: now)
                 ?? ProviderError(.badResponse(path: "$.cod"), "\(providerName) answered with code \(code)")
-        } catch let error as JSONError {
-            throw ProviderError.badResponse(error, provider: providerName)
-        } catch let error as ProviderError {
-            throw error
-        } catch {
-            throw ProviderError(.badResponse(path: "$"), "\(providerName) sent an unreadable response")
         }
     }
 }

@@ -62,6 +62,20 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
         ProviderError(.badResponse(path: error.path), "\(provider) sent a response Isobar cannot read: \(error)")
     }
 
+    /// Runs a decoder's reading of a body: a JSON problem becomes a `badResponse` naming its path, a `ProviderError` passes
+    /// through, and anything else is an unreadable response.
+    public static func decoding<T>(provider: String, _ read: () throws -> T) throws(ProviderError) -> T {
+        do {
+            return try read()
+        } catch let error as JSONError {
+            throw ProviderError.badResponse(error, provider: provider)
+        } catch let error as ProviderError {
+            throw error
+        } catch {
+            throw ProviderError(.badResponse(path: "$"), "\(provider) sent an unreadable response")
+        }
+    }
+
     /// This error with every occurrence of the given secrets in its message replaced by `REDACTED`.
     public func redacting(_ secrets: [String]) -> ProviderError {
         var copy = self
