@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: strict),
         .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: strict),
         .target(name: "METNorway", dependencies: ["IsobarCore"], path: "Providers/METNorway", swiftSettings: strict),
+        .target(name: "METAR", dependencies: ["IsobarCore", "IsobarPlaces"], path: "Providers/METAR", swiftSettings: strict),
         .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: strict),
         .target(name: "Exec", dependencies: ["IsobarCore"], path: "Providers/Exec", swiftSettings: strict),
 
@@ -73,6 +74,9 @@ let package = Package(
         .testTarget(name: "ExecTests", dependencies: ["Exec", "IsobarCore", "IsobarTestKit", "FixtureReplay", "OpenMeteo"], swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarFuzzTests", dependencies: ["IsobarFuzzTargets"], swiftSettings: strict),
+        .testTarget(
+            name: "METARTests", dependencies: ["METAR", "IsobarCore", "IsobarHTTP", "IsobarTestKit"], exclude: ["Fixtures"],
+            swiftSettings: strict),
         .testTarget(
             name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),
     ],

@@ -5,12 +5,12 @@ import Darwin
 #endif
 
 /// Distances on the sphere and the cells a circle covers.
-enum Geodesy {
+public enum Geodesy {
     /// The mean Earth radius, in kilometres.
     static let earthRadiusKilometres = 6371.0088
 
     /// Great-circle distance between two coordinates in degrees (haversine), in kilometres.
-    static func kilometres(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    public static func kilometres(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
         let φ1 = latitude1 * .pi / 180, φ2 = latitude2 * .pi / 180
         let Δφ = φ2 - φ1, Δλ = (longitude2 - longitude1) * .pi / 180
         let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
