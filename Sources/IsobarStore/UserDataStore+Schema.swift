@@ -9,6 +9,19 @@ extension UserDataStore {
                           latitude REAL NOT NULL, longitude REAL NOT NULL, timezone TEXT, set_at REAL NOT NULL);
         CREATE TABLE facts(key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """,
+        // The forecast archive: every live answer's steps and every observation, values as a JSON object by quantity.
+        """
+        CREATE TABLE archive_steps(provider TEXT NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
+                                   issued_at INTEGER NOT NULL, valid_at INTEGER NOT NULL, period_hours REAL NOT NULL,
+                                   condition TEXT, fields TEXT NOT NULL,
+                                   PRIMARY KEY(latitude, longitude, provider, valid_at, issued_at)) WITHOUT ROWID;
+        CREATE INDEX archive_steps_by_valid_time ON archive_steps(valid_at);
+        CREATE TABLE archive_observations(source TEXT NOT NULL, station TEXT NOT NULL, latitude REAL NOT NULL,
+                                          longitude REAL NOT NULL, observed_at INTEGER NOT NULL, condition TEXT,
+                                          fields TEXT NOT NULL,
+                                          PRIMARY KEY(latitude, longitude, source, observed_at)) WITHOUT ROWID;
+        CREATE INDEX archive_observations_by_time ON archive_observations(observed_at);
+        """,
     ]
 
     /// The user's file's layout.

@@ -75,7 +75,7 @@ enum Sample {
     @Test func aFullFileRefusesTheCityAndKeepsTheOthers() async throws {
         let directory = freshDirectory()
         // SQLite's page limit stands in for a full disk: the file may not grow past a few pages.
-        let store = try await UserDataStore.open(directory: directory, options: .init(maxPageCount: 8))
+        let store = try await UserDataStore.open(directory: directory, options: .init(maxPageCount: 16))
         var saved: [Place] = []
         var failure: UserDataError?
         for index in 0..<100 {
