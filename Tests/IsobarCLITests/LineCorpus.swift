@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCore
+import IsobarStore
 
 /// Every kind of JSON line Isobar writes, gathered by running each command that writes them: the golden runs' files, and
 /// the other commands (places, cities, home, search, providers, cache, a provider that fails) run here in one shared
@@ -40,13 +41,30 @@ enum LineCorpus {
             ["search", "Paris"], ["search", "Sprngfield", "--limit", "3"],
             ["providers", "--demo"], ["providers", "reset"],
             ["cache", "stats"], ["cache", "prune"], ["cache", "clear"],
+            ["archive", "stats"], ["archive", "export"], ["archive", "prune"],
         ]
+        try await seedArchive(environment["XDG_DATA_HOME"]! + "/isobar")
         var runs = try goldenRuns()
         for arguments in commands {
             let run = await runCLI(arguments + ["--json"], environment: environment)
             runs.append(Run(command: "isobar " + (arguments + ["--json"]).joined(separator: " "), lines: run.lines))
         }
         return runs
+    }
+
+    /// One forecast step and one observation in the archive, as a live run and an observation source would leave them.
+    private static func seedArchive(_ directory: String) async throws {
+        let store = try await UserDataStore.open(directory: directory)
+        let minsk = Place(name: "Minsk", coordinate: Coordinate(latitude: 53.9, longitude: 27.5667)!)
+        let now = Date(timeIntervalSince1970: 1_795_856_400 + 3 * 3_600)
+        var step = WeatherSample(time: now.addingTimeInterval(3_600), periodHours: 1)
+        step.temperatureC = -0.4
+        step.windSpeedMS = 3.1
+        step.condition = .snow
+        try await store.archive(WeatherReport(providerID: "open-meteo", place: minsk, fetchedAt: now, hourly: [step]))
+        var observed = WeatherSample(time: now, periodHours: 1)
+        observed.temperatureC = -1
+        try await store.archiveObservation(observed, source: "metar", station: "UMMS", place: minsk)
     }
 
     /// Lines batch will write, in the shapes the schema gives them.

@@ -67,6 +67,8 @@ public struct CommandOptions: Sendable, Equatable {
     public var add = false
     /// `--older-than` (cache prune), in seconds.
     public var olderThanSeconds = 86_400.0
+    /// True when `--older-than` was given (archive prune's default is the configuration's `archive_days`).
+    public var olderThanGiven = false
     /// `--kind` (batch).
     public var kind = BatchKind.current
     /// `--jobs` (batch): places in flight at once.
@@ -137,6 +139,7 @@ public struct CommandOptions: Sendable, Equatable {
                 throw UsageError("--older-than takes a duration up to ten years (90, 90s, 15m, 1h, 2d), not '\(text)'")
             }
             olderThanSeconds = seconds
+            olderThanGiven = true
         }
         try readBatchOptions(parsed)
         if let list = parsed["providers"] {

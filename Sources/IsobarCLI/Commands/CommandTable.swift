@@ -60,6 +60,12 @@ enum CacheCommand: IsobarCommand {
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runCache(invocation) }
 }
 
+/// `isobar archive stats|prune|export`.
+enum ArchiveCommand: IsobarCommand {
+    static let spec = Commands.archive
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runArchive(invocation) }
+}
+
 /// `isobar providers`.
 enum ProvidersCommand: IsobarCommand {
     static let spec = Commands.providers
@@ -70,7 +76,7 @@ enum ProvidersCommand: IsobarCommand {
 enum CommandTable {
     static let all: [any IsobarCommand.Type] = [
         CompareCommand.self, NowCommand.self, ForecastCommand.self, BatchCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
-        CacheCommand.self, ProvidersCommand.self,
+        CacheCommand.self, ArchiveCommand.self, ProvidersCommand.self,
         CompletionsCommand.self,
     ]
 

@@ -84,6 +84,20 @@ enum Commands {
         ],
         discussion: "stats counts entries per provider and kind; clear deletes every cached answer; prune deletes old answers and rate-limit records no window needs.")
 
+    static let archive = CommandSpec(
+        name: "archive", summary: "The forecast archive of live answers: isobar archive [stats|prune|export] (stats when alone)",
+        arguments: [], optionalArguments: ["ACTION"], actions: ["stats", "prune", "export"],
+        options: [
+            .value("config", "FILE", "read this configuration file"),
+            .value("older-than", "SECONDS", "prune: remove what is older than this: 3600, 1h, 30d (default archive_days)"),
+            .value("units", "SYSTEM", "export: metric, imperial or standard (default from the configuration)",
+                   choices: UnitSystem.allCases.map(\.rawValue)),
+            .value("format", "FORMAT", "table or jsonl (export is always JSON lines)", choices: OutputFormat.lines.map(\.rawValue)),
+            .flag("json", "the same as --format jsonl"),
+            .flag("help", "show this help"),
+        ],
+        discussion: "Every forecast fetched live is kept in your data file (beside your cities) by provider, place, issue hour and valid time, with its lead time, for archive_days days (default 60; 0 keeps none). stats counts it; prune removes old entries; export writes it as JSON lines for analysis.")
+
     static let providers = CommandSpec(
         name: "providers",
         summary: "The configured providers with their limits, cooldown and breaker: isobar providers [list|reset [ID]] (list when alone)",

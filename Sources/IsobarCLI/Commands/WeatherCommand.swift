@@ -102,6 +102,7 @@ extension IsobarCommandLine {
             renderer.handle(event)
         }
         renderer.finish()
+        await archiveLive(reports, setup.configuration)
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
         if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)

@@ -65,6 +65,8 @@ public struct Configuration: Sendable {
     public var providers: [ProviderEntry]
     /// The file it was read from, if any.
     public var file: String?
+    /// `archive_days`: days of live forecasts and observations kept in the forecast archive; 0 keeps none.
+    public var archiveDays = 60
 
     /// The keys a provider entry may have.
     static let providerKeys = [
@@ -73,7 +75,7 @@ public struct Configuration: Sendable {
         "contact", "command", "max_concurrent_calls",
     ]
     /// The top-level keys.
-    static let topLevelKeys = ["units", "providers", "cache_dir"]
+    static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days"]
 
     /// Parses configuration text; relative `replay` paths are taken from `directory`.
     public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
@@ -83,6 +85,7 @@ public struct Configuration: Sendable {
                 throw unknownKey(key, among: topLevelKeys, at: "$", file: file)
             }
             var configuration = Configuration(units: .metric, providers: [], file: file)
+            if let days = try root.optionalInt("archive_days", in: 0...3_650) { configuration.archiveDays = days }
             configuration.cacheDirectory = try root.optionalString("cache_dir").map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
             if let units = try root.optionalString("units") {
                 guard let system = UnitSystem(rawValue: units) else {

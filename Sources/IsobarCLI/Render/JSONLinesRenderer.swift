@@ -90,10 +90,13 @@ public struct JSONLinesRenderer: Renderer {
         }
     }
 
-    private var unitsJSON: JSONOutput {
-        var members = Quantity.allCases.map { ($0.rawValue, JSONOutput.string(context.units.symbol($0.dimension))) }
-        members += DailyQuantity.allCases.map { ($0.rawValue, JSONOutput.string(context.units.symbol($0.dimension))) }
-        members.append(("precipitation", .string(context.units.symbol(.precipitationAmount))))
+    private var unitsJSON: JSONOutput { Self.units(context.units) }
+
+    /// The `units` object of a line: each quantity's symbol in `system`.
+    static func units(_ system: UnitSystem) -> JSONOutput {
+        var members = Quantity.allCases.map { ($0.rawValue, JSONOutput.string(system.symbol($0.dimension))) }
+        members += DailyQuantity.allCases.map { ($0.rawValue, JSONOutput.string(system.symbol($0.dimension))) }
+        members.append(("precipitation", .string(system.symbol(.precipitationAmount))))
         return .object(members)
     }
 

@@ -1,0 +1,99 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarStore
+
+extension IsobarCommandLine {
+    /// `isobar archive stats|prune|export`: the forecast archive in the user's data file.
+    func runArchive(_ parsed: Invocation) async throws -> ExitCode {
+        let action = parsed.positionals.first ?? "stats"
+        let actions = Commands.archive.actions
+        guard actions.contains(action) else {
+            let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError("unknown archive action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
+        }
+        let configuration = try loadConfiguration(parsed)
+        guard let directory = userDataDirectory() else {
+            throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME")
+        }
+        let store = try await UserDataStore.open(directory: directory)
+        let jsonl = parsed.options.format == .jsonl
+        switch action {
+        case "prune":
+            let seconds = parsed.options.olderThanGiven ? parsed.options.olderThanSeconds : Double(configuration.archiveDays) * 86_400
+            let removed = try await store.pruneArchive(before: time.now().addingTimeInterval(-seconds))
+            output.write(jsonl ? line("archive_pruned", [("removed", .integer(removed)), ("older_than_s", .number(seconds))])
+                               : "Removed \(removed) archived forecast step(s) and observation(s) older than \(Self.age(seconds)).\n")
+        case "export":
+            try await exportArchive(store, units: parsed.options.units ?? configuration.units)
+        default:
+            let stats = try await store.archiveStats()
+            output.write(jsonl ? archiveStatsLine(stats, path: store.path, days: configuration.archiveDays)
+                               : archiveStatsText(stats, path: store.path, days: configuration.archiveDays))
+        }
+        return .success
+    }
+
+    private func archiveStatsLine(_ stats: ArchiveStats, path: String, days: Int) -> String {
+        line("archive_stats", [
+            ("path", .string(path)), ("steps", .integer(stats.steps)), ("observations", .integer(stats.observations)),
+            ("providers", .array(stats.providers.map(JSONOutput.string))), ("places", .integer(stats.places)),
+            ("first_issued_at", stats.issued.map { .string(CivilTime.iso($0.lowerBound, utcOffsetSeconds: 0)) } ?? .null),
+            ("last_issued_at", stats.issued.map { .string(CivilTime.iso($0.upperBound, utcOffsetSeconds: 0)) } ?? .null),
+            ("archive_days", .integer(days)),
+        ])
+    }
+
+    private func archiveStatsText(_ stats: ArchiveStats, path: String, days: Int) -> String {
+        var text = "Forecast archive in \(path)\n"
+        let providers = stats.providers.isEmpty ? "" : " (\(stats.providers.joined(separator: ", ")))"
+        text += "  \(stats.steps) forecast step(s) from \(stats.providers.count) provider(s)\(providers) for \(stats.places) place(s)\n"
+        text += "  \(stats.observations) observation(s)\n"
+        if let issued = stats.issued {
+            text += "  issued \(CivilTime.iso(issued.lowerBound, utcOffsetSeconds: 0)) … \(CivilTime.iso(issued.upperBound, utcOffsetSeconds: 0))\n"
+        }
+        text += days == 0 ? "  archiving is off (archive_days is 0)\n" : "  kept for \(days) day(s) (archive_days)\n"
+        return text
+    }
+
+    /// Every archived step and observation as JSON lines, values in `units`.
+    private func exportArchive(_ store: UserDataStore, units: UnitSystem) async throws {
+        let unitsJSON = JSONLinesRenderer.units(units)
+        func values(_ values: [String: Double]) -> JSONOutput {
+            .object(Quantity.allCases.compactMap { quantity in
+                values[quantity.rawValue].map { (quantity.rawValue, .number(units.convert($0, quantity.dimension))) }
+            })
+        }
+        for step in try await store.archivedSteps() {
+            output.write(line("archived_step", [
+                ("provider", .string(step.provider)), ("latitude", .number(step.latitude)), ("longitude", .number(step.longitude)),
+                ("issued_at", .string(CivilTime.iso(step.issuedAt, utcOffsetSeconds: 0))),
+                ("valid_at", .string(CivilTime.iso(step.validAt, utcOffsetSeconds: 0))),
+                ("lead_h", .number(step.leadHours)), ("period_h", .number(step.periodHours)),
+                ("condition", step.condition.map(JSONOutput.string) ?? .null), ("values", values(step.values)), ("units", unitsJSON),
+            ]))
+        }
+        for observation in try await store.archivedObservations() {
+            output.write(line("archived_observation", [
+                ("observed_by", .string(observation.source)), ("station", .string(observation.station)),
+                ("latitude", .number(observation.latitude)), ("longitude", .number(observation.longitude)),
+                ("observed_at", .string(CivilTime.iso(observation.observedAt, utcOffsetSeconds: 0))),
+                ("condition", observation.condition.map(JSONOutput.string) ?? .null), ("values", values(observation.values)),
+                ("units", unitsJSON),
+            ]))
+        }
+    }
+
+    /// Archives the forecast steps of answers fetched live in this run, then drops what is older than `archive_days`.
+    /// The archive is a by-product: a failure is a warning, never the command's failure.
+    func archiveLive(_ reports: [WeatherReport], _ configuration: Configuration) async {
+        let live = reports.filter { $0.source == .live && $0.freshness == .fresh && !$0.hourly.isEmpty }
+        guard configuration.archiveDays > 0, !live.isEmpty, let directory = userDataDirectory() else { return }
+        do {
+            let store = try await UserDataStore.open(directory: directory)
+            for report in live { try await store.archive(report) }
+            try await store.pruneArchive(before: time.now().addingTimeInterval(-Double(configuration.archiveDays) * 86_400))
+        } catch {
+            warn("the forecast archive was not updated: \(error.message)")
+        }
+    }
+}

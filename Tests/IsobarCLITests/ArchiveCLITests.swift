@@ -1,0 +1,95 @@
+import Foundation
+import IsobarCLI
+import IsobarCore
+import IsobarHTTP
+import IsobarTestKit
+import Testing
+
+@Suite struct ArchiveCLITests {
+    let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
+
+    func configuration(_ server: LoopbackServer, archiveDays: Int? = nil) throws -> String {
+        let days = archiveDays.map { #""archive_days": \#($0), "# } ?? ""
+        return try temporaryConfiguration("""
+        {\(days)"providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)"}]}
+        """)
+    }
+
+    func stats(_ environment: [String: String], _ config: String) async throws -> JSONValue {
+        let run = await runCLI(["archive", "stats", "--json", "--config", config], environment: environment)
+        #expect(run.code == 0, "\(run.stderr)")
+        return try #require(try parseLines(run).first)
+    }
+
+    @Test func liveForecastsAreArchivedOncePerHourAndExported() async throws {
+        let server = try providerServer()
+        let config = try configuration(server)
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("archive-data")]
+        let first = await runCLI(["forecast", "Minsk", "--config", config, "--hourly"], environment: environment, transport: curl)
+        #expect(first.code == 0, "\(first.stderr)")
+        let counted = try await stats(environment, config)
+        let steps = try counted.int("steps")
+        let providers = try counted.member("providers").elements().map { try $0.string() }
+        #expect(steps > 24 && providers == ["open-meteo"])
+        #expect(try counted.int("places") == 1 && counted.int("archive_days") == 60)
+        // The same hour again, through a fresh cache so that it is fetched live: replaced, not added.
+        let again = await runCLI(["forecast", "Minsk", "--config", config, "--hourly"], environment: environment, transport: curl)
+        #expect(again.code == 0)
+        #expect(try await stats(environment, config).int("steps") == steps)
+        let export = await runCLI(["archive", "export", "--config", config, "--units", "imperial"], environment: environment)
+        let lines = try parseLines(export)
+        #expect(lines.count == steps)
+        let line = try #require(lines.first)
+        #expect(try line.string("type") == "archived_step" && line.int("schema") == 1 && line.string("provider") == "open-meteo")
+        #expect(try line.double("latitude") == 53.9 && line.double("lead_h") >= 0)
+        #expect(try line.member("units").string("temperature") == "°F")
+        let celsius = try #require(try parseLines(await runCLI(["archive", "export", "--config", config], environment: environment)).first)
+        let fahrenheit = try line.member("values").double("temperature")
+        #expect(abs(fahrenheit - (try celsius.member("values").double("temperature") * 9 / 5 + 32)) < 1e-9)
+    }
+
+    @Test func repliesFromRecordingsAndTheCacheAreNotArchived() async throws {
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("archive-demo")]
+        #expect(await runCLI(["compare", "Minsk", "--demo"], environment: environment).code == 0)
+        let run = await runCLI(["archive", "--json"], environment: environment)
+        #expect(try parseLines(run).first?.int("steps") == 0)
+    }
+
+    @Test func archiveDaysZeroKeepsNothingAndPruneRemovesWhatIsOld() async throws {
+        let server = try providerServer()
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("archive-off")]
+        let off = try configuration(server, archiveDays: 0)
+        #expect(await runCLI(["forecast", "Minsk", "--config", off], environment: environment, transport: curl).code == 0)
+        #expect(try await stats(environment, off).int("steps") == 0)
+        let table = await runCLI(["archive", "--config", off], environment: environment)
+        #expect(table.stdout.contains("archiving is off (archive_days is 0)"))
+
+        let on = try configuration(server)
+        #expect(await runCLI(["forecast", "Minsk", "--config", on], environment: environment, transport: curl).code == 0)
+        let steps = try await stats(environment, on).int("steps")
+        let pruned = try parseLines(await runCLI(["archive", "prune", "--older-than", "0", "--json", "--config", on], environment: environment))
+        // Steps valid before now go; the rest stay.
+        let removed = try #require(pruned.first).int("removed")
+        #expect(removed >= 0 && removed < steps)
+        #expect(try await stats(environment, on).int("steps") == steps - removed)
+        let everything = await runCLI(["archive", "prune", "--older-than", "0", "--config", on], environment: environment)
+        #expect(everything.stdout.hasPrefix("Removed 0 archived forecast step(s)"))
+    }
+
+    @Test func anArchiveThatCannotBeWrittenIsAWarningNotAFailure() async throws {
+        let server = try providerServer()
+        let blocker = temporaryDirectory("archive-blocked") + "/file"
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        let run = await runCLI(["forecast", "Minsk", "--config", try configuration(server)], environment: ["XDG_DATA_HOME": blocker], transport: curl)
+        #expect(run.code == 0)
+        #expect(run.stderr.hasPrefix("isobar: warning: the forecast archive was not updated: "))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func badActionsAndOptionsAreUsageErrors() async {
+        expectOneLineError(await runCLI(["archive", "statz"]), code: .usage, containing: "unknown archive action 'statz'; did you mean 'stats'?")
+        expectOneLineError(await runCLI(["archive", "prune", "--older-than", "soon"]), code: .usage, containing: "--older-than takes a duration")
+        let config = try? temporaryConfiguration(#"{"archive_days": -1, "providers": []}"#)
+        expectOneLineError(await runCLI(["archive", "--config", config ?? ""]), code: .configuration, containing: "archive_days")
+    }
+}
