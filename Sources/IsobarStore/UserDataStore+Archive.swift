@@ -123,6 +123,12 @@ extension UserDataStore {
         }
     }
 
+    /// Removes every archived step and observation (the cities and home stay); returns how many rows went.
+    @discardableResult
+    public func clearArchive() async throws(UserDataError) -> Int {
+        try await pruneArchive(before: Date(timeIntervalSince1970: 1e12))
+    }
+
     /// Archived steps, in place, provider, valid-time and issue-time order; only those near `place` (same rounded
     /// coordinates) when one is given.
     public func archivedSteps(near place: Place? = nil) async throws(UserDataError) -> [ArchivedStep] {

@@ -72,8 +72,14 @@ import Testing
         let removed = try #require(pruned.first).int("removed")
         #expect(removed >= 0 && removed < steps)
         #expect(try await stats(environment, on).int("steps") == steps - removed)
-        let everything = await runCLI(["archive", "prune", "--older-than", "0", "--config", on], environment: environment)
-        #expect(everything.stdout.hasPrefix("Removed 0 archived forecast step(s)"))
+        let again = await runCLI(["archive", "prune", "--older-than", "0", "--config", on], environment: environment)
+        #expect(again.stdout.hasPrefix("Removed 0 archived forecast step(s)"))
+        #expect(await runCLI(["cities", "add", "Tokyo", "--demo"], environment: environment).code == 0)
+        let cleared = await runCLI(["archive", "clear", "--config", on], environment: environment)
+        #expect(cleared.stdout.hasPrefix("Removed \(steps - removed) archived forecast step(s) and observation(s) from "))
+        #expect(try await stats(environment, on).int("steps") == 0)
+        // The cities are in the same file and stay.
+        #expect(await runCLI(["cities", "--demo", "--json"], environment: environment).stdout.contains("Tokyo"))
     }
 
     @Test func anArchiveThatCannotBeWrittenIsAWarningNotAFailure() async throws {

@@ -41,7 +41,7 @@ enum LineCorpus {
             ["search", "Paris"], ["search", "Sprngfield", "--limit", "3"],
             ["providers", "--demo"], ["providers", "reset"],
             ["cache", "stats"], ["cache", "prune"], ["cache", "clear"],
-            ["archive", "stats"], ["archive", "export"], ["archive", "prune"],
+            ["archive", "stats"], ["archive", "export"], ["archive", "prune"], ["archive", "clear"],
         ]
         try await seedArchive(environment["XDG_DATA_HOME"]! + "/isobar")
         var runs = try goldenRuns()

@@ -3,7 +3,7 @@ import IsobarCore
 import IsobarStore
 
 extension IsobarCommandLine {
-    /// `isobar archive stats|prune|export`: the forecast archive in the user's data file.
+    /// `isobar archive stats|prune|clear|export`: the forecast archive in the user's data file.
     func runArchive(_ parsed: Invocation) async throws -> ExitCode {
         let action = parsed.positionals.first ?? "stats"
         let actions = Commands.archive.actions
@@ -23,6 +23,10 @@ extension IsobarCommandLine {
             let removed = try await store.pruneArchive(before: time.now().addingTimeInterval(-seconds))
             output.write(jsonl ? line("archive_pruned", [("removed", .integer(removed)), ("older_than_s", .number(seconds))])
                                : "Removed \(removed) archived forecast step(s) and observation(s) older than \(Self.age(seconds)).\n")
+        case "clear":
+            let removed = try await store.clearArchive()
+            output.write(jsonl ? line("archive_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
+                               : "Removed \(removed) archived forecast step(s) and observation(s) from \(store.path).\n")
         case "export":
             try await exportArchive(store, units: parsed.options.units ?? configuration.units)
         default:

@@ -60,7 +60,7 @@ enum CacheCommand: IsobarCommand {
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runCache(invocation) }
 }
 
-/// `isobar archive stats|prune|export`.
+/// `isobar archive stats|prune|clear|export`.
 enum ArchiveCommand: IsobarCommand {
     static let spec = Commands.archive
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runArchive(invocation) }

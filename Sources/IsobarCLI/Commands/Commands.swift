@@ -85,8 +85,8 @@ enum Commands {
         discussion: "stats counts entries per provider and kind; clear deletes every cached answer; prune deletes old answers and rate-limit records no window needs.")
 
     static let archive = CommandSpec(
-        name: "archive", summary: "The forecast archive of live answers: isobar archive [stats|prune|export] (stats when alone)",
-        arguments: [], optionalArguments: ["ACTION"], actions: ["stats", "prune", "export"],
+        name: "archive", summary: "The forecast archive of live answers: isobar archive [stats|prune|clear|export] (stats when alone)",
+        arguments: [], optionalArguments: ["ACTION"], actions: ["stats", "prune", "clear", "export"],
         options: [
             .value("config", "FILE", "read this configuration file"),
             .value("older-than", "SECONDS", "prune: remove what is older than this: 3600, 1h, 30d (default archive_days)"),
@@ -96,7 +96,7 @@ enum Commands {
             .flag("json", "the same as --format jsonl"),
             .flag("help", "show this help"),
         ],
-        discussion: "Every forecast fetched live is kept in your data file (beside your cities) by provider, place, issue hour and valid time, with its lead time, for archive_days days (default 60; 0 keeps none). stats counts it; prune removes old entries; export writes it as JSON lines for analysis.")
+        discussion: "Every forecast fetched live is kept in your data file (beside your cities) by provider, place, issue hour and valid time, with its lead time, for archive_days days (default 60; 0 keeps none). stats counts it; prune removes old entries; clear removes them all (your cities and home stay); export writes it as JSON lines for analysis.")
 
     static let providers = CommandSpec(
         name: "providers",
