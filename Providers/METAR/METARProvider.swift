@@ -61,6 +61,13 @@ public struct METARProvider: WeatherProvider {
         return HTTPRequest(url: configuration.baseURL.appending(path: "/api/data/metar", query: query), origin: displayName)
     }
 
+    /// The station a report of this provider was observed at (from the notice it carries).
+    public static func station(of report: WeatherReport) -> String? {
+        report.notices.first { $0.hasPrefix(stationNoticePrefix) }?.dropFirst(stationNoticePrefix.count).split(separator: " ").first.map(String.init)
+    }
+
+    private static let stationNoticePrefix = "observed at "
+
     /// Asks for the candidates' reports and keeps the latest recent one of the nearest station that has one.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         let place = request.place
@@ -79,7 +86,7 @@ public struct METARProvider: WeatherProvider {
             guard let latest = recent.filter({ $0.station == station.icao }).max(by: { $0.time < $1.time }) else { continue }
             var report = WeatherReport(providerID: id, place: place, fetchedAt: now, current: latest.sample, hourly: [])
             report.warnings = decoded.warnings
-            report.notices.append("observed at \(station.icao) (\(station.name)), \(Int(kilometres.rounded())) km away: \(latest.raw)")
+            report.notices.append("\(Self.stationNoticePrefix)\(station.icao) (\(station.name)), \(Int(kilometres.rounded())) km away: \(latest.raw)")
             return report
         }
         let names = candidates.map(\.station.icao).joined(separator: ", ")

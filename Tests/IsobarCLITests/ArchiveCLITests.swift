@@ -92,6 +92,42 @@ import Testing
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test func eachLiveCommandKeepsTheNearestStationsObservation() async throws {
+        let server = try providerServer()
+        // Half an hour before the moment the tests run at (2026-11-28 12:00 UTC).
+        let report = #"[{"icaoId":"UMMS","obsTime":1795865400,"temp":-2,"dewp":-4,"wdir":240,"wspd":12,"altim":1013,"rawOb":"UMMS 281130Z 24006MPS 9999 -SN OVC010 M02/M04 Q1013"}]"#
+        let metar = try LoopbackServer { request in
+            request.path == "/api/data/metar" && request.parameter("ids") == "UMLI,UMMS,UMMB" ? .init(report) : .init(status: 400, "[]")
+        }
+        let config = try temporaryConfiguration("""
+        {"observations": {"type": "metar", "base_url": "\(metar.baseURL)"},
+         "providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)"}]}
+        """)
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("archive-observed"), "XDG_CACHE_HOME": temporaryDirectory("archive-observed-cache")]
+        let run = await runCLI(["forecast", "Minsk", "--config", config, "--json"], environment: environment, transport: curl)
+        #expect(run.code == 0, "\(run.stderr)")
+        // The observation is archived, never shown as a provider.
+        #expect(!run.stdout.contains("UMMS") && run.stderr.isEmpty)
+        let lines = try parseLines(await runCLI(["archive", "export", "--config", config], environment: environment))
+        let observed = try #require(lines.first { try $0.string("type") == "archived_observation" })
+        #expect(try observed.string("observed_by") == "metar" && observed.string("station") == "UMMS")
+        #expect(try observed.string("observed_at") == "2026-11-28T11:30:00+00:00" && observed.member("values").double("temperature") == -2)
+        #expect(metar.requests.count == 1)
+        // A second command within the half hour takes the cached answer.
+        #expect(await runCLI(["now", "Minsk", "--config", config], environment: environment, transport: curl).code == 0)
+        #expect(metar.requests.count == 1)
+    }
+
+    @Test func aBadObservationsEntryIsAConfigurationError() async throws {
+        for (entry, message) in [(#"{"type": "synop"}"#, "type must be metar, not 'synop'"),
+                                 (#"{"type": "metar", "base_url": "http://example.org"}"#, "base_url must be an https URL"),
+                                 (#"{"type": "metar", "max_distance_km": 9000}"#, "max_distance_km must be between 1 and 500"),
+                                 (#"{"type": "metar", "radius": 5}"#, "radius")] {
+            let config = try temporaryConfiguration(#"{"observations": \#(entry), "providers": []}"#)
+            expectOneLineError(await runCLI(["archive", "--config", config]), code: .configuration, containing: message)
+        }
+    }
+
     @Test func badActionsAndOptionsAreUsageErrors() async {
         expectOneLineError(await runCLI(["archive", "statz"]), code: .usage, containing: "unknown archive action 'statz'; did you mean 'stats'?")
         expectOneLineError(await runCLI(["archive", "prune", "--older-than", "soon"]), code: .usage, containing: "--older-than takes a duration")

@@ -86,6 +86,7 @@ extension IsobarCommandLine {
             color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)
         var renderer = RendererFactory.make(parsed.options.format, context: context, output: output)
+        async let observation: Void = observe(place, setup)
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
         var merged: ConsensusResult?
@@ -103,6 +104,7 @@ extension IsobarCommandLine {
         }
         renderer.finish()
         await archiveLive(reports, setup.configuration)
+        await observation
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
         if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)

@@ -67,6 +67,8 @@ public struct Configuration: Sendable {
     public var file: String?
     /// `archive_days`: days of live forecasts and observations kept in the forecast archive; 0 keeps none.
     public var archiveDays = 60
+    /// `observations`: where what actually happened is asked after each live command, for the archive; nil asks nowhere.
+    public var observations: ObservationEntry?
 
     /// The keys a provider entry may have.
     static let providerKeys = [
@@ -75,7 +77,7 @@ public struct Configuration: Sendable {
         "contact", "command", "max_concurrent_calls",
     ]
     /// The top-level keys.
-    static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days"]
+    static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days", "observations"]
 
     /// Parses configuration text; relative `replay` paths are taken from `directory`.
     public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
@@ -86,6 +88,7 @@ public struct Configuration: Sendable {
             }
             var configuration = Configuration(units: .metric, providers: [], file: file)
             if let days = try root.optionalInt("archive_days", in: 0...3_650) { configuration.archiveDays = days }
+            if let entry = try root.nonNullMember("observations") { configuration.observations = try ObservationEntry(entry, file: file) }
             configuration.cacheDirectory = try root.optionalString("cache_dir").map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
             if let units = try root.optionalString("units") {
                 guard let system = UnitSystem(rawValue: units) else {
@@ -215,7 +218,7 @@ public struct Configuration: Sendable {
         return limits
     }
 
-    private static func unknownKey(_ key: String, among known: [String], at path: String, file: String) -> ConfigurationError {
+    static func unknownKey(_ key: String, among known: [String], at path: String, file: String) -> ConfigurationError {
         let suggestion = Spelling.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
         return ConfigurationError("\(file): unknown key '\(key)' at \(path)\(suggestion)")
     }
