@@ -41,7 +41,7 @@ enum LineCorpus {
             ["search", "Paris"], ["search", "Sprngfield", "--limit", "3"],
             ["providers", "--demo"], ["providers", "reset"],
             ["cache", "stats"], ["cache", "prune"], ["cache", "clear"],
-            ["archive", "stats"], ["archive", "export"], ["archive", "prune"], ["archive", "clear"],
+            ["verify", "Minsk"], ["archive", "stats"], ["archive", "export"], ["archive", "prune"], ["archive", "clear"],
         ]
         try await seedArchive(environment["XDG_DATA_HOME"]! + "/isobar")
         var runs = try goldenRuns()
@@ -62,9 +62,11 @@ enum LineCorpus {
         step.windSpeedMS = 3.1
         step.condition = .snow
         try await store.archive(WeatherReport(providerID: "open-meteo", place: minsk, fetchedAt: now, hourly: [step]))
-        var observed = WeatherSample(time: now, periodHours: 1)
-        observed.temperatureC = -1
-        try await store.archiveObservation(observed, source: "metar", station: "UMMS", place: minsk)
+        for time in [now, step.time] {
+            var observed = WeatherSample(time: time, periodHours: 1)
+            observed.temperatureC = -1
+            try await store.archiveObservation(observed, source: "metar", station: "UMMS", place: minsk)
+        }
     }
 
     /// Lines batch will write, in the shapes the schema gives them.

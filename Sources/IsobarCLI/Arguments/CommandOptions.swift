@@ -67,6 +67,8 @@ public struct CommandOptions: Sendable, Equatable {
     public var add = false
     /// `--older-than` (cache prune), in seconds.
     public var olderThanSeconds = 86_400.0
+    /// `--field` (verify): the quantity checked.
+    public var field = "temperature"
     /// True when `--older-than` was given (archive prune's default is the configuration's `archive_days`).
     public var olderThanGiven = false
     /// `--kind` (batch).
@@ -134,6 +136,7 @@ public struct CommandOptions: Sendable, Equatable {
             guard let limit = Int(text), (1...50).contains(limit) else { throw UsageError("--limit takes a whole number from 1 to 50, not '\(text)'") }
             self.limit = limit
         }
+        if let text = parsed["field"] { field = text }
         if let text = parsed["older-than"] {
             guard let seconds = DurationText.seconds(text), seconds >= 0, seconds <= 10 * 366 * 86_400 else {
                 throw UsageError("--older-than takes a duration up to ten years (90, 90s, 15m, 1h, 2d), not '\(text)'")

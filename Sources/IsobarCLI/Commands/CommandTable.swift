@@ -66,6 +66,12 @@ enum ArchiveCommand: IsobarCommand {
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runArchive(invocation) }
 }
 
+/// `isobar verify [PLACE]`.
+enum VerifyCommand: IsobarCommand {
+    static let spec = Commands.verify
+    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runVerify(invocation) }
+}
+
 /// `isobar providers`.
 enum ProvidersCommand: IsobarCommand {
     static let spec = Commands.providers
@@ -76,7 +82,7 @@ enum ProvidersCommand: IsobarCommand {
 enum CommandTable {
     static let all: [any IsobarCommand.Type] = [
         CompareCommand.self, NowCommand.self, ForecastCommand.self, BatchCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
-        CacheCommand.self, ArchiveCommand.self, ProvidersCommand.self,
+        CacheCommand.self, ArchiveCommand.self, VerifyCommand.self, ProvidersCommand.self,
         CompletionsCommand.self,
     ]
 

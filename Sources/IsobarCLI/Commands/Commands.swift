@@ -98,6 +98,20 @@ enum Commands {
         ],
         discussion: "Every forecast fetched live is kept in your data file (beside your cities) by provider, place, issue hour and valid time, with its lead time, for archive_days days (default 60; 0 keeps none). stats counts it; prune removes old entries; clear removes them all (your cities and home stay); export writes it as JSON lines for analysis.")
 
+    static let verify = CommandSpec(
+        name: "verify", summary: "How each provider's archived forecasts compare with what was observed: isobar verify [PLACE] [--field F]",
+        arguments: [], optionalArguments: ["PLACE"],
+        options: [
+            .value("field", "FIELD", "the quantity checked (default temperature)",
+                   choices: ["temperature", "apparent_temperature", "humidity", "pressure", "wind_speed", "wind_gust", "cloud_cover", "visibility"]),
+            .value("config", "FILE", "read this configuration file"),
+            .value("units", "SYSTEM", "metric, imperial or standard (default from the configuration)", choices: UnitSystem.allCases.map(\.rawValue)),
+            .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),
+            .flag("json", "the same as --format jsonl"),
+            .flag("help", "show this help"),
+        ],
+        discussion: "Offline, from the forecast archive: every archived forecast value paired with the observation nearest its valid time (within 30 minutes), errors summed per provider and lead time (0-6h, 6-24h, 1-3d, 3-7d, 7-16d), a pair's weight halving every 14 days of age. The table shows the mean absolute error; --json gives bias, RMSE, the hit rate (within 2 °C for temperatures) and the skill against persistence.")
+
     static let providers = CommandSpec(
         name: "providers",
         summary: "The configured providers with their limits, cooldown and breaker: isobar providers [list|reset [ID]] (list when alone)",
