@@ -39,7 +39,7 @@ let package = Package(
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "OpenWeatherMap", "OpenMeteo", "METNorway", "FixtureReplay", "Exec"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "METNorway", "FixtureReplay", "Exec"],
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
