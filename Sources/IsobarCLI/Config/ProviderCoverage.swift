@@ -1,6 +1,7 @@
 import Exec
 import FixtureReplay
 import IsobarCore
+import IsobarEngine
 
 /// Where a provider has data: the box an exec program declares, or everywhere for the others.
 enum ProviderCoverage {
@@ -19,5 +20,14 @@ enum ProviderCoverage {
         guard let exec = unwrapped(provider) as? ExecProvider, case .box(let south, let west, let north, let east) = exec.description.coverage
         else { return nil }
         return "latitudes \(JSONOutput.format(south))…\(JSONOutput.format(north)), longitudes \(JSONOutput.format(west))…\(JSONOutput.format(east))"
+    }
+}
+
+extension EngineEvent {
+    /// True for the failure of a provider asked about a place outside its declared coverage: it has no data there, which
+    /// is no fault, so it never changes the exit code.
+    var isOutsideCoverage: Bool {
+        guard case .failure(_, _, let error) = self else { return false }
+        return error.reason == .outsideCoverage
     }
 }
