@@ -131,6 +131,8 @@ public struct TableRenderer: Renderer {
         var table = TextTable(header: ["Now"] + names + ["Consensus", "Spread", "Confidence"])
         table.leftAligned = [0]
         table.narrowing = TableLayouts.compare(names: names, units: context.units)
+        // Providers' and the consensus' values are never cut: with many sources the table is split into parts instead.
+        table.uncut = Set(1...names.count + 1)
         let current = consensus.current
         if reports.contains(where: { $0.freshness != .fresh }) {
             table.rows.append(["Status"] + reports.map { Self.status($0.freshness) } + ["", "", ""])
