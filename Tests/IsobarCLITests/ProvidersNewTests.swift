@@ -81,5 +81,19 @@ import Testing
         #expect(run.stdout.contains(#".target(name: "MySource", dependencies: ["IsobarCore"], path: "Providers/MySource", exclude: ["cassettes"], swiftSettings: strict),"#))
         #expect(run.stdout.contains("MySourceProvider.factory,"))
         #expect(try entry(run) == #"{"id": "my-source", "type": "my-source", "replay": "\#(directory)/cassettes"}"#)
+
+        // It type-checks against the IsobarCore this suite was built with (when the compiler and that module are at hand).
+        let modules = packageRoot + "/.build/debug/Modules"
+        guard FileManager.default.fileExists(atPath: modules + "/IsobarCore.swiftmodule"),
+              let swiftc = path.split(separator: ":").map({ $0 + "/swiftc" }).first(where: FileManager.default.isExecutableFile) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swiftc)
+        process.arguments = ["-typecheck", "-swift-version", "6", "-I", modules, "-I", packageRoot + "/Sources/CJansson", directory + "/MySourceProvider.swift"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(log)")
     }
 }

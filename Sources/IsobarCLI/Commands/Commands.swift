@@ -93,7 +93,7 @@ enum Commands {
             .flag("demo", "use the bundled replay configuration"),
             .value("replay", "DIR", "check: answer the provider from the cassettes in DIR/<provider> (as written by --record)"),
             .value("lang", "LANGUAGE", "new: python or sh (an exec plug-in) or swift (a compiled adapter)", choices: ProviderSkeleton.Language.allCases.map(\.rawValue)),
-            .value("dir", "DIR", "new: write the skeleton into DIR (default ./isobar-provider-NAME)"),
+            .value("dir", "DIR", "new: write the skeleton into DIR (default ./isobar-provider-NAME, or Providers/Name for swift)"),
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),
             .flag("json", "the same as --format jsonl"),

@@ -23,7 +23,7 @@ extension IsobarCommandLine {
         if parsed.options.format == .jsonl {
             output.write(verdicts.map { verdict in
                 line("provider_check", [
-                    ("provider", .string(provider.id)), ("place", .string(place.label)), ("rule", .string(verdict.rule)),
+                    ("provider", .string(provider.id)), ("place", Self.placeJSON(place)), ("rule", .string(verdict.rule)),
                     ("verdict", .string(verdict.outcome.rawValue)), ("detail", .string(verdict.detail)),
                 ])
             }.joined())
