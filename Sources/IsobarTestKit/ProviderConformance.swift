@@ -15,13 +15,16 @@ public enum ProviderConformance {
         public var description: String { "\(rule): \(detail)" }
     }
 
+    /// The rule that fetching the recorded answer succeeds; the rules after it need its report.
+    public static let fetchRule = "fetch succeeds on a recorded answer"
+
     /// The rule that an HTTP 500 from the provider's server is its `unavailable` error.
     public static let http500Rule = "an HTTP 500 is an `unavailable` error"
 
     /// Every rule `check` applies, in the order it applies them (each `Violation.rule` is one of these).
     public static let rules: [String] = [
         "id is lower-case without spaces", "display name is set", "declares at least one kind of data", "step hours in 1…16",
-        "fetch succeeds on a recorded answer", "report names its provider", "report echoes the place asked for",
+        fetchRule, "report names its provider", "report echoes the place asked for",
         "declared current conditions are given", "declared steps are given", "declared days are given", "UTC offset within ±14 h",
         "temperature in −95…65 °C", "apparent temperature in −110…80 °C", "humidity in 0…100 %", "pressure in 850…1090 hPa",
         "wind in 0…120 m/s", "gusts in 0…150 m/s", "direction in 0…360°", "cloud cover in 0…100 %", "visibility in 0…100 km",
@@ -47,7 +50,7 @@ public enum ProviderConformance {
         do {
             report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: transport)
         } catch {
-            fail("fetch succeeds on a recorded answer", error.message)
+            fail(fetchRule, error.message)
             return problems
         }
         if report.providerID != provider.id { fail("report names its provider", "'\(report.providerID)' ≠ '\(provider.id)'") }

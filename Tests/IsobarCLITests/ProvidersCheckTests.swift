@@ -118,6 +118,15 @@ private let carelessRegistry = ProviderRegistry(factories: ProviderRegistry.stan
         #expect(table.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
     }
 
+    @Test func aGoodProgramThatFetchesItselfPassesWithTheServerRuleNotApplicable() async throws {
+        let config = try brokenProgram(#"{"units":"si","hourly":[{"time":"2026-11-28T10:00:00Z","temperature_c":1}]}"#)
+        let run = await runCLI(["providers", "check", "broken", "--config", config, "--json"], environment: ["PATH": path])
+        #expect(run.code == 0, "\(run.stdout)\(run.stderr)")
+        let verdicts = try verdicts(run)
+        #expect(verdicts.filter { $0.verdict != "pass" }.map(\.rule) == ["an HTTP 500 is an `unavailable` error"])
+        #expect(verdicts.first { $0.rule == "an HTTP 500 is an `unavailable` error" }?.verdict == "not_applicable")
+    }
+
     @Test func aProgramWithDisorderedStepsFails() async throws {
         let config = try brokenProgram(
             #"{"units":"si","hourly":[{"time":"2026-11-28T11:00:00Z","temperature_c":1},{"time":"2026-11-28T10:00:00Z","temperature_c":2}]}"#)

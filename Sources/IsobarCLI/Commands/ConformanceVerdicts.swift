@@ -52,22 +52,23 @@ enum ConformanceVerdicts {
         let adapter = replay?.base ?? provider
         let recorded = replay.map { ReplayTransport(library: $0.library) as any Transport } ?? transport
         let violations = await ProviderConformance.check(adapter, place: place, transport: recorded, secret: secret)
-        let fetchFailed = violations.contains { $0.rule == "fetch succeeds on a recorded answer" }
+        let fetchFailed = violations.contains { $0.rule == ProviderConformance.fetchRule }
         let fetchesItself = (adapter as? ExecProvider)?.description.mode == .fetch
         var verdicts = [RuleVerdict(rule: coverageRule, outcome: .pass, detail: nil)]
         var reached = true
         for rule in ProviderConformance.rules {
             let broken = violations.filter { $0.rule == rule }
-            if !broken.isEmpty {
-                verdicts.append(RuleVerdict(rule: rule, outcome: .fail, detail: summary(broken.map(\.detail))))
-            } else if rule == ProviderConformance.http500Rule && fetchesItself {
+            if rule == ProviderConformance.http500Rule && fetchesItself {
+                // Its fetch never meets a server, so the server's 500 cannot reach it.
                 verdicts.append(RuleVerdict(rule: rule, outcome: .notApplicable, detail: "the program fetches its data itself"))
+            } else if !broken.isEmpty {
+                verdicts.append(RuleVerdict(rule: rule, outcome: .fail, detail: summary(broken.map(\.detail))))
             } else if !reached {
                 verdicts.append(RuleVerdict(rule: rule, outcome: .notChecked, detail: "no report to check"))
             } else {
                 verdicts.append(RuleVerdict(rule: rule, outcome: .pass, detail: nil))
             }
-            if rule == "fetch succeeds on a recorded answer" && fetchFailed { reached = false }
+            if rule == ProviderConformance.fetchRule && fetchFailed { reached = false }
         }
         // Rules a later ProviderConformance may add before this list knows them still show, as failures.
         let unknown = violations.filter { !ProviderConformance.rules.contains($0.rule) }
