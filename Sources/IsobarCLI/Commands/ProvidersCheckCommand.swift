@@ -1,3 +1,4 @@
+import Exec
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
@@ -17,7 +18,8 @@ extension IsobarCommandLine {
         }
         let provider = binding.provider
         let place = try await checkedPlace(parsed.positionals.count > 2 ? parsed.positionals[2] : nil, for: provider)
-        let secret = entry.replay == nil ? registry.key(entry, environment) : nil
+        // The key that must never show in an error: the entry's, or the one a plug-in declared and was given.
+        let secret = entry.replay == nil ? (ProviderCoverage.unwrapped(provider) as? ExecProvider)?.key ?? registry.key(entry, environment) : nil
         let verdicts = await ConformanceVerdicts.check(provider, transport: binding.transport, place: place, secret: secret, time: time)
         let failed = verdicts.filter { $0.outcome == .fail }
         if parsed.options.format == .jsonl {
