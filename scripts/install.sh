@@ -69,7 +69,7 @@ if [ "$uninstall" -eq 1 ]; then
   exit 0
 fi
 
-for item in places.json demo.json isobar.json gazetteer stations cassettes; do
+for item in places.json demo.json isobar.json gazetteer stations cassettes plugins/nws.py; do
   [ -e "$root/config/$item" ] || fail "the bundled data is incomplete: $root/config/$item is missing"
 done
 [ -f "$root/docs/isobar.1" ] || fail "the man page $root/docs/isobar.1 is missing"
@@ -121,6 +121,7 @@ make_dir share/isobar
 
 put "$binary" bin/isobar 755
 for item in places.json demo.json isobar.json; do put "$root/config/$item" "share/isobar/$item" 644; done
+put "$root/config/plugins/nws.py" share/isobar/plugins/nws.py 755
 while IFS= read -r -d '' file; do
   put "$root/config/${file#./}" "share/isobar/${file#./}" 644
 done < <(cd "$root/config" && find ./gazetteer ./stations ./cassettes -type f -print0 | sort -z)

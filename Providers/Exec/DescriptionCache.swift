@@ -29,8 +29,15 @@ struct DescriptionCache {
         }
         if let file, let copy = try? JSONOutput(copying: answer) {
             let entry = JSONOutput.object([("program", .string(identity)), ("modified", .string(stamp)), ("answer", copy)])
-            try? FileManager.default.createDirectory(atPath: directory!, withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: file, contents: Data(entry.serialized().utf8))
+            // Private to the user, like the rest of the cache: the folders 0700, the entry 0600.
+            if let directory {
+                let parent = String(directory[..<(directory.lastIndex(of: "/") ?? directory.endIndex)])
+                for folder in [parent, directory] {
+                    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                             attributes: [.posixPermissions: 0o700])
+                }
+            }
+            _ = FileManager.default.createFile(atPath: file, contents: Data(entry.serialized().utf8), attributes: [.posixPermissions: 0o600])
         }
         return description
     }

@@ -63,7 +63,8 @@ public struct ExecDescription: Sendable, Equatable {
     /// The capabilities the engine sees.
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(kinds: kinds, horizonDays: horizonDays, stepHours: stepHours, quantities: quantities,
-                             requiresAPIKey: keyVariable != nil, geocoding: false, rateLimits: rateLimits, freshFor: freshFor)
+                             requiresAPIKey: keyVariable != nil, geocoding: false, rateLimits: rateLimits, freshFor: freshFor,
+                             attribution: attribution.isEmpty ? nil : licence.isEmpty ? attribution : "\(attribution) (\(licence))")
     }
 
     /// Reads the `describe` member of an answer; every problem names its JSON path.

@@ -73,8 +73,12 @@ public struct ExecProgram: Sendable {
     /// The executable's modification time, for caching its description.
     public var modificationTime: Double? {
         let script = arguments.first.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+        // A symbolic link's own time says nothing of the program it points to: the file it resolves to is read.
         let times = [executable, script].compactMap { $0 }.compactMap { path -> Double? in
-            (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)?.timeIntervalSince1970
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { destination in
+                destination.hasPrefix("/") ? destination : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/" + destination
+            } ?? path
+            return (try? FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as? Date)?.timeIntervalSince1970
         }
         return times.max()
     }

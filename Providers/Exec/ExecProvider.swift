@@ -39,7 +39,7 @@ public struct ExecProvider: WeatherProvider {
     /// Plans, sends through the context's transport, and decodes; or lets the program fetch.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         guard description.coverage.contains(request.place.coordinate) else {
-            throw ProviderError(.unsupported, "\(displayName) has no data for \(request.place.label) (outside its coverage)")
+            throw ProviderError(.unsupported, "\(displayName) has no data for \(request.place.label) (outside its coverage)", reason: .outsideCoverage)
         }
         if description.keyVariable != nil, key == nil {
             throw ProviderError(.notConfigured, "\(displayName) needs an API key: set \(description.keyVariable ?? "its key variable")")

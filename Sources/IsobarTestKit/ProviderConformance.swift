@@ -15,6 +15,24 @@ public enum ProviderConformance {
         public var description: String { "\(rule): \(detail)" }
     }
 
+    /// The rule that fetching the recorded answer succeeds; the rules after it need its report.
+    public static let fetchRule = "fetch succeeds on a recorded answer"
+
+    /// The rule that an HTTP 500 from the provider's server is its `unavailable` error.
+    public static let http500Rule = "an HTTP 500 is an `unavailable` error"
+
+    /// Every rule `check` applies, in the order it applies them (each `Violation.rule` is one of these).
+    public static let rules: [String] = [
+        "id is lower-case without spaces", "display name is set", "declares at least one kind of data", "step hours in 1…16",
+        fetchRule, "report names its provider", "report echoes the place asked for",
+        "declared current conditions are given", "declared steps are given", "declared days are given", "UTC offset within ±14 h",
+        "temperature in −95…65 °C", "apparent temperature in −110…80 °C", "humidity in 0…100 %", "pressure in 850…1090 hPa",
+        "wind in 0…120 m/s", "gusts in 0…150 m/s", "direction in 0…360°", "cloud cover in 0…100 %", "visibility in 0…100 km",
+        "precipitation in 0…500 mm", "precipitation chance in 0…100 %", "period hours positive", "fills only the quantities it declares",
+        "steps in strictly increasing time order", "days in strictly increasing order", "daily minimum ≤ maximum", http500Rule,
+        "errors never carry the key",
+    ]
+
     /// Fetches through `transport` and checks the report, and that `failingTransport` (which answers HTTP 500) gives a `ProviderError` without `secret`.
     public static func check(_ provider: any WeatherProvider, place: Place, transport: any Transport,
                              secret: String? = nil) async -> [Violation] {
@@ -32,14 +50,17 @@ public enum ProviderConformance {
         do {
             report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: transport)
         } catch {
-            fail("fetch succeeds on a recorded answer", error.message)
+            fail(fetchRule, error.message)
             return problems
         }
         if report.providerID != provider.id { fail("report names its provider", "'\(report.providerID)' ≠ '\(provider.id)'") }
         if report.place != place { fail("report echoes the place asked for", report.place.label) }
         if capabilities.kinds.contains(.current) && report.current == nil { fail("declared current conditions are given", "none") }
         if capabilities.kinds.contains(.hourly) && report.hourly.isEmpty { fail("declared steps are given", "none") }
-        if capabilities.kinds.contains(.daily) && report.daily.isEmpty { fail("declared days are given", "none") }
+        // Days may come from the steps: Isobar computes them for a provider that gives none of its own.
+        if capabilities.kinds.contains(.daily) && report.daily.isEmpty && report.hourly.isEmpty {
+            fail("declared days are given", "no days, and no steps to compute them from")
+        }
         if let offset = report.utcOffsetSeconds, !(-14 * 3600...14 * 3600).contains(offset) {
             fail("UTC offset within ±14 h", "\(offset)")
         }
@@ -77,9 +98,9 @@ public enum ProviderConformance {
         let failing = FailingTransport()
         do {
             _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: failing)
-            fail("an HTTP 500 is an error", "fetch succeeded")
+            fail(http500Rule, "fetch succeeded")
         } catch {
-            if case .unavailable = error.code {} else { fail("an HTTP 500 is `unavailable`", error.codeName) }
+            if case .unavailable = error.code {} else { fail(http500Rule, error.codeName) }
             if let secret, !secret.isEmpty, error.message.contains(secret) { fail("errors never carry the key", error.message) }
         }
         return problems

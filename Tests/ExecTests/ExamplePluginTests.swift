@@ -14,9 +14,9 @@ import Testing
     }
 
     @Test func nwsLooksUpThePointThenDecodesTheHourlyForecastInSI() async throws {
-        let library = try CassetteLibrary(directory: packageRoot + "/Providers/examples/nws/cassettes")
+        let library = try CassetteLibrary(directory: packageRoot + "/config/cassettes/nws")
         let provider = FixtureReplayProvider(base: try await nws(), library: library)
-        #expect(provider.displayName == "US National Weather Service")
+        #expect(provider.displayName == "National Weather Service (US)")
         let report = try await provider.fetch(WeatherRequest(place: newYork, kinds: [.hourly]), transport: StubTransport())
         #expect(report.source == .replay(recordedAt: Date(timeIntervalSince1970: 1_795_856_400)))
         #expect(report.timeZoneIdentifier == "America/New_York")
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func nwsSendsItsUserAgentThroughTheHost() async throws {
-        let library = try CassetteLibrary(directory: packageRoot + "/Providers/examples/nws/cassettes")
+        let library = try CassetteLibrary(directory: packageRoot + "/config/cassettes/nws")
         let recorder = RecordingHeaders(base: ReplayTransport(library: library))
         _ = try await nws().fetch(WeatherRequest(place: newYork, kinds: [.hourly]), transport: recorder)
         let asked = recorder.requests
@@ -87,7 +87,7 @@ import Testing
     }
 
     func hourlyPeriods() throws -> [JSONValue] {
-        let cassette = try JSONDocument(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Providers/examples/nws/cassettes/new-york.json")))).rootValue
+        let cassette = try JSONDocument(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/config/cassettes/nws/new-york.json")))).rootValue
         let body = try cassette.member("interactions").elements()[1].member("response").string("body")
         return try JSONDocument(parsing: body).rootValue.member("properties").member("periods").elements()
     }

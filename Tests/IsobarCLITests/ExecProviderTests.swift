@@ -35,7 +35,7 @@ import Testing
         let config = """
         {"providers": [
           {"id": "open-meteo", "type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"},
-          {"id": "nws", "type": "exec", "command": ["\(python)", "\(packageRoot)/Providers/examples/nws/nws.py"], "replay": "\(packageRoot)/Providers/examples/nws/cassettes"},
+          {"id": "nws", "type": "exec", "command": ["\(python)", "\(packageRoot)/Providers/examples/nws/nws.py"], "replay": "\(packageRoot)/config/cassettes/nws"},
           {"id": "hang", "type": "exec", "command": ["/bin/sh", "\(hang)"]},
           {"id": "crash", "type": "exec", "command": ["/bin/sh", "\(crash)"]},
           {"id": "flood", "type": "exec", "command": ["/bin/sh", "\(flood)"]}]}
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aPluginIsRecordedAndReplayedLikeACompiledAdapter() async throws {
-        let cassette = try JSONDocument(parsing: String(contentsOfFile: packageRoot + "/Providers/examples/nws/cassettes/new-york.json", encoding: .utf8))
+        let cassette = try JSONDocument(parsing: String(contentsOfFile: packageRoot + "/config/cassettes/nws/new-york.json", encoding: .utf8))
             .rootValue.member("interactions").elements()
         let points = try cassette[0].member("response").string("body")
         let hourly = try cassette[1].member("response").string("body")

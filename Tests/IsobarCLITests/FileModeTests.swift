@@ -18,7 +18,12 @@ import Testing
             #expect(try mode(folder) == 0o700, "\(folder)")
             let files = try FileManager.default.contentsOfDirectory(atPath: folder)
             #expect(!files.isEmpty, "\(folder)")
-            for file in files { #expect(try mode(folder + "/" + file) == 0o600, "\(folder)/\(file)") }
+            // Folders inside (the plug-ins' descriptions, in the cache) are as private as the top one.
+            for file in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+                var isFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: folder + "/" + file, isDirectory: &isFolder)
+                #expect(try mode(folder + "/" + file) == (isFolder.boolValue ? 0o700 : 0o600), "\(folder)/\(file)")
+            }
         }
     }
 

@@ -10,7 +10,7 @@ import Testing
     /// The weather commands pinned by the goldens, and `now`.
     static let weather: [[String]] = [
         ["compare", "Minsk", "--demo"], ["now", "Tokyo", "--demo"], ["forecast", "Minsk", "--demo"],
-        ["forecast", "Minsk", "--demo", "--hourly", "--days", "2"],
+        ["forecast", "Minsk", "--demo", "--hourly", "--days", "2"], ["compare", "New York", "--config", sixSourceConfiguration],
     ]
 
     /// Every other command that prints tables or text for people, `cities` first.

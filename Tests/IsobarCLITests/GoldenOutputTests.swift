@@ -34,6 +34,13 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
             .map { GoldenCase(file: "demo-\($0.0)-table-\(columns).txt", arguments: $0.1, columns: columns) }
     }
 
+    /// `compare` with six sources (the demo's four, and Open-Meteo and OpenWeatherMap replayed again under other ids) at 60, 80
+    /// and 120 columns: the table is split into parts rather than cutting a value.
+    static let sixSources = [60, 80, 120].map { (width: Int) in
+        GoldenCase(file: "six-sources-compare-table-\(width).txt", arguments: ["compare", "New York", "--config", sixSourceConfiguration],
+                   columns: width)
+    }
+
     static let all = [
         GoldenCase(file: "demo-compare-jsonl.jsonl", arguments: ["compare", "Minsk", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-compare-table.txt", arguments: ["compare", "Minsk", "--demo"]),
@@ -43,8 +50,20 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-cities-table.txt", arguments: ["cities", "--demo"]),
         GoldenCase(file: "demo-now-jsonl.jsonl", arguments: ["now", "Tokyo", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-now-table.txt", arguments: ["now", "Tokyo", "--demo"]),
-    ] + widths
+    ] + widths + sixSources
 }
+
+/// A configuration of six sources replaying the bundled recordings, written once per test process.
+let sixSourceConfiguration: String = {
+    let replays = [("openweathermap", "openweathermap"), ("open-meteo", "open-meteo"), ("met-norway", "met-norway"),
+                   ("open-meteo-2", "open-meteo"), ("openweathermap-2", "openweathermap")]
+        .map { id, type in #"{"id": "\#(id)", "type": "\#(type)", "replay": "\#(dataDirectory)/cassettes/\#(type)"}"# }
+    let nws = #"{"id": "nws", "type": "exec", "command": ["\#(dataDirectory)/plugins/nws.py"], "replay": "\#(dataDirectory)/cassettes/nws"}"#
+    let entries = Array(replays[0..<3]) + [nws] + Array(replays[3...])
+    let path = temporaryDirectory("six-sources") + "/config.json"
+    _ = FileManager.default.createFile(atPath: path, contents: Data(#"{"providers": [\#(entries.joined(separator: ", "))]}"#.utf8))
+    return path
+}()
 
 @Suite struct GoldenOutputTests {
     @Test(arguments: GoldenCase.all)

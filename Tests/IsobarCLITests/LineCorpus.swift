@@ -39,7 +39,9 @@ enum LineCorpus {
             ["cities", "move", "3", "1", "--demo"], ["cities", "remove", "1", "--demo"],
             ["home", "set", "Minsk", "--demo"], ["home", "--demo"], ["home", "unset", "--demo"], ["home", "unset", "--demo"],
             ["search", "Paris"], ["search", "Sprngfield", "--limit", "3"],
-            ["providers", "--demo"], ["providers", "reset"],
+            ["providers", "--demo"], ["providers", "reset"], ["providers", "check", "nws", "--demo"],
+            // Outside the coverage it declares: a failing rule.
+            ["providers", "check", "nws", "Minsk", "--demo"],
             ["cache", "stats"], ["cache", "prune"], ["cache", "clear"],
             ["verify", "Minsk"], ["archive", "stats"], ["archive", "export"], ["archive", "prune"], ["archive", "clear"],
         ]

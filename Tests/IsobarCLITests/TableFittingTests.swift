@@ -131,4 +131,58 @@ import Testing
         #expect(Abbreviation.withoutRange("-0.5* (-0.7…-0.3)") == "-0.5*")
         #expect(Abbreviation.dayWithoutMonth("Sun Mar 29 (23 h)") == "Sun 29 (23 h)")
     }
+
+    /// A compare-like table: six sources, the consensus, and two lesser columns that may be left out.
+    func sixSources() -> TextTable {
+        var table = TextTable(header: ["Now", "Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Consensus", "Spread", "Conf."])
+        table.rows = [
+            ["Temp °C", "1.8", "3.0", "1.5", "2.8", "3.0", "1.8", "2.3", "1.5", "63%"],
+            ["Wind from", "WNW 300°", "NW 317°", "WNW 302°", "WNW 300°", "NW 317°", "WNW 300°", "WNW 301°", "17°", "86%"],
+        ]
+        table.uncut = Set(1...7)
+        table.narrowing = [.drop(9), .drop(8)] + (1...7).map { .truncate($0, minimum: 5) }
+        return table
+    }
+
+    @Test func uncutColumnsSplitTheTableIntoPartsRepeatingTheLabels() {
+        #expect(sixSources().render(width: 64) == """
+            Now           Alpha    Bravo   Charlie     Delta     Echo
+            Temp °C         1.8      3.0       1.5       2.8      3.0
+            Wind from  WNW 300°  NW 317°  WNW 302°  WNW 300°  NW 317°
+
+            Now         Foxtrot  Consensus  Spread  Conf.
+            Temp °C         1.8        2.3     1.5    63%
+            Wind from  WNW 300°   WNW 301°     17°    86%
+            To fit 64 columns: in 2 parts.
+
+            """)
+    }
+
+    @Test func lesserColumnsGoOnlyWhenThatSavesAPart() {
+        // At 50 columns: three parts with every column, two without Spread and Conf., which are then left out and said to be.
+        #expect(sixSources().render(width: 50) == """
+            Now           Alpha    Bravo   Charlie     Delta
+            Temp °C         1.8      3.0       1.5       2.8
+            Wind from  WNW 300°  NW 317°  WNW 302°  WNW 300°
+
+            Now           Echo   Foxtrot  Consensus
+            Temp °C        3.0       1.8        2.3
+            Wind from  NW 317°  WNW 300°   WNW 301°
+            To fit 50 columns: Spread, Conf. left out; in 2
+              parts.
+
+            """)
+        // At 40 columns both ways take three parts: nothing is left out.
+        let text = sixSources().render(width: 40)
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 40 })
+        #expect(text.components(separatedBy: "\nNow ").count == 3)
+        #expect(text.contains("Spread") && text.contains("Conf.") && !text.contains("left out"))
+        #expect(!text.contains("…"))
+    }
+
+    @Test func partsGiveWayToLinesWhenOneColumnDoesNotFitBesideTheLabels() {
+        let text = sixSources().render(width: 16)
+        #expect(text.hasPrefix("Temp °C\n  Alpha"))
+        #expect(!text.contains("parts"))
+    }
 }

@@ -44,7 +44,7 @@ struct FailureCauseTests {
         #expect(FailureCause.breakerOpen.rawValue == "breaker_open")
     }
 
-    @Test func onlyBreakerCooldownAndOfflineAreSkips() {
-        #expect(Set(FailureCause.allCases.filter(\.isSkip)) == [.breakerOpen, .cooldown, .offline])
+    @Test func onlyBreakerCooldownOfflineAndOutsideCoverageAreSkips() {
+        #expect(Set(FailureCause.allCases.filter(\.isSkip)) == [.breakerOpen, .cooldown, .offline, .outsideCoverage])
     }
 }

@@ -86,6 +86,26 @@ struct ConformanceTests {
         #expect(rules.contains("id is lower-case without spaces"))
     }
 
+    @Test("declared days may come from steps, but not from nothing")
+    func daysFromSteps() async {
+        var fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1)])
+        fake.capabilities.kinds = [.current, .hourly, .daily]
+        #expect(!(await ProviderConformance.check(fake, place: place, transport: okTransport).map(\.rule)).contains("declared days are given"))
+        fake.hourly = []
+        fake.capabilities.kinds = [.current, .daily]
+        #expect((await ProviderConformance.check(fake, place: place, transport: okTransport).map(\.rule)).contains("declared days are given"))
+    }
+
+    @Test("every rule broken is one of the rules listed")
+    func rulesAreListed() async {
+        var fake = FakeProvider(current: sample(hour: 0), hourly: [])
+        fake.id = "Fake Provider"
+        fake.capabilities.kinds = [.current, .hourly, .daily]
+        let broken = await ProviderConformance.check(fake, place: place, transport: okTransport).map(\.rule)
+        #expect(broken.count >= 3)
+        #expect(broken.allSatisfy(ProviderConformance.rules.contains))
+    }
+
     @Test("a quantity filled but not declared is a violation")
     func undeclaredQuantity() async {
         var fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1)])

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes cassettes/new-york.json: NWS answers for New York composed from the documented shapes of api.weather.gov
-(/points/{lat},{lon}, then the grid's hourly forecast), deterministic, in Isobar's cassette format (version 1)."""
+"""Writes config/cassettes/nws/new-york.json (the demo's recording of this plug-in): NWS answers for New York composed from the documented shapes of api.weather.gov
+(/points/{lat},{lon}, the grid's hourly forecast, its observation stations and the nearest one's latest observation),
+deterministic, in Isobar's cassette format (version 1)."""
 import json
 import math
 import os
@@ -63,6 +64,33 @@ def hourly():
                        "elevation": {"unitCode": "wmoUnit:m", "value": 2.1336}, "periods": periods}}
 
 
+def stations():
+    ids = ["KNYC", "KLGA", "KEWR"]
+    return {
+        "@context": ["https://geojson.org/geojson-ld/geojson-context.jsonld"], "type": "FeatureCollection",
+        "features": [{"id": "%s/stations/%s" % (BASE, station), "type": "Feature",
+                      "properties": {"@id": "%s/stations/%s" % (BASE, station), "@type": "wx:ObservationStation",
+                                     "stationIdentifier": station, "timeZone": "America/New_York"}} for station in ids],
+        "observationStations": ["%s/stations/%s" % (BASE, station) for station in ids]}
+
+
+def observation():
+    def value(unit, number):
+        return {"unitCode": "wmoUnit:" + unit, "value": number, "qualityControl": "V"}
+    return {
+        "@context": ["https://geojson.org/geojson-ld/geojson-context.jsonld"], "id": "%s/stations/KNYC/observations/2026-11-28T08:51:00+00:00" % BASE,
+        "type": "Feature", "geometry": {"type": "Point", "coordinates": [-73.97, 40.78]},
+        "properties": {
+            "station": "%s/stations/KNYC" % BASE, "timestamp": "2026-11-28T08:51:00+00:00", "rawMessage": "",
+            "textDescription": "Partly Cloudy", "icon": "%s/icons/land/night/sct?size=medium" % BASE, "presentWeather": [],
+            "elevation": value("m", 47), "temperature": value("degC", 2.8), "dewpoint": value("degC", -1.8),
+            "windDirection": value("degree_(angle)", 300), "windSpeed": value("km_h-1", 13), "windGust": value("km_h-1", None),
+            "barometricPressure": value("Pa", 102550), "seaLevelPressure": value("Pa", 102610), "visibility": value("m", 16090),
+            "maxTemperatureLast24Hours": value("degC", None), "minTemperatureLast24Hours": value("degC", None),
+            "precipitationLastHour": value("mm", None), "relativeHumidity": value("percent", 71.34),
+            "windChill": value("degC", -0.92), "heatIndex": value("degC", None), "cloudLayers": []}}
+
+
 def interaction(path, body):
     return {"request": {"method": "GET", "url": BASE + path},
             "response": {"status": 200, "headers": [["Content-Type", "application/geo+json"]], "body": json.dumps(body, separators=(",", ":"))}}
@@ -71,10 +99,12 @@ def interaction(path, body):
 def main():
     cassette = {"format": "isobar-cassette", "version": 1, "recorded_at": RECORDED_AT, "interactions": [
         interaction("/points/%s,%s" % (LAT, LON), points()),
-        interaction("/gridpoints/%s/%d,%d/forecast/hourly" % (OFFICE, X, Y), hourly())]}
-    here = os.path.dirname(os.path.abspath(__file__))
-    os.makedirs(os.path.join(here, "cassettes"), exist_ok=True)
-    with open(os.path.join(here, "cassettes", "new-york.json"), "w") as file:
+        interaction("/gridpoints/%s/%d,%d/forecast/hourly" % (OFFICE, X, Y), hourly()),
+        interaction("/gridpoints/%s/%d,%d/stations" % (OFFICE, X, Y), stations()),
+        interaction("/stations/KNYC/observations/latest", observation())]}
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "config", "cassettes", "nws")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "new-york.json"), "w") as file:
         json.dump(cassette, file, indent=1)
         file.write("\n")
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Isobar exec plug-in (protocol 1) for the US National Weather Service, api.weather.gov.
 
-Host-mediated HTTP: `plan` asks for /points/{lat},{lon}; `decode` (round 1) reads the grid's hourly-forecast URL from it
-and asks for that; `decode` (round 2) turns the hourly periods into an SI report. Standard library only; no socket.
+Host-mediated HTTP: `plan` asks for /points/{lat},{lon}; `decode` (round 1) reads from it the grid's hourly-forecast URL
+(for steps) and its observation stations (for current conditions) and asks for those; for current conditions `decode`
+(round 2) asks for the nearest station's latest observation; the last `decode` turns the hourly periods and the observation
+into an SI report. Standard library only; no socket.
 """
 import json
 import re
@@ -16,6 +18,10 @@ DEFAULT_BASE = "https://api.weather.gov"
 HEADERS = [["User-Agent", "isobar-nws-plugin/1 (https://github.com/isobar-weather/isobar)"], ["Accept", "application/geo+json"]]
 COMPASS = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
 SPEED_TO_MS = {"mph": 0.44704, "km/h": 1 / 3.6, "kt": 0.514444, "kn": 0.514444, "m/s": 1.0}
+# Observations carry WMO unit codes; each is turned into Isobar's SI unit (a value in any other unit is left out).
+TO_SI = {"wmoUnit:degC": lambda v: v, "wmoUnit:degF": lambda v: (v - 32) * 5 / 9, "wmoUnit:km_h-1": lambda v: v / 3.6,
+         "wmoUnit:m_s-1": lambda v: v, "wmoUnit:Pa": lambda v: v / 100, "wmoUnit:hPa": lambda v: v, "wmoUnit:m": lambda v: v,
+         "wmoUnit:km": lambda v: v * 1000, "wmoUnit:percent": lambda v: v, "wmoUnit:degree_(angle)": lambda v: v}
 # Checked in order: the first phrase found in shortForecast decides (most specific and most severe first).
 CONDITIONS = [
     ("tornado", "tornado"), ("thunderstorm", "thunderstorm"), ("t-storm", "thunderstorm"),
@@ -38,9 +44,10 @@ class PluginError(Exception):
 
 
 def describe():
-    return {"id": "nws", "name": "US National Weather Service", "attribution": "NOAA National Weather Service",
-            "licence": "US Government work, public domain", "kinds": ["hourly"], "horizon_days": 7, "step_hours": 1,
-            "quantities": ["temperature", "humidity", "wind_speed", "wind_direction", "precipitation_probability"],
+    return {"id": "nws", "name": "National Weather Service (US)", "attribution": "NOAA National Weather Service",
+            "licence": "US Government work, public domain", "kinds": ["current", "hourly"], "horizon_days": 7, "step_hours": 1,
+            "quantities": ["temperature", "apparent_temperature", "humidity", "pressure", "wind_speed", "wind_gust", "wind_direction",
+                           "visibility", "precipitation_probability"],
             "key": None, "rate_limits": [], "coverage": {"south": 17.5, "west": -180, "north": 72, "east": -64},
             "mode": "http", "fresh_for_s": {"current": 900, "forecast": 3600}}
 
@@ -61,20 +68,63 @@ def number(value):
 
 
 def decode(message):
-    response = message["responses"][0]
-    check_status(response)
-    body = json.loads(response["body"])
-    if message["round"] == 1:
-        properties = body["properties"]
-        # Keep the host the configuration chose (a mirror, a test server): only the path is taken from NWS.
-        path = urlsplit(properties["forecastHourly"]).path
-        return {"requests": [{"method": "GET", "url": base_url(message) + path, "headers": HEADERS}],
-                "state": {"timezone": properties.get("timeZone")}}
-    periods = body["properties"]["periods"]
-    hourly = [sample(period) for period in periods]
-    offset = offset_seconds(periods[0]["startTime"]) if periods else None
+    """Round 1: the point's forecast and stations; round 2: the steps, and the latest observation; last: the report."""
+    responses = message["responses"]
+    for response in responses:
+        check_status(response)
     state = message.get("state") or {}
-    return {"report": {"units": "si", "timezone": state.get("timezone"), "utc_offset_seconds": offset, "hourly": hourly}}
+    kinds = message["request"]["kinds"]
+    if message["round"] == 1:
+        properties = json.loads(responses[0]["body"])["properties"]
+        # Keep the host the configuration chose (a mirror, a test server): only the paths are taken from NWS.
+        wanted = []
+        if "hourly" in kinds or "daily" in kinds:
+            wanted.append(urlsplit(properties["forecastHourly"]).path)
+        if "current" in kinds:
+            wanted.append(urlsplit(properties["observationStations"]).path)
+        return {"requests": [{"method": "GET", "url": base_url(message) + path, "headers": HEADERS} for path in wanted],
+                "state": {"timezone": properties.get("timeZone")}}
+    if message["round"] == 2 and ("hourly" in kinds or "daily" in kinds):
+        periods = json.loads(responses[0]["body"])["properties"]["periods"]
+        state["hourly"] = [sample(period) for period in periods]
+        state["utc_offset_seconds"] = offset_seconds(periods[0]["startTime"]) if periods else None
+        responses = responses[1:]
+    if message["round"] == 2 and "current" in kinds:
+        stations = json.loads(responses[0]["body"])["observationStations"]
+        if not stations:
+            raise PluginError("not_found", "NWS lists no observation station for this point")
+        path = urlsplit(stations[0]).path + "/observations/latest"
+        return {"requests": [{"method": "GET", "url": base_url(message) + path, "headers": HEADERS}], "state": state}
+    report = {"units": "si", "timezone": state.get("timezone"), "utc_offset_seconds": state.get("utc_offset_seconds"),
+              "hourly": state.get("hourly", [])}
+    if "current" in kinds:
+        report["current"] = observation(json.loads(responses[0]["body"])["properties"])
+    return {"report": report}
+
+
+def observation(properties):
+    """A station's latest observation as current conditions (values in WMO units, nulls where the station measured nothing)."""
+    chill, heat = si(properties.get("windChill")), si(properties.get("heatIndex"))
+    return {
+        "time": utc(properties["timestamp"]), "temperature_c": rounded(si(properties.get("temperature"))),
+        "apparent_temperature_c": rounded(chill if chill is not None else heat),
+        "humidity_percent": rounded(si(properties.get("relativeHumidity"))),
+        "pressure_hpa": rounded(si(properties.get("seaLevelPressure"))),
+        "wind_speed_ms": rounded(si(properties.get("windSpeed"))), "wind_gust_ms": rounded(si(properties.get("windGust"))),
+        "wind_direction_deg": rounded(si(properties.get("windDirection"))), "visibility_m": rounded(si(properties.get("visibility"))),
+        "condition": condition(properties.get("textDescription")),
+    }
+
+
+def si(value):
+    """{"unitCode": "wmoUnit:km_h-1", "value": 18} → 5.0; None when absent, null or in a unit this plug-in does not know."""
+    if not isinstance(value, dict) or value.get("value") is None or value.get("unitCode") not in TO_SI:
+        return None
+    return TO_SI[value["unitCode"]](value["value"])
+
+
+def rounded(value):
+    return None if value is None else round(value, 2)
 
 
 def check_status(response):

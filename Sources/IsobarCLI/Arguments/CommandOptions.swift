@@ -82,6 +82,11 @@ public struct CommandOptions: Sendable, Equatable {
     /// `--quiet` (batch): no progress line.
     public var quiet = false
 
+    /// `--lang` (providers new): the skeleton's language, as given.
+    public var language: String?
+    /// `--dir` (providers new): where the skeleton goes.
+    public var directory: String?
+
     /// Defaults only.
     public init() {}
 
@@ -101,6 +106,8 @@ public struct CommandOptions: Sendable, Equatable {
         hourly = parsed.has("hourly")
         add = parsed.has("add")
         cacheDirectory = parsed["cache-dir"]
+        language = parsed["lang"]
+        directory = parsed["dir"]
         guard !help else { return }
         if demo && configFile != nil { throw UsageError("--demo and --config cannot be used together") }
         if recordDirectory != nil && (demo || replayDirectory != nil) {

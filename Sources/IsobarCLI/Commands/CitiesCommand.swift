@@ -50,6 +50,7 @@ extension IsobarCommandLine {
         if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s") about \(cities.count) cities…", time: time) }
         for await event in engine(setup).run(cities.map { WeatherRequest(place: $0, kinds: [.current]) }) {
             let index = event.request.id.rawValue
+            guard !event.isOutsideCoverage else { continue }
             if let outcome = event.outcome, let provider = event.providerID { outcomes[index].append((provider, outcome)) }
             switch event {
             case .consensus(_, let merged): consensus[index] = merged

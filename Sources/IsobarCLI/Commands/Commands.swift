@@ -114,18 +114,21 @@ enum Commands {
 
     static let providers = CommandSpec(
         name: "providers",
-        summary: "The configured providers with their limits, cooldown and breaker: isobar providers [list|reset [ID]] (list when alone)",
-        arguments: [], optionalArguments: ["ACTION", "ID"], actions: ["list", "reset"],
+        summary: "The configured providers with their limits, cooldown and breaker: isobar providers [list|reset [ID]|check ID [PLACE]|new NAME] (list when alone)",
+        arguments: [], optionalArguments: ["ACTION", "ID", "PLACE"], actions: ["list", "reset", "check", "new"],
         options: [
             .value("config", "FILE", "read this configuration file"),
-            .flag("demo", "list the bundled replay configuration"),
+            .flag("demo", "use the bundled replay configuration"),
+            .value("replay", "DIR", "check: answer the provider from the cassettes in DIR/<provider> (as written by --record)"),
+            .value("lang", "LANGUAGE", "new: python or sh (an exec plug-in) or swift (a compiled adapter)", choices: ProviderSkeleton.Language.allCases.map(\.rawValue)),
+            .value("dir", "DIR", "new: write the skeleton into DIR (default ./isobar-provider-NAME, or Providers/Name for swift)"),
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),
             .flag("json", "the same as --format jsonl"),
             .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
         ],
-        discussion: "list shows each provider; reset clears the cooldown and closes the breaker of provider ID, or of every provider without ID.")
+        discussion: "list shows each provider; reset clears the cooldown and closes the breaker of provider ID, or of every provider without ID; check ID [PLACE] runs the conformance rules and the report validation against provider ID (on PLACE, by default the first bundled place it covers) and prints each rule's verdict, exiting 5 when one fails; new NAME --lang python|sh|swift writes a provider skeleton with a recorded fixture that passes check.")
 
     static let search = CommandSpec(
         name: "search", summary: "Find places by name, offline, in any script; --add puts the best match in your cities",

@@ -10,6 +10,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case noneAnswered = 3
     /// Fewer providers answered than `--min-providers` asks for.
     case quorumNotMet = 4
+    /// `providers check`: the provider broke at least one conformance rule.
+    case checkFailed = 5
     /// The command line is wrong (unknown command or option, bad option value).
     case usage = 64
     /// The place is unknown or its coordinates are invalid.

@@ -14,6 +14,8 @@ extension IsobarCommandLine {
                 throw UsageError("unknown providers action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
             }
             if action == "reset" { return try await runProvidersReset(parsed, id: parsed.positionals.dropFirst().first) }
+            if action == "check" { return try await runProvidersCheck(parsed) }
+            if action == "new" { return try runProvidersNew(parsed) }
             if parsed.positionals.count > 1 { throw UsageError("unexpected argument '\(parsed.positionals[1])' for 'providers list'") }
         }
         if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }

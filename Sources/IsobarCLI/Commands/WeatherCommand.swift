@@ -97,7 +97,7 @@ extension IsobarCommandLine {
         for await event in engine(setup).run(WeatherRequest(place: place, kinds: view.kinds)) {
             // Nothing else may share the terminal line with the notice.
             if parsed.options.format != .table || event.providerID == nil { waiting.stop() }
-            if let outcome = event.outcome { outcomes.append(outcome) }
+            if let outcome = event.outcome, !event.isOutsideCoverage { outcomes.append(outcome) }
             if case .result(_, let result) = event { reports.append(result.report) }
             if case .consensus(_, let consensus) = event { merged = consensus }
             renderer.handle(event)

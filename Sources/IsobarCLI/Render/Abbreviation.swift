@@ -22,13 +22,15 @@ enum Abbreviation {
         return words.joined(separator: " ")
     }
 
-    /// Each name as the initials of its words (`OpenWeatherMap` → `OWM`, `Open-Meteo` → `OM`) when it has several and the
-    /// initials are unique among the names; otherwise the name as it is.
+    /// Each name as the initials of its words (`OpenWeatherMap` → `OWM`, `Open-Meteo` → `OM`, a qualifier in brackets left
+    /// out: `National Weather Service (US)` → `NWS`) when it has several and the initials are unique among the names;
+    /// otherwise the name as it is.
     static func initials(_ names: [String]) -> [String] {
         let candidates = names.map { name -> String in
             var initials = ""
             var previous: Character?
-            for character in name {
+            let unbracketed = name.firstIndex(of: "(").map { name[..<$0] } ?? Substring(name)
+            for character in unbracketed {
                 let startsWord = character.isLetter && (previous.map { !$0.isLetter || ($0.isLowercase && character.isUppercase) } ?? true)
                 if startsWord { initials.append(contentsOf: character.uppercased()) }
                 previous = character

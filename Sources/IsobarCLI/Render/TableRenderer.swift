@@ -46,6 +46,10 @@ public struct TableRenderer: Renderer {
         }
         for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
             let name = context.name(of: failure.id)
+            if failure.error.reason == .outsideCoverage {
+                text += style.dim("\(name): not asked — \(context.place.name) is outside its coverage") + "\n"
+                continue
+            }
             let message = failure.error.message.hasPrefix(name + ": ") ? String(failure.error.message.dropFirst(name.count + 2)) : failure.error.message
             let outcome = ProviderOutcome(failure.error)
             let label = outcome == .error ? failure.error.codeName.replacingUnderscores : outcome.rawValue.replacingUnderscores
@@ -127,6 +131,8 @@ public struct TableRenderer: Renderer {
         var table = TextTable(header: ["Now"] + names + ["Consensus", "Spread", "Confidence"])
         table.leftAligned = [0]
         table.narrowing = TableLayouts.compare(names: names, units: context.units)
+        // Providers' and the consensus' values are never cut: with many sources the table is split into parts instead.
+        table.uncut = Set(1...names.count + 1)
         let current = consensus.current
         if reports.contains(where: { $0.freshness != .fresh }) {
             table.rows.append(["Status"] + reports.map { Self.status($0.freshness) } + ["", "", ""])

@@ -8,6 +8,9 @@ struct TextTable {
     var narrowing: [Narrowing] = []
     /// Columns left out.
     var hidden: Set<Int> = []
+    /// Columns never cut nor left out to fit a width: when a narrowing step would cut or drop one, the table is split into
+    /// parts instead, each repeating the first column (see `render(width:bold:)`).
+    var uncut: Set<Int> = []
 
     /// The columns shown, in order.
     var visible: [Int] { header.indices.filter { !hidden.contains($0) } }

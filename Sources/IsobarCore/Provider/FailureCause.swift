@@ -30,6 +30,8 @@ public enum FailureCause: String, Sendable, CaseIterable, Hashable {
     case localLimit = "local_limit"
     /// Skipped: offline, and nothing is cached.
     case offline
+    /// Skipped: the place lies outside the coverage the provider declares (not a failure: it has no data there).
+    case outsideCoverage = "outside_coverage"
     /// The TLS handshake or certificate check failed.
     case tlsFailure = "tls_failure"
     /// More redirects than allowed.
@@ -42,7 +44,7 @@ public enum FailureCause: String, Sendable, CaseIterable, Hashable {
     /// True for causes where the provider was deliberately not asked (shown as `skipped`).
     public var isSkip: Bool {
         switch self {
-        case .breakerOpen, .cooldown, .offline: true
+        case .breakerOpen, .cooldown, .offline, .outsideCoverage: true
         default: false
         }
     }

@@ -1,0 +1,1 @@
+../../Providers/examples/nws/nws.py
