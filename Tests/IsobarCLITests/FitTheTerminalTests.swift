@@ -13,6 +13,9 @@ import Testing
         ["forecast", "Minsk", "--demo", "--hourly", "--days", "2"],
     ]
 
+    /// The weather commands with a chart under their tables.
+    static let charts: [[String]] = [["forecast", "Minsk", "--demo", "--chart"], ["compare", "Minsk", "--demo", "--chart"]]
+
     /// Every other command that prints tables or text for people, `cities` first.
     static let others: [[String]] = [
         ["cities", "--demo"], ["search", "Paris"], ["search", "東京"], ["providers", "--demo"],
@@ -28,7 +31,7 @@ import Testing
 
     /// The weather views drawn at every width from 40 to 160 from one run of the engine (the width changes only the
     /// drawing): the same code the command runs, without asking the providers 121 times.
-    @Test(arguments: weather)
+    @Test(arguments: weather + charts)
     func weatherTablesFitEveryWidth(_ arguments: [String]) async throws {
         for (width, text) in try await Self.drawings(arguments, widths: Array(40...160)) {
             for problem in Self.tooWide(text, width, arguments) { Issue.record("\(problem)") }
@@ -36,7 +39,7 @@ import Testing
     }
 
     /// The drawings above are what the command prints.
-    @Test(arguments: weather)
+    @Test(arguments: weather + charts)
     func drawingsAreWhatTheCommandPrints(_ arguments: [String]) async throws {
         for (width, text) in try await Self.drawings(arguments, widths: [40, 59, 60, 61, 120]) {
             let run = await runCLI(arguments, environment: ["COLUMNS": String(width)])
@@ -75,7 +78,7 @@ import Testing
         #expect(wide.stdout == unlimited.stdout)
     }
 
-    /// Runs a weather command's engine once, as the command does, and draws its tables at each width.
+    /// Runs a weather command's engine once, as the command does, and draws its tables (and chart) at each width.
     static func drawings(_ arguments: [String], widths: [Int]) async throws -> [(width: Int, text: String)] {
         let environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
                            "XDG_CACHE_HOME": temporaryDirectory("cache")]
@@ -90,7 +93,9 @@ import Testing
         let setup = try await cli.weatherSetup(parsed)
         let resolution = try await cli.resolvePlace(parsed.positionals[0], setup: setup, parsed: parsed)
         var events: [EngineEvent] = []
-        for await event in cli.engine(setup).run(WeatherRequest(place: resolution.place, kinds: view.kinds)) { events.append(event) }
+        let presentation = Presentation(parsed.options, environment: environment)
+        let kinds = presentation.kinds(for: view, format: .table)
+        for await event in cli.engine(setup).run(WeatherRequest(place: resolution.place, kinds: kinds)) { events.append(event) }
         var drawings: [(width: Int, text: String)] = []
         for width in widths {
             let context = RenderContext(view: view, place: resolution.place, units: setup.units,
@@ -98,7 +103,7 @@ import Testing
                                         attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false,
                                         now: Date(), query: parsed.positionals[0], runnersUp: resolution.runnersUp, width: width)
             let sink = BufferedSink()
-            var renderer = TableRenderer(context: context, output: sink)
+            var renderer = presentation.renderer(.table, context: context, output: sink)
             for event in events { renderer.handle(event) }
             renderer.finish()
             drawings.append((width, sink.text))
