@@ -6,13 +6,17 @@ struct ChartGlyphs: Sendable, Equatable {
     let overlap: Character
     /// The band between the lowest and the highest provider.
     let band: Character
-    /// A bar's full cell, and its partial tops from the lowest (index 0) up; ASCII has no partial tops.
+    /// A bar's full cell.
     let barFull: Character
+    /// A bar's partial tops, from one eighth (index 0) up; empty in ASCII, which has none.
     let barParts: [Character]
-    /// The axis: a labelled row, an unlabelled row, the corner and the baseline.
+    /// The axis beside a labelled row.
     let tick: Character
+    /// The axis beside an unlabelled row.
     let rule: Character
+    /// Where the axis meets the baseline.
     let corner: Character
+    /// The baseline under the chart.
     let baseline: Character
 
     /// Unicode: `●○◆◇■□` marks, `░` band, `▁…█` bars, box-drawing axes.

@@ -27,13 +27,13 @@ struct ChartTimeAxis {
             let date = LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
             if index == 0 || hourOfDay == 0 { dayLabels.append((column, "\(date.weekdayName) \(date.components.day)")) }
         }
-        return [baseline, pad + " " + Self.place(hourLabels), pad + " " + Self.place(dayLabels)]
+        return [baseline, pad + " " + Self.place(hourLabels, limit: columns.count), pad + " " + Self.place(dayLabels, limit: columns.count)]
     }
 
-    /// Labels at their columns, each left out when it would touch the one before; a first label too close to the next
-    /// one keeps its first word (`Sat`) when that fits, else gives way.
-    static func place(_ labels: [(column: Int, text: String)]) -> String {
-        var labels = labels
+    /// Labels at their columns, each left out when it would touch the one before or go past `limit` columns; a first
+    /// label too close to the next one keeps its first word (`Sat`) when that fits, else gives way.
+    static func place(_ labels: [(column: Int, text: String)], limit: Int) -> String {
+        var labels = labels.filter { $0.column + $0.text.count <= limit }
         if labels.count > 1, labels[0].column + labels[0].text.count >= labels[1].column {
             let word = String(labels[0].text.prefix { $0 != " " })
             if word != labels[0].text && labels[0].column + word.count < labels[1].column {
