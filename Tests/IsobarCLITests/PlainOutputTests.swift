@@ -178,3 +178,13 @@ import Testing
         #expect(sentences.agreement(nil, .temperature) == "No provider gave a temperature.")
     }
 }
+
+@Suite struct PlainUnitTests {
+    @Test(arguments: UnitSystem.allCases)
+    func everyUnitOfEverySystemIsSpelledOut(_ units: UnitSystem) {
+        for dimension in Dimension.allCases {
+            let many = PlainWords.unit(dimension, units)
+            #expect(many != units.symbol(dimension) && many.allSatisfy { $0.isLetter || $0 == " " }, "\(units) \(dimension): \(many)")
+        }
+    }
+}

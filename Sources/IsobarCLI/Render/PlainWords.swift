@@ -30,28 +30,22 @@ enum PlainWords {
         return "\(text) \(unit(dimension, units, singular: text == "1"))"
     }
 
-    /// The unit spelled out, singular for exactly one.
+    /// The unit spelled out, singular for exactly one; a unit without a spelling (a quantity added later) is its symbol.
     static func unit(_ dimension: Dimension, _ units: UnitSystem, singular: Bool = false) -> String {
-        let (one, many): (String, String) = switch (units, dimension) {
-        case (.metric, .temperature): ("degree Celsius", "degrees Celsius")
-        case (.imperial, .temperature): ("degree Fahrenheit", "degrees Fahrenheit")
-        case (.standard, .temperature): ("kelvin", "kelvin")
-        case (_, .percent): ("percent", "percent")
-        case (.imperial, .pressure): ("inch of mercury", "inches of mercury")
-        case (_, .pressure): ("hectopascal", "hectopascals")
-        case (.imperial, .speed): ("mile per hour", "miles per hour")
-        case (_, .speed): ("metre per second", "metres per second")
-        case (_, .direction): ("degree", "degrees")
-        case (.metric, .distance): ("kilometre", "kilometres")
-        case (.imperial, .distance): ("mile", "miles")
-        case (.standard, .distance): ("metre", "metres")
-        case (.imperial, .precipitationRate): ("inch per hour", "inches per hour")
-        case (_, .precipitationRate): ("millimetre per hour", "millimetres per hour")
-        case (.imperial, .precipitationAmount): ("inch", "inches")
-        case (_, .precipitationAmount): ("millimetre", "millimetres")
-        }
+        let symbol = units.symbol(dimension)
+        guard let (one, many) = spelled[symbol] else { return symbol }
         return singular ? one : many
     }
+
+    /// Each unit symbol's spelling: singular, plural.
+    private static let spelled: [String: (String, String)] = [
+        "°C": ("degree Celsius", "degrees Celsius"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"), "K": ("kelvin", "kelvin"),
+        "%": ("percent", "percent"), "hPa": ("hectopascal", "hectopascals"), "inHg": ("inch of mercury", "inches of mercury"),
+        "m/s": ("metre per second", "metres per second"), "mph": ("mile per hour", "miles per hour"), "°": ("degree", "degrees"),
+        "km": ("kilometre", "kilometres"), "mi": ("mile", "miles"), "m": ("metre", "metres"),
+        "mm/h": ("millimetre per hour", "millimetres per hour"), "in/h": ("inch per hour", "inches per hour"),
+        "mm": ("millimetre", "millimetres"), "in": ("inch", "inches"),
+    ]
 
     /// The unit of a difference: temperatures differ by `degrees` (or kelvin), whatever their scale.
     static func differenceUnit(_ dimension: Dimension, _ units: UnitSystem, singular: Bool) -> String {
