@@ -32,6 +32,15 @@ import Testing
         #expect(fine.decimals == 1)
     }
 
+    @Test func valuesNoChartCanHoldAreNoCrash() {
+        for (low, high) in [(-1e308, 1e308), (.nan, 1), (-.infinity, 0), (5, 1), (1e300, 1e300)] {
+            let scale = ChartScale(low: low, high: high, maxRows: 10)
+            #expect((2...10).contains(scale.rows) && scale.step.isFinite && scale.step > 0, "\(low)…\(high)")
+        }
+        let huge = ChartScale(low: -1e307, high: 1e307, maxRows: 10)
+        #expect(huge.row(of: 1e307) == 0 && huge.row(of: -1e307) == huge.rows - 1)
+    }
+
     @Test func aFlatSeriesGetsRoomAroundIt() {
         let scale = ChartScale(low: 2, high: 2, maxRows: 10)
         #expect(scale.top == 3 && scale.row(of: 2) * 2 == scale.rows - 1, "the value in the middle, a unit either side")

@@ -8,20 +8,20 @@ struct ChartScale: Sendable, Equatable {
     let rows: Int
 
     /// The smallest round step (1, 2 or 5 times a power of ten) that holds `low…high` in at most `maxRows` rows; a flat
-    /// series (or none) gets a step of 1 around its value.
+    /// series (or none) gets a step of 1 around its value; values not finite, or too far apart to subtract, count as none.
     init(low: Double, high: Double, maxRows: Int) {
         let maxRows = max(2, maxRows)
-        var (low, high) = low.isFinite && high.isFinite && low <= high ? (low, high) : (0, 0)
+        var (low, high) = (high - low).isFinite && low <= high ? (low, high) : (0, 0)
         if high - low < 1e-9 { (low, high) = (low - 1, high + 1) }
         var step = Self.roundStep(atLeast: (high - low) / Double(maxRows - 1))
         while true {
             // Values go to the nearest row, so the end rows may sit up to half a step inside the values.
             let bottom = (low / step).rounded() * step
-            let rows = Int(((high / step).rounded() * step - bottom) / step + 0.5) + 1
-            if rows <= maxRows {
-                self.top = bottom + step * Double(rows - 1)
+            let rows = ((high / step).rounded() * step - bottom) / step + 1
+            if rows <= Double(maxRows) + 0.5 {
+                self.rows = max(2, Int(rows.rounded()))
+                self.top = bottom + step * Double(self.rows - 1)
                 self.step = step
-                self.rows = rows
                 return
             }
             step = Self.roundStep(atLeast: step * 1.0001)
