@@ -76,6 +76,13 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 
+    @Test func failuresAreSentencesToo() async {
+        let run = await runCLI(["now", "Minsk", "--config", dataDirectory + "/isobar.json", "--plain"])
+        #expect(run.code == ExitCode.noneAnswered.rawValue)
+        #expect(run.lines.first == "No provider answered for Minsk, Minsk City, BY.")
+        #expect(run.lines.contains { $0.hasPrefix("OpenWeatherMap did not answer: not configured, ") && $0.hasSuffix(".") }, "\(run.stdout)")
+    }
+
     @Test func nowInPlainWordsSaysTheSpreadAndTheUmbrella() async {
         let run = await runCLI(["now", "Minsk", "--demo", "--plain"])
         let lines = run.lines

@@ -80,7 +80,7 @@ struct ForecastChart {
         let (lineRows, labelWidth) = setting.lineChart([temperature], band: band)
         let glyphs = setting.glyphs
         var text = setting.prose("\(setting.title): temperature \(units.symbol(.temperature)) "
-            + "(\(glyphs.mark(0)) consensus, \(glyphs.band) range of the providers)")
+            + "(\(setting.palette.line(0, String(glyphs.mark(0)))) consensus, \(setting.palette.dim(String(glyphs.band))) range of the providers)")
         text += lineRows.joined(separator: "\n") + "\n"
         let amounts = setting.hours.map { $0[.precipitationRate].map { units.convert($0.value, .precipitationRate) } }
         let top = ChartScale.roundStep(atLeast: max(amounts.compactMap { $0 }.max() ?? 0, units.convert(1, .precipitationRate)))
