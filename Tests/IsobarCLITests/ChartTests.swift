@@ -37,6 +37,8 @@ import Testing
             let scale = ChartScale(low: low, high: high, maxRows: 10)
             #expect((2...10).contains(scale.rows) && scale.step.isFinite && scale.step > 0, "\(low)…\(high)")
         }
+        #expect(abs(ChartScale.roundStep(atLeast: .leastNonzeroMagnitude) - 1e-9) < 1e-15, "a subnormal step ends, at the smallest step drawn")
+        #expect(ChartScale.roundStep(atLeast: 0.3) == 0.5 && ChartScale.roundStep(atLeast: 20) == 20 && ChartScale.roundStep(atLeast: 21) == 50)
         let huge = ChartScale(low: -1e307, high: 1e307, maxRows: 10)
         #expect(huge.row(of: 1e307) == 0 && huge.row(of: -1e307) == huge.rows - 1)
     }

@@ -47,9 +47,10 @@ struct ChartScale: Sendable, Equatable {
         return decimals
     }
 
-    /// 1, 2 or 5 times a power of ten, the smallest not below `minimum`.
+    /// 1, 2 or 5 times a power of ten, the smallest not below `minimum` (and not below 10⁻⁹).
     static func roundStep(atLeast minimum: Double) -> Double {
         guard minimum.isFinite, minimum > 0 else { return 1 }
+        let minimum = max(minimum, 1e-9)
         var power = 1.0
         while power > minimum { power /= 10 }
         while power * 10 <= minimum { power *= 10 }
