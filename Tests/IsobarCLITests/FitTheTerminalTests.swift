@@ -13,6 +13,9 @@ import Testing
         ["forecast", "Minsk", "--demo", "--hourly", "--days", "2"], ["compare", "New York", "--config", sixSourceConfiguration],
     ]
 
+    /// The weather commands with a chart under their tables.
+    static let charts: [[String]] = [["forecast", "Minsk", "--demo", "--chart"], ["compare", "Minsk", "--demo", "--chart"]]
+
     /// Every other command that prints tables or text for people, `cities` first.
     static let others: [[String]] = [
         ["cities", "--demo"], ["search", "Paris"], ["search", "東京"], ["providers", "--demo"],
@@ -35,8 +38,19 @@ import Testing
         }
     }
 
+    /// Charts fit at the widths around each change of their layout (an hour a column from 55 cells, two from 103, three
+    /// from 151) and some others; the tables above them are checked at every width above.
+    @Test(arguments: charts)
+    func chartsFitTheirWidths(_ arguments: [String]) async throws {
+        let widths = [40, 47, 53, 54, 55, 56, 60, 73, 80, 102, 103, 104, 120, 150, 151, 152, 160]
+        for (width, text) in try await Self.drawings(arguments, widths: widths) {
+            for problem in Self.tooWide(text, width, arguments) { Issue.record("\(problem)") }
+            #expect(text.contains("Next 48 hours"), "COLUMNS=\(width)")
+        }
+    }
+
     /// The drawings above are what the command prints.
-    @Test(arguments: weather)
+    @Test(arguments: weather + charts)
     func drawingsAreWhatTheCommandPrints(_ arguments: [String]) async throws {
         for (width, text) in try await Self.drawings(arguments, widths: [40, 59, 60, 61, 120]) {
             let run = await runCLI(arguments, environment: ["COLUMNS": String(width)])
@@ -75,7 +89,7 @@ import Testing
         #expect(wide.stdout == unlimited.stdout)
     }
 
-    /// Runs a weather command's engine once, as the command does, and draws its tables at each width.
+    /// Runs a weather command's engine once, as the command does, and draws its tables (and chart) at each width.
     static func drawings(_ arguments: [String], widths: [Int]) async throws -> [(width: Int, text: String)] {
         let environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
                            "XDG_CACHE_HOME": temporaryDirectory("cache")]
@@ -90,7 +104,9 @@ import Testing
         let setup = try await cli.weatherSetup(parsed)
         let resolution = try await cli.resolvePlace(parsed.positionals[0], setup: setup, parsed: parsed)
         var events: [EngineEvent] = []
-        for await event in cli.engine(setup).run(WeatherRequest(place: resolution.place, kinds: view.kinds)) { events.append(event) }
+        let presentation = Presentation(parsed.options, environment: environment)
+        let kinds = presentation.kinds(for: view, format: .table)
+        for await event in cli.engine(setup).run(WeatherRequest(place: resolution.place, kinds: kinds)) { events.append(event) }
         var drawings: [(width: Int, text: String)] = []
         for width in widths {
             let context = RenderContext(view: view, place: resolution.place, units: setup.units,
@@ -98,7 +114,7 @@ import Testing
                                         attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false,
                                         now: Date(), query: parsed.positionals[0], runnersUp: resolution.runnersUp, width: width)
             let sink = BufferedSink()
-            var renderer = TableRenderer(context: context, output: sink)
+            var renderer = presentation.renderer(.table, context: context, output: sink)
             for event in events { renderer.handle(event) }
             renderer.finish()
             drawings.append((width, sink.text))

@@ -1,7 +1,8 @@
 // Pins, byte for byte, what the weather commands print for the bundled demo: every number, every column, every JSON key.
 //
 // The goldens are Tests/IsobarCLITests/Golden/demo-<command>-<variant>.jsonl|.txt; those ending in -60, -80 or -120 are
-// the tables on a terminal of that many columns (COLUMNS set), the others have no width limit. To rewrite them from the
+// the tables on a terminal of that many columns (COLUMNS set), the others have no width limit; -chart- ones draw the chart
+// in Unicode (LANG=C.UTF-8) unless they say -ascii-, and -plain ones are the sentences of --plain. To rewrite them from the
 // current output (then review the diff):
 //
 //     ISOBAR_UPDATE_GOLDEN=1 swift test --disable-xctest --filter GoldenOutputTests
@@ -21,9 +22,12 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
     let arguments: [String]
     /// `COLUMNS`, or nil for no width limit.
     var columns: Int?
+    /// More environment (a UTF-8 `LANG` for Unicode charts).
+    var environment: [String: String] = [:]
 
     var testDescription: String {
-        let width = columns.map { "COLUMNS=" + String($0) + " " } ?? ""
+        let width = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value) " }.joined()
+            + (columns.map { "COLUMNS=" + String($0) + " " } ?? "")
         return "\(width)isobar \(arguments.joined(separator: " ")) → \(file)"
     }
 
@@ -40,6 +44,26 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "six-sources-compare-table-\(width).txt", arguments: ["compare", "New York", "--config", sixSourceConfiguration],
                    columns: width)
     }
+
+    /// Charts in Unicode (a UTF-8 locale) at 60, 80 and 120 columns, and in ASCII.
+    static let charts = [60, 80, 120].flatMap { (columns: Int) in
+        [("forecast", ["forecast", "Minsk", "--demo", "--days", "2", "--chart"]), ("compare", ["compare", "Minsk", "--demo", "--chart"])]
+            .map { GoldenCase(file: "demo-\($0.0)-chart-\(columns).txt", arguments: $0.1, columns: columns, environment: ["LANG": "C.UTF-8"]) }
+    } + [
+        GoldenCase(file: "demo-forecast-chart-ascii-80.txt", arguments: ["forecast", "Minsk", "--demo", "--days", "2", "--chart"], columns: 80),
+        GoldenCase(file: "demo-home-chart-80.txt", arguments: ["Tokyo", "--demo", "--chart"], columns: 80, environment: ["LANG": "C.UTF-8"]),
+    ]
+
+    /// Sentences (`--plain`) of every command that has them, metric and imperial.
+    static let plain = [
+        GoldenCase(file: "demo-now-plain.txt", arguments: ["now", "Minsk", "--demo", "--plain"]),
+        GoldenCase(file: "demo-compare-plain.txt", arguments: ["compare", "Minsk", "--demo", "--plain"]),
+        GoldenCase(file: "demo-forecast-plain.txt", arguments: ["forecast", "Minsk", "--demo", "--plain"]),
+        GoldenCase(file: "demo-cities-plain.txt", arguments: ["cities", "--demo", "--plain"]),
+        GoldenCase(file: "demo-home-plain.txt", arguments: ["Tokyo", "--demo", "--plain"]),
+        GoldenCase(file: "demo-now-plain-imperial.txt", arguments: ["now", "New York", "--demo", "--plain", "--units", "imperial"]),
+        GoldenCase(file: "demo-forecast-plain-imperial.txt", arguments: ["forecast", "New York", "--demo", "--plain", "--units", "imperial"]),
+    ]
 
     static let all = [
         GoldenCase(file: "demo-compare-jsonl.jsonl", arguments: ["compare", "Minsk", "--demo", "--format", "jsonl"]),
@@ -68,8 +92,20 @@ let sixSourceConfiguration: String = {
 @Suite struct GoldenOutputTests {
     @Test(arguments: GoldenCase.all)
     func demoOutputMatchesItsGolden(_ golden: GoldenCase) async throws {
+        try await check(golden)
+    }
+
+    /// Charts and sentences, one at a time: all at once beside the cases above, the replays would crowd the machine's
+    /// threads past the commands' deadline.
+    @Test(.serialized, arguments: GoldenCase.charts + GoldenCase.plain)
+    func chartsAndSentencesMatchTheirGolden(_ golden: GoldenCase) async throws {
+        try await check(golden)
+    }
+
+    /// Runs the command and compares its stdout with the golden (or rewrites the golden with ISOBAR_UPDATE_GOLDEN=1).
+    func check(_ golden: GoldenCase) async throws {
         // runCLI gives every run a fresh cache, so `cities` starts from the seeded Minsk and Moscow.
-        let run = await runCLI(golden.arguments, environment: golden.columns.map { ["COLUMNS": String($0)] } ?? [:])
+        let run = await runCLI(golden.arguments, environment: golden.environment.merging(golden.columns.map { ["COLUMNS": String($0)] } ?? [:]) { $1 })
         #expect(run.code == 0, "\(run.stderr)")
         let actual = Self.normalized(Array(run.stdout.utf8))
         let path = packageRoot + "/Tests/IsobarCLITests/Golden/" + golden.file

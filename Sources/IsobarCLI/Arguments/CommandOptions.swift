@@ -81,6 +81,12 @@ public struct CommandOptions: Sendable, Equatable {
     public var deadlineSeconds: Double?
     /// `--quiet` (batch): no progress line.
     public var quiet = false
+    /// `--chart` (compare, forecast, home): the next 48 hours drawn under the tables.
+    public var chart = false
+    /// `--plain` (compare, now, forecast, cities, home): sentences instead of tables.
+    public var plain = false
+    /// `--ascii` (with `--chart`): the chart in ASCII characters only, whatever the locale.
+    public var ascii = false
 
     /// `--lang` (providers new): the skeleton's language, as given.
     public var language: String?
@@ -152,12 +158,24 @@ public struct CommandOptions: Sendable, Equatable {
             olderThanGiven = true
         }
         try readBatchOptions(parsed)
+        try readPresentationOptions(parsed)
         if let list = parsed["providers"] {
             let wanted = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !wanted.isEmpty else { throw UsageError("--providers needs at least one provider id") }
             providers = wanted
         }
         if let text = parsed["weights"] { weights = try Self.weights(text) }
+    }
+
+    private mutating func readPresentationOptions(_ parsed: ParsedArguments) throws(UsageError) {
+        chart = parsed.has("chart")
+        plain = parsed.has("plain")
+        ascii = parsed.has("ascii")
+        for (flag, given) in [("chart", chart), ("plain", plain)] where given && format != .table {
+            throw UsageError("--\(flag) is for people reading; it cannot be used with --format \(format.rawValue)")
+        }
+        if chart && plain { throw UsageError("--plain writes sentences without charts; it cannot be used with --chart") }
+        if ascii && !chart { throw UsageError("--ascii chooses the characters of a chart; it needs --chart") }
     }
 
     private mutating func readBatchOptions(_ parsed: ParsedArguments) throws(UsageError) {

@@ -77,6 +77,12 @@ extension IsobarCommandLine {
                              ("reason", .string(failure.error.reason?.rawValue)), ("message", .string(failure.error.message))])
                 }))])))
             }
+        } else if Presentation(parsed.options, environment: environment).plain {
+            let name = { (id: String) in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id }
+            output.write("Your cities, now:\n" + results.map { index, consensus, _ in
+                PlainCities.sentence(number: index + 1, place: cities[index], consensus: consensus, asked: setup.bindings.count, units: units,
+                                     failures: failures[index], name: name)
+            }.joined() + replayNotice(recordings, setup).replacing("\n", with: ".\n"))
         } else {
             var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
             table.leftAligned = [1, 3, 5]

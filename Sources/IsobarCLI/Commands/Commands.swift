@@ -31,20 +31,33 @@ enum Commands {
             choices: OutputFormat.weather.map(\.rawValue))
     }
 
+    /// `--plain`: sentences instead of tables.
+    static let plain = OptionSpec.flag("plain", "sentences for screen readers: units spelled out, no tables, no colour (the default when TERM=dumb)")
+
+    /// `--chart` and `--ascii`, with what the chart shows.
+    static func chart(_ shows: String) -> [OptionSpec] {
+        [.flag("chart", "also draw the next 48 hours: \(shows)"),
+         .flag("ascii", "draw the chart with ASCII characters only (the default when the locale is not UTF-8)")]
+    }
+
+    /// What the chart of the forecast and home views shows.
+    static let forecastChart = "temperature with the providers' range, precipitation with its chance"
+
     static let compare = CommandSpec(
         name: "compare", summary: "Current conditions from every provider side by side, with the consensus and spread",
-        arguments: ["PLACE"], options: weather,
+        arguments: ["PLACE"], options: chart("each provider's temperature as its own line") + [plain] + weather,
         discussion: "PLACE is a known place name (Minsk, \"New York\", \"London, GB\") or coordinates such as 53.9,27.57.")
 
     static let now = CommandSpec(
         name: "now", summary: "Current conditions: the consensus first, then each provider's temperature",
-        arguments: ["PLACE"], options: weather,
-        discussion: "PLACE is a known place name or coordinates such as 53.9,27.57.")
+        arguments: ["PLACE"], options: [plain] + weather,
+        discussion: "PLACE is a known place name or coordinates such as 53.9,27.57. A last line says when precipitation is likely in the next 12 hours.")
 
     static let forecast = CommandSpec(
         name: "forecast", summary: "The consensus forecast by day (and by hour with --hourly), with the providers' range",
         arguments: ["PLACE"],
-        options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")] + weather,
+        options: [.value("days", "N", "days to show, 1 to 16 (default 7)"), .flag("hourly", "also show hour by hour")]
+            + chart(forecastChart) + [plain] + weather,
         discussion: "Days are the place's local calendar days. Providers without days of their own contribute days computed from their steps, complete days only.")
 
     static let batch = CommandSpec(
@@ -67,7 +80,7 @@ enum Commands {
     /// `isobar PLACE`: not listed as a command; the home view of any place.
     static let place = CommandSpec(
         name: "PLACE", summary: "The home view of a place: now, the next hours, the next days",
-        arguments: ["PLACE"], options: common,
+        arguments: ["PLACE"], options: chart(forecastChart) + [plain] + common,
         discussion: "isobar Minsk is the home view of Minsk; a name that is also a command (cache, home...) needs isobar now NAME.")
 
     static let cache = CommandSpec(
@@ -139,12 +152,12 @@ enum Commands {
 
     static let cities = CommandSpec(
         name: "cities", summary: "Your cities with the consensus temperature and condition now; add, remove or reorder them",
-        arguments: [], optionalArguments: ["ACTION", "PLACE", "TO"], actions: ["list", "add", "remove", "rm", "move"], options: common,
+        arguments: [], optionalArguments: ["ACTION", "PLACE", "TO"], actions: ["list", "add", "remove", "rm", "move"], options: [plain] + common,
         discussion: "isobar cities lists them (the first run starts with Minsk and Moscow); isobar cities add PLACE; isobar cities remove|rm PLACE|NUMBER; isobar cities move FROM TO (numbers, names or coordinates). They are kept in $XDG_DATA_HOME/isobar, never in the cache.")
 
     static let home = CommandSpec(
         name: "home", summary: "Show your home place (now, the next hours, the next days), set it or unset it",
-        arguments: [], optionalArguments: ["ACTION", "PLACE"], actions: ["show", "set", "unset"], options: common,
+        arguments: [], optionalArguments: ["ACTION", "PLACE"], actions: ["show", "set", "unset"], options: chart(forecastChart) + [plain] + common,
         discussion: "isobar home set PLACE; isobar home unset. isobar with no arguments shows the same; without a home it shows your first city.")
 
     static let completions = CommandSpec(

@@ -85,7 +85,8 @@ extension IsobarCommandLine {
             attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)),
             color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)
-        var renderer = RendererFactory.make(parsed.options.format, context: context, output: output)
+        let presentation = Presentation(parsed.options, environment: environment)
+        var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
         async let observation: Void = observe(place, setup)
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
@@ -94,7 +95,7 @@ extension IsobarCommandLine {
         let live = setup.bindings.filter { $0.policy != nil }.count
         if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s")…", time: time) }
         defer { waiting.stop() }
-        for await event in engine(setup).run(WeatherRequest(place: place, kinds: view.kinds)) {
+        for await event in engine(setup).run(WeatherRequest(place: place, kinds: presentation.kinds(for: view, format: parsed.options.format))) {
             // Nothing else may share the terminal line with the notice.
             if parsed.options.format != .table || event.providerID == nil { waiting.stop() }
             if let outcome = event.outcome, !event.isOutsideCoverage { outcomes.append(outcome) }

@@ -1,0 +1,58 @@
+/// The characters a chart is drawn with: Unicode shapes on a UTF-8 terminal, ASCII otherwise (`--ascii`).
+struct ChartGlyphs: Sendable, Equatable {
+    /// The marks of lines, one per line in order (cycled past the end): each line has its own shape, not only its colour.
+    let marks: [Character]
+    /// Where two or more lines fall in the same cell.
+    let overlap: Character
+    /// The band between the lowest and the highest provider.
+    let band: Character
+    /// A bar's full cell.
+    let barFull: Character
+    /// A bar's partial tops, from one eighth (index 0) up; empty in ASCII, which has none.
+    let barParts: [Character]
+    /// The axis beside a labelled row.
+    let tick: Character
+    /// The axis beside an unlabelled row.
+    let rule: Character
+    /// Where the axis meets the baseline.
+    let corner: Character
+    /// The baseline under the chart.
+    let baseline: Character
+
+    /// Unicode: `●○◆◇■□` marks, `░` band, `▁…█` bars, box-drawing axes.
+    static let unicode = ChartGlyphs(marks: ["●", "○", "◆", "◇", "■", "□"], overlap: "≡", band: "░", barFull: "█",
+                                     barParts: ["▁", "▂", "▃", "▄", "▅", "▆", "▇"], tick: "┤", rule: "│", corner: "└", baseline: "─")
+    /// ASCII: `*o+x#@` marks, `:` band, `#` bars, `|+-` axes.
+    static let ascii = ChartGlyphs(marks: ["*", "o", "+", "x", "#", "@"], overlap: "=", band: ":", barFull: "#", barParts: [],
+                                   tick: "|", rule: "|", corner: "+", baseline: "-")
+
+    /// The mark of the line at `index`.
+    func mark(_ index: Int) -> Character { marks[index % marks.count] }
+
+    /// The glyphs for an environment: ASCII when asked, or when the locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`) is not UTF-8.
+    static func choose(ascii: Bool, environment: [String: String]) -> ChartGlyphs {
+        ascii || !isUTF8Locale(environment) ? .ascii : .unicode
+    }
+
+    /// True when the first of `LC_ALL`, `LC_CTYPE`, `LANG` that is set and not empty names UTF-8 (`en_GB.UTF-8`, `C.utf8`).
+    static func isUTF8Locale(_ environment: [String: String]) -> Bool {
+        guard let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else { return false }
+        let lowered = locale.lowercased()
+        return lowered.contains("utf-8") || lowered.contains("utf8")
+    }
+}
+
+/// ANSI colours of chart lines; nothing when colour is off (not a terminal, or `NO_COLOR`).
+struct ChartPalette: Sendable {
+    /// Colour allowed.
+    let enabled: Bool
+
+    private static let codes = ["36", "35", "33", "32", "34", "31"]
+
+    /// `text` in the colour of the line at `index`.
+    func line(_ index: Int, _ text: String) -> String { wrap(text, Self.codes[index % Self.codes.count]) }
+    /// `text` dimmed (the band).
+    func dim(_ text: String) -> String { wrap(text, "2") }
+
+    private func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+}

@@ -1,0 +1,155 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+
+/// The sentences of each view, from the consensus.
+struct PlainSentences {
+    /// Units, providers and place.
+    let context: RenderContext
+    /// The merge.
+    let consensus: ConsensusResult
+
+    private var units: UnitSystem { context.units }
+
+    private func measure(_ field: MergedField?, _ dimension: Dimension) -> String? {
+        field.map { PlainWords.measure($0.value, dimension, units) }
+    }
+
+    private func number(_ value: Double, _ dimension: Dimension) -> String { PlainWords.number(value, dimension, units) }
+
+    /// `Minsk, Minsk City, BY, now at 12:00: snow, minus 0.4 degrees Celsius, feels like minus 4.2.`, the wind, the rest,
+    /// and how far the providers agree on the temperature.
+    func now() -> String {
+        guard let current = consensus.current else { return "\(context.place.fullLabel): no current conditions.\n" }
+        let clock = CivilTime.clock(current.time, utcOffsetSeconds: current.utcOffsetSeconds)
+        let values = current.values
+        var opening = [current.condition?.value.label, measure(values[.temperature], .temperature)].compactMap { $0 }
+        if let feels = values[.apparentTemperature] { opening.append("feels like \(number(feels.value, .temperature))") }
+        var lines = ["\(context.place.fullLabel), now at \(clock): \(opening.isEmpty ? "no values" : opening.joined(separator: ", "))."]
+        if let speed = values[.windSpeed] {
+            var wind = "Wind"
+            if let direction = values[.windDirection] { wind += " from \(PlainWords.direction(direction.value))" }
+            wind += " at \(PlainWords.measure(speed.value, .speed, units))"
+            if let gust = values[.windGust] { wind += ", gusts \(number(gust.value, .speed))" }
+            lines.append(wind + ".")
+        }
+        let rest = [(Quantity.humidity, "humidity"), (.pressure, "pressure"), (.cloudCover, "cloud cover"), (.visibility, "visibility"),
+                    (.precipitationRate, "precipitation")].compactMap { quantity, name in
+            values[quantity].map { "\(name) \(PlainWords.measure($0.value, quantity.dimension, units))" }
+        }
+        if !rest.isEmpty { lines.append(rest.joined(separator: ", ").capitalizedFirst + ".") }
+        lines.append(agreement(values[.temperature], .temperature))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How far the providers agree on a field, in words.
+    func agreement(_ field: MergedField?, _ dimension: Dimension) -> String {
+        guard let field else { return "No provider gave a \(dimension == .temperature ? "temperature" : "value")." }
+        let names = field.inputs.map { context.name(of: $0.provider) }
+        guard field.inputs.count > 1 else { return "From one provider, \(names.first ?? "")." }
+        let each = field.inputs.map { "\(context.name(of: $0.provider)) \(number($0.value, dimension))" }
+        if !field.outliers.isEmpty {
+            let left = field.outliers.map { context.name(of: $0) }
+            return "The providers differ: \(PlainWords.list(each)); \(PlainWords.list(left)) left out as an outlier."
+        }
+        let spread = context.units.convertDifference(field.spread, dimension)
+        if field.disagreement?.exceedsFloor == true {
+            let text = PlainWords.difference(field.spread, dimension, units)
+            return "The providers disagree by \(text) \(PlainWords.differenceUnit(dimension, units, singular: text == "1")): "
+                + "\(PlainWords.list(each))."
+        }
+        guard spread >= 0.05 else { return "The \(field.inputs.count) providers agree." }
+        let within = Int(spread.rounded(.up))
+        return "The \(field.inputs.count) providers agree within \(within) \(PlainWords.differenceUnit(dimension, units, singular: within == 1))."
+    }
+
+    /// Every quantity of the compare table as a sentence: the consensus, each provider, the spread and outliers in words.
+    func compare() -> String {
+        guard let current = consensus.current else { return "\(context.place.fullLabel): no current conditions.\n" }
+        let names = context.providers.filter { consensus.providers.contains($0.id) }.map(\.name)
+        let clock = CivilTime.clock(current.time, utcOffsetSeconds: current.utcOffsetSeconds)
+        var lines = ["\(context.place.fullLabel), now at \(clock), from \(names.count) provider\(names.count == 1 ? "" : "s"): "
+            + "\(PlainWords.list(names))."]
+        if let condition = current.condition {
+            let said = condition.votes.map { "\(context.name(of: $0.provider)) \($0.condition.label)" }
+            let same = Set(condition.votes.map(\.condition)).count <= 1
+            lines.append("Condition: \(condition.value.label)" + (same ? (said.count > 1 ? ", all agree." : ".") : "; \(PlainWords.list(said))."))
+        }
+        for quantity in Quantity.allCases where quantity != .precipitationProbability {
+            guard let field = current[quantity] else { continue }
+            lines.append(quantity == .windDirection ? directionSentence(field) : quantitySentence(quantity, field))
+        }
+        if let confidence = current.confidence { lines.append("Confidence \(Int((confidence * 100).rounded())) percent.") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func quantitySentence(_ quantity: Quantity, _ field: MergedField) -> String {
+        let dimension = quantity.dimension
+        var text = "\(quantity.label): \(PlainWords.measure(field.value, dimension, units))"
+        guard field.inputs.count > 1 else { return text + ", from \(field.inputs.first.map { context.name(of: $0.provider) } ?? "one provider")." }
+        text += "; " + PlainWords.list(field.inputs.map { "\(context.name(of: $0.provider)) \(number($0.value, dimension))" })
+        let spread = PlainWords.difference(field.spread, dimension, units)
+        text += "; spread \(spread) \(PlainWords.differenceUnit(dimension, units, singular: spread == "1"))."
+        if !field.outliers.isEmpty { text += " \(PlainWords.list(field.outliers.map { context.name(of: $0) })) left out as an outlier." }
+        if field.disagreement?.exceedsFloor == true { text += " More apart than usual for this quantity." }
+        return text
+    }
+
+    private func directionSentence(_ field: MergedField) -> String {
+        func said(_ degrees: Double) -> String { "\(PlainWords.direction(degrees)) (\(Int(degrees.rounded()) % 360) degrees)" }
+        var text = "Wind from \(said(field.value))"
+        if field.inputs.count > 1 {
+            text += "; " + PlainWords.list(field.inputs.map { "\(context.name(of: $0.provider)) from \(said($0.value))" })
+            text += "; spread \(Int(field.spread.rounded())) degrees"
+        }
+        return text + "."
+    }
+
+    /// `Forecast for …:`, then one sentence a day (and one an hour with `--hourly`).
+    func forecast(window: ForecastWindow, days: Int, hourly: Bool) -> String {
+        let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0
+        let shown = window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date)
+        var lines = ["Forecast for \(context.place.fullLabel), by local day in \(consensus.zone):"]
+        lines += shown.map(daySentence)
+        if shown.isEmpty { lines.append("No days to show.") }
+        if hourly {
+            lines.append("Hour by hour:")
+            lines += window.hours(consensus.hourly, time: \.time).map(hourSentence)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `high 15.3 degrees Celsius (providers from 15.2 to 15.5)`; the unit only when `withUnit`.
+    private func ranged(_ field: MergedField?, _ dimension: Dimension, _ name: String, withUnit: Bool = true) -> String? {
+        guard let field else { return nil }
+        var text = "\(name) \(withUnit ? PlainWords.measure(field.value, dimension, units) : number(field.value, dimension))"
+        let (low, high) = (number(field.min, dimension), number(field.max, dimension))
+        if field.inputs.count > 1, low != high { text += " (providers from \(low) to \(high))" }
+        return text
+    }
+
+    private func daySentence(_ day: ConsensusDayV1) -> String {
+        let length = abs(day.hours - 24) > 0.01 ? " (\(Int(day.hours)) hours)" : ""
+        let parts = [
+            day.condition.map { $0.value.label },
+            ranged(day[.temperatureMax], .temperature, "high"), ranged(day[.temperatureMin], .temperature, "low", withUnit: day[.temperatureMax] == nil),
+            day[.precipitationSum].map { "precipitation \(PlainWords.measure($0.value, .precipitationAmount, units))" },
+            day[.precipitationProbabilityMax].map { "chance \(PlainWords.measure($0.value, .percent, units))" },
+            day[.windSpeedMax].map { "wind up to \(PlainWords.measure($0.value, .speed, units))" },
+            day[.windGustMax].map { "gusts \(number($0.value, .speed))" },
+        ].compactMap { $0 }
+        return "\(PlainWords.day(day.date))\(length): \(parts.isEmpty ? "no values" : parts.joined(separator: ", "))."
+    }
+
+    private func hourSentence(_ hour: ConsensusHour) -> String {
+        let date = LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
+        let parts = [
+            hour.condition.map { $0.value.label }, measure(hour[.temperature], .temperature),
+            hour[.precipitationRate].map { "precipitation \(PlainWords.measure($0.value, .precipitationRate, units))" },
+            hour[.precipitationProbability].map { "chance \(PlainWords.measure($0.value, .percent, units))" },
+            hour[.windSpeed].map { "wind \(PlainWords.measure($0.value, .speed, units))" },
+        ].compactMap { $0 }
+        let clock = CivilTime.clock(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
+        return "\(PlainWords.weekday(date)) \(clock): \(parts.isEmpty ? "no values" : parts.joined(separator: ", "))."
+    }
+}

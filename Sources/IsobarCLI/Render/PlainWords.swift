@@ -1,0 +1,84 @@
+import IsobarCore
+
+/// Numbers, units, directions and dates as a screen reader reads them well: `minus 0.4 degrees Celsius`, `from the
+/// south-west`, `Saturday 28 November`.
+enum PlainWords {
+    /// A value in the user's units with the decimals a table shows, trailing zeros dropped, `minus` for negatives.
+    static func number(_ value: Double, _ dimension: Dimension, _ units: UnitSystem) -> String {
+        spoken(units.convert(value, dimension), decimals: units.decimals(dimension))
+    }
+
+    /// A difference (a spread) in the user's units, spoken like `number`.
+    static func difference(_ value: Double, _ dimension: Dimension, _ units: UnitSystem) -> String {
+        spoken(units.convertDifference(value, dimension), decimals: units.decimals(dimension))
+    }
+
+    /// `value` rounded to `decimals`, trailing zeros dropped, `minus` for negatives (never `minus 0`).
+    static func spoken(_ value: Double, decimals: Int) -> String {
+        var text = TableRenderer.fixed(value, decimals: decimals)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        if text == "-0" { text = "0" }
+        return text.hasPrefix("-") ? "minus " + text.dropFirst() : text
+    }
+
+    /// A value with its unit spelled out: `minus 0.4 degrees Celsius`, `1 metre per second`.
+    static func measure(_ value: Double, _ dimension: Dimension, _ units: UnitSystem) -> String {
+        let text = number(value, dimension, units)
+        return "\(text) \(unit(dimension, units, singular: text == "1"))"
+    }
+
+    /// The unit spelled out, singular for exactly one; a unit without a spelling (a quantity added later) is its symbol.
+    static func unit(_ dimension: Dimension, _ units: UnitSystem, singular: Bool = false) -> String {
+        let symbol = units.symbol(dimension)
+        guard let (one, many) = spelled[symbol] else { return symbol }
+        return singular ? one : many
+    }
+
+    /// Each unit symbol's spelling: singular, plural.
+    private static let spelled: [String: (String, String)] = [
+        "°C": ("degree Celsius", "degrees Celsius"), "°F": ("degree Fahrenheit", "degrees Fahrenheit"), "K": ("kelvin", "kelvin"),
+        "%": ("percent", "percent"), "hPa": ("hectopascal", "hectopascals"), "inHg": ("inch of mercury", "inches of mercury"),
+        "m/s": ("metre per second", "metres per second"), "mph": ("mile per hour", "miles per hour"), "°": ("degree", "degrees"),
+        "km": ("kilometre", "kilometres"), "mi": ("mile", "miles"), "m": ("metre", "metres"),
+        "mm/h": ("millimetre per hour", "millimetres per hour"), "in/h": ("inch per hour", "inches per hour"),
+        "mm": ("millimetre", "millimetres"), "in": ("inch", "inches"),
+    ]
+
+    /// The unit of a difference: temperatures differ by `degrees` (or kelvin), whatever their scale.
+    static func differenceUnit(_ dimension: Dimension, _ units: UnitSystem, singular: Bool) -> String {
+        guard dimension == .temperature else { return unit(dimension, units, singular: singular) }
+        if units == .standard { return "kelvin" }
+        return singular ? "degree" : "degrees"
+    }
+
+    /// The compass point a wind comes from, in words: `the south-west`.
+    static func direction(_ degrees: Double) -> String {
+        let names = ["north", "north-north-east", "north-east", "east-north-east", "east", "east-south-east", "south-east",
+                     "south-south-east", "south", "south-south-west", "south-west", "west-south-west", "west", "west-north-west",
+                     "north-west", "north-north-west"]
+        guard let index = Compass.points.firstIndex(of: Compass.point(degrees)) else { return "an unknown direction" }
+        return "the " + names[index]
+    }
+
+    /// The weekday in full: `Saturday`.
+    static func weekday(_ date: LocalDate) -> String {
+        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][date.isoWeekday - 1]
+    }
+
+    /// The day in full: `Saturday 28 November`.
+    static func day(_ date: LocalDate) -> String {
+        let (_, month, day) = date.components
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+                      "December"]
+        return "\(weekday(date)) \(day) \(months[month - 1])"
+    }
+
+    /// Items joined as a list is said: `a`, `a and b`, `a, b and c`.
+    static func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+@testable import IsobarCLI
+import IsobarCore
+import IsobarEngine
+import Testing
+
+@Suite struct PlainOutputTests {
+    @Test func plainOutputHasNoTableBoxDrawingOrEscape() async {
+        for arguments in [["now", "Minsk", "--demo", "--plain"], ["compare", "Minsk", "--demo", "--plain"],
+                          ["forecast", "Minsk", "--demo", "--plain", "--hourly", "--days", "1"], ["cities", "--demo", "--plain"]] {
+            let run = await runCLI(arguments, environment: ["COLUMNS": "60"])
+            #expect(run.code == 0, "\(arguments): \(run.stderr)")
+            #expect(!run.stdout.contains("  "), "\(arguments): no column padding")
+            #expect(!run.stdout.contains("\u{1B}"))
+            let drawing = run.stdout.unicodeScalars.filter { (0x2500...0x25FF).contains($0.value) || $0 == "·" || $0 == "°" || $0 == "…" }
+            #expect(drawing.isEmpty, "\(arguments): \(String(String.UnicodeScalarView(drawing)))")
+            #expect(run.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(".") || $0.hasSuffix(":") }, "\(arguments): sentences")
+        }
+    }
+
+    @Test func aDumbTerminalGetsSentencesUnlessAChartIsAskedFor() async {
+        let dumb = await runCLI(["now", "Minsk", "--demo"], environment: ["TERM": "dumb"])
+        let plain = await runCLI(["now", "Minsk", "--demo", "--plain"])
+        #expect(dumb.code == 0)
+        #expect(dumb.stdout == plain.stdout)
+        let chart = await runCLI(["forecast", "Minsk", "--demo", "--days", "1", "--chart"], environment: ["TERM": "dumb"])
+        #expect(chart.stdout.contains("Daily consensus") && chart.stdout.contains("Next 48 hours"))
+        let json = await runCLI(["now", "Minsk", "--demo", "--json"], environment: ["TERM": "dumb"])
+        #expect(json.stdout.hasPrefix("{"), "TERM=dumb changes only output for people")
+    }
+
+    @Test(arguments: [
+        (["now", "Minsk", "--plain", "--json"], "--plain is for people reading; it cannot be used with --format jsonl"),
+        (["compare", "Minsk", "--chart", "--format", "csv"], "--chart is for people reading; it cannot be used with --format csv"),
+        (["forecast", "Minsk", "--chart", "--plain"], "--plain writes sentences without charts; it cannot be used with --chart"),
+        (["forecast", "Minsk", "--ascii"], "--ascii chooses the characters of a chart; it needs --chart"),
+        (["now", "Minsk", "--chart"], "unknown option"),
+    ])
+    func badCombinationsAreUsageErrors(_ arguments: [String], _ message: String) async {
+        let run = await runCLI(arguments + ["--demo"])
+        #expect(run.code == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func failuresAreSentencesToo() async {
+        let run = await runCLI(["now", "Minsk", "--config", dataDirectory + "/isobar.json", "--plain"])
+        #expect(run.code == ExitCode.noneAnswered.rawValue)
+        #expect(run.lines.first == "No provider answered for Minsk, Minsk City, BY.")
+        #expect(run.lines.contains { $0.hasPrefix("OpenWeatherMap did not answer: not configured, ") && $0.hasSuffix(".") }, "\(run.stdout)")
+    }
+
+    @Test func nowInPlainWordsSaysTheSpreadAndTheUmbrella() async {
+        let run = await runCLI(["now", "Minsk", "--demo", "--plain"])
+        let lines = run.lines
+        #expect(lines.first?.hasPrefix("Minsk, Minsk City, BY, now at 12:00: snow, minus 0.1 degrees Celsius, feels like minus 4.2.") == true,
+                "\(lines)")
+        #expect(lines.contains("Wind from the south-west at 2.6 metres per second, gusts 6."))
+        #expect(lines.contains("The 3 providers agree within 1 degree."))
+        #expect(lines.contains { $0.hasSuffix("percent chance.") || $0.hasPrefix("No rain is expected") })
+    }
+}
