@@ -239,14 +239,21 @@ public struct Engine: Sendable {
         let time = time
         let options = options
         let cancelled = ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)
+        let asked = { @Sendable () async -> Result<WeatherReport, ProviderError> in
+            do throws(ProviderError) {
+                return .success(try await pipeline.step.answer(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        // No deadline (a batch without one): nothing to race. A sleep until it would stay queued in the runtime's timers for
+        // years after its cancellation, one per call, so a long run's memory would grow with its input.
+        guard options.timeoutSeconds < EngineOptions.noDeadlineSeconds else {
+            return result(of: await FirstAnswer.of([asked], onCancel: { .failure(cancelled) }), for: request, from: provider,
+                          narrowed: narrowed, calendar: placeCalendar)
+        }
         let outcome = await FirstAnswer.of([
-            { @Sendable () async -> Result<WeatherReport, ProviderError> in
-                do throws(ProviderError) {
-                    return .success(try await pipeline.step.answer(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)))
-                } catch {
-                    return .failure(error)
-                }
-            },
+            asked,
             { @Sendable () async -> Result<WeatherReport, ProviderError> in
                 guard (try? await time.sleep(seconds: deadline.timeIntervalSince(time.now()))) != nil else { return .failure(cancelled) }
                 let text = SpokenDuration.seconds(options.timeoutSeconds)
@@ -264,6 +271,12 @@ public struct Engine: Sendable {
                 ], onCancel: { .failure(cancelled) })
             },
         ], onCancel: { .failure(cancelled) })
+        return result(of: outcome, for: request, from: provider, narrowed: narrowed, calendar: placeCalendar)
+    }
+
+    /// The event for one provider's outcome: its answer trimmed to the kinds asked, with its days and notes, or its failure.
+    private func result(of outcome: Result<WeatherReport, ProviderError>, for request: EngineRequest, from provider: any WeatherProvider,
+                        narrowed: WeatherRequest, calendar placeCalendar: LocalCalendar?) -> EngineEvent {
         switch outcome {
         case .success(let answer):
             let report = Self.trimmed(answer, to: narrowed.kinds)

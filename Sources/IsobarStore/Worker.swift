@@ -142,9 +142,10 @@ final class Worker: @unchecked Sendable {
         for job in jobs {
             pause()
             do throws(StoreError) {
-                try connection.execute("SAVEPOINT job")
+                // Through `query`: the two statements stay prepared for the next job.
+                try connection.query("SAVEPOINT job")
                 try job.run(on: connection)
-                try connection.execute("RELEASE job")
+                try connection.query("RELEASE job")
                 errors.append(nil)
             } catch {
                 if error.isCorruption {
