@@ -65,12 +65,13 @@ public struct ProviderRegistry: Sendable {
                          forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact, command: entry.command)
     }
 
-    /// The geocoders of the enabled live providers that offer one, in configuration order.
+    /// The geocoders of the enabled live providers that offer one, in configuration order; `wrap` gives each its own
+    /// transport over the shared one (its rate limits).
     public func geocoders(for configuration: Configuration, environment: [String: String], transport: any Transport,
-                          time: any TimeSource) -> [any Geocoding] {
+                          time: any TimeSource, wrap: (ProviderEntry, any Transport) -> any Transport = { $1 }) -> [any Geocoding] {
         configuration.providers.filter { $0.enabled && $0.replay == nil }.compactMap { entry -> (any Geocoding)? in
-            guard let geocoder = factory(for: entry.type)?.geocoder(ProviderContext(settings: settings(entry, environment),
-                                                                                   environment: environment, time: time, transport: transport))
+            guard let geocoder = factory(for: entry.type)?.geocoder(ProviderContext(settings: settings(entry, environment), environment: environment,
+                                                                                   time: time, transport: wrap(entry, transport)))
             else { return nil }
             // Answers are cached per geocoder and endpoint, so that two configurations never share them.
             let endpoint = "\(entry.geocodingURL?.string ?? "default")|\(entry.baseURL?.string ?? "default")"
