@@ -47,10 +47,10 @@ extension IsobarCommandLine {
     func geocodingChain(_ setup: WeatherSetup, _ parsed: Invocation) -> GeocodingChain {
         let network = networkTransport(setup, parsed) ?? NoNetworkTransport()
         // A provider's geocoding requests count in its rate-limit windows, as its weather calls do.
-        let limited = { [time] (entry: ProviderEntry, transport: any Transport) -> any Transport in
-            guard let store = setup.store, let binding = setup.bindings.first(where: { $0.provider.id == entry.id }) else { return transport }
-            return LedgerTransport(base: transport, binding: binding, ledger: store, time: time, diagnostics: setup.diagnostics,
-                                   waitSeconds: setup.options.timeoutSeconds)
+        let (store, bindings, diagnostics, wait) = (setup.store, setup.bindings, setup.diagnostics, setup.options.timeoutSeconds)
+        let limited = { @Sendable [time] (entry: ProviderEntry, transport: any Transport) -> any Transport in
+            guard let store, let binding = bindings.first(where: { $0.provider.id == entry.id }) else { return transport }
+            return LedgerTransport(base: transport, binding: binding, ledger: store, time: time, diagnostics: diagnostics, waitSeconds: wait)
         }
         return GeocodingChain(geocoders: registry.geocoders(for: setup.configuration, environment: environment, transport: network, time: time,
                                                             wrap: limited),
