@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Isobar builds and tests against: the Debian packages of its C libraries (JSON, HTTP, storage), jq, and the
 # Python packages the tests use to check the JSON-lines schema (jsonschema) and to read the output as the README shows
-# (duckdb, pandas). A Python package that cannot be installed is reported; the tests that need it are skipped, with a message.
+# (duckdb, pandas), and aiohttp for the batch benchmark's comparison script. A Python package that cannot be installed is
+# reported; the tests (and the benchmark comparison) that need it are skipped, with a message.
 set -euo pipefail
 packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config jq)
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3 python3-pip)
@@ -16,7 +17,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 
-python_packages=(jsonschema duckdb pandas)
+python_packages=(jsonschema duckdb pandas aiohttp)
 wanted=()
 for package in "${python_packages[@]}"; do
   python3 -c "import $package" >/dev/null 2>&1 || wanted+=("$package")

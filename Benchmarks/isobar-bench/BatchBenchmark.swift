@@ -1,6 +1,7 @@
 import FixtureReplay
 import FoundationEssentials
 import IsobarCore
+import IsobarEngine
 import IsobarTestKit
 #if canImport(Glibc)
 import Glibc
@@ -46,9 +47,11 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
          "ISOBAR_DATA_DIR=\(dataDirectory())", "PATH=/usr/bin:/bin", recordingTimeShift()]
     }
 
-    let inFlight = 2 * jobs
+    // The calls the engine lets be in flight: each provider's bound (`--jobs`, at most the engine's per-provider cap, as
+    // `max_concurrent_calls` below allows), times two providers. The bound of the wall time divides by this, never by more.
+    let inFlight = 2 * min(jobs, EngineOptions().maxConcurrentCallsPerProvider)
     print("batch: isobar batch, \(count) places × 2 providers, each on its own loopback server answering after "
-        + "\(format(latency * 1000)) ms, --jobs \(jobs) (\(inFlight) calls in flight)")
+        + "\(format(latency * 1000)) ms, --jobs \(jobs) (\(inFlight) calls in flight at most)")
     let run = try setUp(count, latency: latency)
     let child = spawnBatch(isobar, ["batch", run.input, "--config", run.config, "--jobs", String(jobs)], environment: environment("main"),
                            output: scratch + "/out.jsonl")

@@ -145,6 +145,7 @@ public struct Engine: Sendable {
                                      diagnostics: engine.diagnostics, slots: AsyncSemaphore(engine.callSlots(binding)))
                 }
                 let places = AsyncSemaphore(engine.options.maxConcurrentRequests)
+                let calendars = ZoneCalendars()
                 // Discarding: a finished place's task is let go at once, so a long input never piles up finished tasks.
                 await withDiscardingTaskGroup { group in
                     var number = 0
@@ -154,7 +155,9 @@ public struct Engine: Sendable {
                         number += 1
                         group.addTask {
                             defer { places.release() }
-                            await engine.answer(request, pipelines: pipelines, deadline: deadline) { continuation.yield($0) }
+                            await engine.answer(request, pipelines: pipelines, deadline: deadline, calendars: calendars) {
+                                continuation.yield($0)
+                            }
                         }
                     }
                 }
@@ -179,15 +182,11 @@ public struct Engine: Sendable {
 
     /// Asks every provider about one request, emitting each answer as it comes and the consensus last.
     private func answer(_ request: EngineRequest, pipelines: [(step: any PipelineStep, stale: StaleIfErrorStep?)], deadline: Date,
-                        emit: @Sendable (EngineEvent) -> Void) async {
+                        calendars: ZoneCalendars, emit: @Sendable (EngineEvent) -> Void) async {
         var reports: [WeatherReport] = []
-        // The place's own zone decides every provider's days: read its file once per request, not once per answer.
-        let placeCalendar = request.place.timeZoneIdentifier == nil ? nil : LocalCalendar.resolve(place: request.place, reports: [])
-        // Only a zone that loaded stands for every answer; a fallback offset depends on each answer's own offset.
-        let calendar = placeCalendar.flatMap { calendar -> LocalCalendar? in
-            if case .named = calendar.zone { return calendar }
-            return nil
-        }
+        // The place's own zone decides every provider's days: its file is read once per run, not once per answer. Only a
+        // zone that loaded stands for every answer; a fallback offset depends on each answer's own offset.
+        let calendar = calendars.calendar(for: request.place)
         await withTaskGroup(of: EngineEvent.self) { group in
             for (binding, pipeline) in zip(bindings, pipelines) {
                 group.addTask { await self.ask(binding, pipeline, request, deadline: deadline, calendar: calendar) }
@@ -239,14 +238,21 @@ public struct Engine: Sendable {
         let time = time
         let options = options
         let cancelled = ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)
+        let asked = { @Sendable () async -> Result<WeatherReport, ProviderError> in
+            do throws(ProviderError) {
+                return .success(try await pipeline.step.answer(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        // No deadline (a batch without one): nothing to race. A sleep until it would stay queued in the runtime's timers for
+        // years after its cancellation, one per call, so a long run's memory would grow with its input.
+        guard options.timeoutSeconds < EngineOptions.noDeadlineSeconds else {
+            return result(of: await FirstAnswer.of([asked], onCancel: { .failure(cancelled) }), for: request, from: provider,
+                          narrowed: narrowed, calendar: placeCalendar)
+        }
         let outcome = await FirstAnswer.of([
-            { @Sendable () async -> Result<WeatherReport, ProviderError> in
-                do throws(ProviderError) {
-                    return .success(try await pipeline.step.answer(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)))
-                } catch {
-                    return .failure(error)
-                }
-            },
+            asked,
             { @Sendable () async -> Result<WeatherReport, ProviderError> in
                 guard (try? await time.sleep(seconds: deadline.timeIntervalSince(time.now()))) != nil else { return .failure(cancelled) }
                 let text = SpokenDuration.seconds(options.timeoutSeconds)
@@ -264,6 +270,12 @@ public struct Engine: Sendable {
                 ], onCancel: { .failure(cancelled) })
             },
         ], onCancel: { .failure(cancelled) })
+        return result(of: outcome, for: request, from: provider, narrowed: narrowed, calendar: placeCalendar)
+    }
+
+    /// The event for one provider's outcome: its answer trimmed to the kinds asked, with its days and notes, or its failure.
+    private func result(of outcome: Result<WeatherReport, ProviderError>, for request: EngineRequest, from provider: any WeatherProvider,
+                        narrowed: WeatherRequest, calendar placeCalendar: LocalCalendar?) -> EngineEvent {
         switch outcome {
         case .success(let answer):
             let report = Self.trimmed(answer, to: narrowed.kinds)

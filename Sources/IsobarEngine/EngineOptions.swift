@@ -30,6 +30,9 @@ public struct EngineOptions: Sendable {
     public var weights: [String: Double] = [:]
     /// True to wait for rate limits and Retry-After pauses until the deadline instead of failing as `rate_limited` (batch).
     public var waitsForRateLimits = false
+    /// True to cache only the kinds asked for (batch): a provider that answers more (Open-Meteo's days of hours when only
+    /// current conditions are asked) leaves the rest uncached instead of encoding it for nobody.
+    public var cachesOnlyAskedKinds = false
 
     /// A deadline far enough away to mean none (ten years), for runs that are meant to finish whatever they take.
     public static let noDeadlineSeconds = 10 * 365 * 86_400.0

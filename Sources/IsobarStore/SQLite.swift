@@ -33,6 +33,11 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 final class Connection: @unchecked Sendable {
     private let handle: OpaquePointer
     let path: String
+    /// Statements `query` prepared, kept for the next run of the same SQL (a store runs a few dozen distinct statements,
+    /// thousands of times in a batch); at most `maxKeptStatements`.
+    private var kept: [String: Statement] = [:]
+    /// The most statements kept prepared.
+    static let maxKeptStatements = 64
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`; `readOnly` neither creates nor writes.
     init(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(StoreError) {
@@ -51,7 +56,10 @@ final class Connection: @unchecked Sendable {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        kept = [:]
+        sqlite3_close_v2(handle)
+    }
 
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
@@ -70,11 +78,22 @@ final class Connection: @unchecked Sendable {
     /// Runs one statement with arguments and returns every row.
     @discardableResult
     func query(_ sql: String, _ arguments: [SQLValue] = []) throws(StoreError) -> [[SQLValue]] {
-        let statement = try prepare(sql)
+        let statement = try reusable(sql)
+        // Reset even when a step throws, so that a kept statement never holds a read open or a stale binding.
+        defer { statement.reset() }
         try statement.bind(arguments)
         var rows: [[SQLValue]] = []
         while try statement.step() { rows.append(statement.row()) }
         return rows
+    }
+
+    /// The kept statement for `sql`, prepared now when there is none.
+    private func reusable(_ sql: String) throws(StoreError) -> Statement {
+        if let statement = kept[sql] { return statement }
+        let statement = try prepare(sql)
+        if kept.count >= Self.maxKeptStatements { kept.removeAll() }
+        kept[sql] = statement
+        return statement
     }
 
     /// Rows changed by the last statement.
@@ -144,7 +163,8 @@ enum SQLValue: Equatable {
 /// A prepared statement; finalised when released.
 final class Statement {
     private let handle: OpaquePointer
-    private let connection: Connection
+    // Unowned: a connection keeps its statements, and outlives them (it finalises them before it closes).
+    private unowned let connection: Connection
 
     init(_ handle: OpaquePointer, connection: Connection) {
         self.handle = handle
@@ -152,6 +172,12 @@ final class Statement {
     }
 
     deinit { sqlite3_finalize(handle) }
+
+    /// Makes the statement ready to run again, its bindings cleared.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
 
     func bind(_ values: [SQLValue]) throws(StoreError) {
         for (offset, value) in values.enumerated() {

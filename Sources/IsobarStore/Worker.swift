@@ -81,9 +81,9 @@ final class Worker: @unchecked Sendable {
             do throws(StoreError) {
                 let connection = try ready()
                 pause()
-                if job.mode == .snapshot { try connection.execute("BEGIN") }
+                if job.mode == .snapshot { try connection.query("BEGIN") }
                 try job.run(on: connection)
-                if job.mode == .snapshot { try connection.execute("COMMIT") }
+                if job.mode == .snapshot { try connection.query("COMMIT") }
                 job.complete(nil)
                 return
             } catch {
@@ -133,7 +133,7 @@ final class Worker: @unchecked Sendable {
         let connection: Connection
         do {
             connection = try ready()
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.query("BEGIN IMMEDIATE")
         } catch {
             self.connection?.rollback()
             return .failed(error)
@@ -142,9 +142,9 @@ final class Worker: @unchecked Sendable {
         for job in jobs {
             pause()
             do throws(StoreError) {
-                try connection.execute("SAVEPOINT job")
+                try connection.query("SAVEPOINT job")
                 try job.run(on: connection)
-                try connection.execute("RELEASE job")
+                try connection.query("RELEASE job")
                 errors.append(nil)
             } catch {
                 if error.isCorruption {
@@ -159,7 +159,7 @@ final class Worker: @unchecked Sendable {
             }
         }
         do {
-            try connection.execute("COMMIT")
+            try connection.query("COMMIT")
         } catch {
             connection.rollback()
             return .failed(error)

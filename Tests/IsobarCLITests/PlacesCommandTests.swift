@@ -182,6 +182,25 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         #expect(try !filesContain(cache, sentinelKey))
     }
 
+    @Test func aGeocodingRequestCountsInItsProvidersRateLimit() async throws {
+        let geocoder = try LoopbackServer { _ in .init(#"[{"name":"Qwxzzt","lat":-10.25,"lon":20.5,"country":"AO","state":"Moxico"}]"#) }
+        let weather = try providerServer()
+        let config = try temporaryConfiguration("""
+        {"providers": [
+          {"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY", "base_url": "\(weather.baseURL)",
+           "geocoding_url": "\(geocoder.baseURL)", "rate_limits": [{"limit": 60, "per_s": 3600}]}
+        ]}
+        """)
+        let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": temporaryDirectory("geo-limit")]
+        let run = await runCLI(["compare", "Qwxzzt", "--config", config, "--format", "jsonl"], environment: environment, transport: curl)
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(geocoder.requests.count == 1 && weather.requests.count == 1)
+        // The ledger counts both requests the provider saw: the name looked up, then the weather asked.
+        let providers = await runCLI(["providers", "--config", config, "--format", "jsonl"], environment: environment)
+        let info = try #require(try parseLines(providers).first { try $0.string("type") == "provider_info" })
+        #expect(try info.member("rate_limits").elements().first?.double("used") == 2, "\(providers.stdout)")
+    }
+
     @Test func offlineAndDemoRunsNeverGeocode() async throws {
         let geocoder = try LoopbackServer { _ in .init(#"{"generationtime_ms":0.2}"#) }
         let weather = try providerServer()

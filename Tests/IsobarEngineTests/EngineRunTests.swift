@@ -155,6 +155,28 @@ struct EngineRunTests {
         #expect(counter.maxPlaces == 3)
     }
 
+    @Test func withNoDeadlineAnswersArriveAndCancellingStillEndsTheRun() async throws {
+        let lot = ParkingLot()
+        let counter = InFlightCounter()
+        var options = EngineOptions()
+        options.timeoutSeconds = EngineOptions.noDeadlineSeconds
+        options.maxConcurrentRequests = 2
+        let engine = Engine(bindings: ["a", "b"].map { ProviderBinding(provider: Self.parked($0, in: lot, counter: counter), transport: UnusedTransport()) },
+                            options: options, time: ManualClock())
+        let run = Task { await Self.collect(engine.run(ManyPlaces.requests())) }
+        await eventually("two places are asked") { counter.calls("a") + counter.calls("b") == 4 }
+        run.cancel()
+        let events = await run.value
+        #expect(events.count < 20 * 3, "a cancelled run stops taking places")
+        #expect(events.compactMap(\.error).allSatisfy { $0.code == .cancelled })
+
+        let answered = Task { await Self.collect(engine.run(ManyPlaces.requests())) }
+        lot.open()
+        let all = await answered.value
+        #expect(all.count == 20 * 3)
+        #expect(all.allSatisfy { $0.error == nil })
+    }
+
     @Test(arguments: [false, true])
     func maxConcurrentCallsPerProviderBoundsTheCallsToEachProvider(withStorage: Bool) async throws {
         let lot = ParkingLot()

@@ -73,7 +73,7 @@ public struct CommandOptions: Sendable, Equatable {
     public var olderThanGiven = false
     /// `--kind` (batch).
     public var kind = BatchKind.current
-    /// `--jobs` (batch): places in flight at once.
+    /// `--jobs` (batch): calls in flight to each provider at once, over up to twice as many places.
     public var jobs = 8
     /// `--order` (batch).
     public var order = BatchOrder.completion

@@ -24,8 +24,12 @@ extension IsobarCommandLine {
         var setup = try await weatherSetup(parsed)
         setup.options.timeoutSeconds = options.deadlineSeconds ?? EngineOptions.noDeadlineSeconds
         setup.options.waitsForRateLimits = true
-        setup.options.maxConcurrentRequests = options.jobs
         setup.options.maxConcurrentCallsPerProvider = min(options.jobs, EngineOptions().maxConcurrentCallsPerProvider)
+        // Twice the places: while one place's calls are on the wire, another's cache, lease and ledger work is done, so that
+        // no provider's call slots idle between places (the calls in flight stay within each provider's bound).
+        setup.options.maxConcurrentRequests = Self.batchPlacesInFlight(jobs: options.jobs)
+        // Resuming asks the same kinds again: answers a provider gives beyond them are not worth encoding.
+        setup.options.cachesOnlyAskedKinds = true
         let view = options.kind.view(days: options.days)
         let started = time.now()
         let book = BatchBook(order: options.order, window: 4 * options.jobs + 32, providers: setup.bindings.count, output: output)
@@ -92,6 +96,9 @@ extension IsobarCommandLine {
         if ending.interrupted { return .interrupted }
         return Self.batchExitCode(counts, cutShort: ending.pastDeadline)
     }
+
+    /// Places in flight at once for `--jobs N`: 2 × N.
+    static func batchPlacesInFlight(jobs: Int) -> Int { 2 * jobs }
 
     /// 0 when every place was answered by every provider and every line was good; 3 when nothing was answered at all (every
     /// place failed, or every line was bad); 2 otherwise (some places partial or failed, some lines bad, or the deadline cut the run).

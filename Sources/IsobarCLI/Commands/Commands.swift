@@ -66,7 +66,7 @@ enum Commands {
         options: [
             .value("kind", "KIND", "current (the default), hourly or daily", choices: BatchKind.allCases.map(\.rawValue)),
             .value("days", "N", "hourly and daily: days to give, 1 to 16 (default 7)"),
-            .value("jobs", "N", "places in flight at once, 1 to 256 (default 8); each provider also keeps to its own limit"),
+            .value("jobs", "N", "calls in flight to each provider at once, 1 to 256 (default 8), over up to 2 × N places; each provider also keeps to its own limit"),
             .value("order", "ORDER", "completion (as each place completes, the default) or input (input order, through a bounded buffer)",
                    choices: BatchOrder.allCases.map(\.rawValue)),
             .value("deadline", "SECONDS", "stop taking places after this long for the whole run: 90, 15m, 2h (default none)"),

@@ -46,7 +46,14 @@ extension IsobarCommandLine {
     /// The configured providers' geocoders, answers cached in the store.
     func geocodingChain(_ setup: WeatherSetup, _ parsed: Invocation) -> GeocodingChain {
         let network = networkTransport(setup, parsed) ?? NoNetworkTransport()
-        return GeocodingChain(geocoders: registry.geocoders(for: setup.configuration, environment: environment, transport: network, time: time),
+        // A provider's geocoding requests count in its rate-limit windows, as its weather calls do.
+        let (store, bindings, diagnostics, wait) = (setup.store, setup.bindings, setup.diagnostics, setup.options.timeoutSeconds)
+        let limited = { @Sendable [time] (entry: ProviderEntry, transport: any Transport) -> any Transport in
+            guard let store, let binding = bindings.first(where: { $0.provider.id == entry.id }) else { return transport }
+            return LedgerTransport(base: transport, binding: binding, ledger: store, time: time, diagnostics: diagnostics, waitSeconds: wait)
+        }
+        return GeocodingChain(geocoders: registry.geocoders(for: setup.configuration, environment: environment, transport: network, time: time,
+                                                            wrap: limited),
                               cache: setup.store.map(StoreGeocodingCache.init), diagnostics: setup.diagnostics)
     }
 

@@ -65,16 +65,17 @@ public struct ProviderRegistry: Sendable {
                          forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact, command: entry.command)
     }
 
-    /// The geocoders of the enabled live providers that offer one, in configuration order.
-    public func geocoders(for configuration: Configuration, environment: [String: String], transport: any Transport,
-                          time: any TimeSource) -> [any Geocoding] {
+    /// The geocoders of the enabled live providers that offer one, in configuration order; `wrap` puts each one's requests
+    /// through its own transport over the one they are given (its rate limits).
+    public func geocoders(for configuration: Configuration, environment: [String: String], transport: any Transport, time: any TimeSource,
+                          wrap: @escaping @Sendable (ProviderEntry, any Transport) -> any Transport = { $1 }) -> [any Geocoding] {
         configuration.providers.filter { $0.enabled && $0.replay == nil }.compactMap { entry -> (any Geocoding)? in
             guard let geocoder = factory(for: entry.type)?.geocoder(ProviderContext(settings: settings(entry, environment),
                                                                                    environment: environment, time: time, transport: transport))
             else { return nil }
             // Answers are cached per geocoder and endpoint, so that two configurations never share them.
             let endpoint = "\(entry.geocodingURL?.string ?? "default")|\(entry.baseURL?.string ?? "default")"
-            return EndpointGeocoder(base: geocoder, cacheKey: "\(geocoder.id)@\(Fingerprint.hex(endpoint))")
+            return EndpointGeocoder(base: geocoder, cacheKey: "\(geocoder.id)@\(Fingerprint.hex(endpoint))", wrap: { wrap(entry, $0) })
         }
     }
 
@@ -144,11 +145,15 @@ public struct ProviderRegistry: Sendable {
 struct EndpointGeocoder: Geocoding {
     let base: any Geocoding
     let cacheKey: String
+    /// The transport its requests go through, over the one the search is given.
+    let wrap: @Sendable (any Transport) -> any Transport
 
     var id: String { base.id }
 
     func search(_ name: String, limit: Int, context: FetchContext) async throws(ProviderError) -> [Place] {
-        try await base.search(name, limit: limit, context: context)
+        var wrapped = context
+        wrapped.transport = wrap(context.transport)
+        return try await base.search(name, limit: limit, context: wrapped)
     }
 }
 

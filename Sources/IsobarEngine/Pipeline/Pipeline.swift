@@ -45,7 +45,8 @@ public enum Pipeline {
                                   longestWaitSeconds: options.longestWaitSeconds, maxCooldownSeconds: policy.maxCooldownSeconds, time: time,
                                   diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits, pause: paused)
         let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
-                                      readCache: options.readCache, time: time, diagnostics: diagnostics)
+                                      readCache: options.readCache, time: time, diagnostics: diagnostics,
+                                      cachesOnlyAskedKinds: options.cachesOnlyAskedKinds)
         let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)
         let stale = StaleIfErrorStep(next: cached, cache: cache)
         guard let budget = policy.budgetSeconds else { return (stale, stale) }

@@ -40,47 +40,16 @@ public struct RateLimitStep: PipelineStep {
     /// Permit, call, settle.
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
         guard !windows.isEmpty else { return try await next.answer(call) }
-        let callID = try await permit(call)
+        let gate = RateLimitGate(providerName: provider.displayName, providerID: provider.id, windows: windows, ledger: ledger, time: time,
+                                 storageKey: storageKey, diagnostics: diagnostics)
+        let callID = try await gate.permit(cost: provider.callCost(of: call.request), deadline: call.deadline)
         do {
             let report = try await next.answer(call)
-            await settle(callID, at: time.now())
+            await gate.settle(callID, failed: false)
             return report
         } catch {
-            // A request given up on (timeout, cancel, broken connection) may still reach the provider a moment later.
-            await settle(callID, at: time.now().addingTimeInterval(Self.lateArrivalMargin))
+            await gate.settle(callID, failed: true)
             throw error
-        }
-    }
-
-    private func settle(_ callID: CallID?, at instant: Date) async {
-        guard let callID else { return }
-        do {
-            try await ledger.settle(callID, at: instant)
-        } catch {
-            diagnostics.report(Diagnostic(.ledger, "cannot settle a call of \(provider.id): \(error.message)"))
-        }
-    }
-
-    private func permit(_ call: ProviderCall) async throws(ProviderError) -> CallID? {
-        let request = PermitRequest(provider: storageKey, windows: windows, cost: provider.callCost(of: call.request), deadline: call.deadline)
-        while true {
-            let decision: PermitDecision
-            do {
-                decision = try await ledger.acquire(request, now: time.now())
-            } catch {
-                diagnostics.report(Diagnostic(.ledger, "cannot count a call of \(provider.id): \(error.message)"))
-                return nil
-            }
-            switch decision {
-            case .granted(let callID): return callID
-            case .wait(let until):
-                guard until < call.deadline else {
-                    let when = until == .distantFuture ? "a window larger than the limit" : "\(MessageTime.clock(until)) UTC"
-                    throw ProviderError(.rateLimited(retryAfterSeconds: until == .distantFuture ? nil : until.timeIntervalSince(time.now())),
-                                        "\(provider.displayName): rate limit reached; a call frees up at \(when)", reason: .localLimit)
-                }
-                try await pause(min(until.timeIntervalSince(time.now()), 0.25), on: time, provider: provider.displayName)
-            }
         }
     }
 }

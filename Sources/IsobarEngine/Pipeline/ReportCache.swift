@@ -123,27 +123,23 @@ public struct ReportCache: Sendable {
         return usable ? combine(parts, freshness: .cached(ageSeconds: age(parts))) : nil
     }
 
-    /// Stores a fresh answer, one entry per slot it fills, with the lifetime and flags its HTTP headers gave; `no-store` keeps nothing.
-    public func store(_ report: WeatherReport) async {
+    /// Stores a fresh answer, one entry per slot it fills (only those of `slots`, when given), with the lifetime and flags its
+    /// HTTP headers gave; `no-store` keeps nothing, in any slot it fills.
+    public func store(_ report: WeatherReport, slots: [CacheSlot]? = nil) async {
         let placeKey = Self.placeKey(report.place.coordinate)
-        var current = report
-        current.hourly = []
-        current.daily = []
-        var forecast = report
-        forecast.current = nil
-        let parts: [(CacheSlot, WeatherReport)] = [
-            report.current != nil ? (.current, current) : nil,
-            report.hourly.isEmpty && report.daily.isEmpty ? nil : (.forecast, forecast),
+        let filled: [CacheSlot] = [
+            report.current != nil ? .current : nil,
+            report.hourly.isEmpty && report.daily.isEmpty ? nil : .forecast,
         ].compactMap { $0 }
         let caching = report.caching ?? HTTPCaching()
-        for (slot, part) in parts {
+        for slot in filled where caching.noStore || slots?.contains(slot) ?? true {
             let key = CacheKey(provider: storageKey, slot: slot, placeKey: placeKey)
             do {
                 if caching.noStore {
                     // `no-store`: the answer is delivered but not kept, and an older one must not outlive it either.
                     try await cache.removeEntry(for: key)
                 } else {
-                    try await cache.store(CacheEntry(fetchedAt: report.fetchedAt, payload: ReportCodec.encode(part),
+                    try await cache.store(CacheEntry(fetchedAt: report.fetchedAt, payload: ReportCodec.encode(Self.part(slot, of: report)),
                                                      lifetimeSeconds: caching.lifetimeSeconds, mustRevalidate: caching.mustRevalidate),
                                           for: key)
                 }
@@ -151,6 +147,19 @@ public struct ReportCache: Sendable {
                 diagnostics.report(Diagnostic(.cache, "cannot store an answer of \(provider.id): \(error.message)"))
             }
         }
+    }
+
+    /// The part of `report` that `slot` keeps: its current conditions, or its steps and days.
+    private static func part(_ slot: CacheSlot, of report: WeatherReport) -> WeatherReport {
+        var part = report
+        switch slot {
+        case .current:
+            part.hourly = []
+            part.daily = []
+        case .forecast:
+            part.current = nil
+        }
+        return part
     }
 }
 

@@ -25,10 +25,13 @@ public struct SingleFlightStep: PipelineStep {
     public let diagnostics: any DiagnosticSink
     /// This step's identity; each call holds its lease as an owner of its own, named after it.
     public let owner: LeaseOwner
+    /// True to cache only the slots the call asked for (see `EngineOptions.cachesOnlyAskedKinds`).
+    public let cachesOnlyAskedKinds: Bool
 
     /// Wraps `next`.
     public init(next: any PipelineStep, cache: ReportCache, locks: any FetchLock, leaseSeconds: Double, pollSeconds: Double = 0.05,
-                readCache: Bool, time: any TimeSource, diagnostics: any DiagnosticSink, owner: LeaseOwner = .random()) {
+                readCache: Bool, time: any TimeSource, diagnostics: any DiagnosticSink, owner: LeaseOwner = .random(),
+                cachesOnlyAskedKinds: Bool = false) {
         self.next = next
         self.cache = cache
         self.locks = locks
@@ -38,6 +41,7 @@ public struct SingleFlightStep: PipelineStep {
         self.time = time
         self.diagnostics = diagnostics
         self.owner = owner
+        self.cachesOnlyAskedKinds = cachesOnlyAskedKinds
     }
 
     /// Takes the lease (or waits for the holder's answer), fetches, stores, releases.
@@ -53,7 +57,7 @@ public struct SingleFlightStep: PipelineStep {
                     // Another holder may have just answered.
                     if let cached = await cache.usable(call.request, fetchedAfter: started, withinTTL: readCache) { return cached }
                     let report = try await next.answer(call)
-                    await cache.store(report)
+                    await cache.store(report, slots: cachesOnlyAskedKinds ? ReportCache.slots(call.request.kinds) : nil)
                     return report
                 }
             }
