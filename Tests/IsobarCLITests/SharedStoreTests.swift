@@ -1,0 +1,206 @@
+import Foundation
+import IsobarCore
+import IsobarTestKit
+import Synchronization
+import Testing
+
+/// Machines sharing one Redis, each a set of `isobar` processes with its own local cache directory.
+struct SharedStoreRig {
+    let redis: RedisTestServer
+    let server: LoopbackServer
+    let config: String
+    let binary: String
+    let machines: [String: String]
+
+    /// A Redis, the loopback provider server answering with `respond`, and a configuration of Open-Meteo (and OpenWeatherMap,
+    /// when `both`) on it, with `limits` and `extra` top-level keys.
+    init(both: Bool = false, limits: String = "", extra: String = "", respond: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Response) throws {
+        redis = try RedisTestServer()
+        server = try LoopbackServer(handler: respond)
+        let limitsMember = limits.isEmpty ? "" : #", "rate_limits": \#(limits)"#
+        let owm = both ? #"{"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY", "base_url": "\#(server.baseURL)"\#(limitsMember)},"# : ""
+        config = try temporaryConfiguration("""
+        {"shared_store": "\(redis.url)"\(extra), "providers": [\(owm)
+          {"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)"\(limitsMember)}]}
+        """)
+        binary = try #require(isobarExecutable())
+        machines = ["A": temporaryDirectory("machine-a"), "B": temporaryDirectory("machine-b")]
+    }
+
+    /// Starts `isobar ARGUMENTS --config …` on `machine`.
+    func launch(on machine: String, _ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        try IsobarCLITests.launch(binary, arguments + ["--config", config],
+                                  environment: ["XDG_CACHE_HOME": machines[machine]!, "TEST_OWM_KEY": sentinelKey])
+    }
+
+    /// Runs `isobar ARGUMENTS --config …` on `machine` and waits for it.
+    func run(on machine: String, _ arguments: [String]) throws -> CLIRun { finish(try launch(on: machine, arguments)) }
+
+    /// Requests the provider server saw on `path`.
+    func requests(_ path: String) -> [LoopbackServer.Request] { server.requests.filter { $0.path == path } }
+}
+
+/// The answer of Open-Meteo or OpenWeatherMap recorded for Minsk, by path.
+func recordedAnswer(_ request: LoopbackServer.Request) -> String {
+    let meteo = try? cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
+    let weather = try? cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather")
+    return (request.path == "/v1/forecast" ? meteo : weather) ?? "{}"
+}
+
+/// The most of `times` (seconds) within any `seconds`.
+func busiest(_ times: [Double], seconds: Double) -> Int {
+    let sorted = times.sorted()
+    var best = 0
+    var first = 0
+    for last in sorted.indices {
+        while sorted[last] - sorted[first] >= seconds { first += 1 }
+        best = max(best, last - first + 1)
+    }
+    return best
+}
+
+@Suite(.serialized, .enabled(if: RedisTestServer.executable != nil,
+                             "SKIPPED: redis-server is not installed (apt-get install redis-server; scripts/install-deps.sh does it)"))
+struct SharedStoreTests {
+    @Test func sixteenProcessesOnTwoMachinesStayWithinOneSharedLimit() throws {
+        let rig = try SharedStoreRig(limits: #"[{"limit": 10, "per_s": 2}]"#) { .init(recordedAnswer($0)) }
+        var launched: [(Process, Pipe, Pipe)] = []
+        for index in 0..<16 {
+            // Sixteen places, so that no answer is shared: every process needs a call of its own.
+            launched.append(try rig.launch(on: index % 2 == 0 ? "A" : "B",
+                                           ["now", "\(40 + Double(index) * 0.5),-10", "--json", "--timeout", "30"]))
+        }
+        let runs = launched.map(finish)
+        for run in runs { #expect(run.code == 0, "\(run.stderr)") }
+        let times = rig.requests("/v1/forecast").map(\.receivedAt)
+        #expect(times.count == 16)
+        #expect(busiest(times, seconds: 2) <= 10, "\(times.sorted().map { $0 - times.min()! })")
+        #expect(runs.allSatisfy { !$0.stderr.contains("warning") })
+    }
+
+    @Test func twentyProcessesOnAnEmptyCacheAskEachProviderOnce() throws {
+        let rig = try SharedStoreRig(both: true) { .init(recordedAnswer($0), delaySeconds: 0.5) }
+        let launched = try (0..<20).map { try rig.launch(on: $0 % 2 == 0 ? "A" : "B", ["now", "53.9,27.57", "--json", "--timeout", "30"]) }
+        let runs = launched.map(finish)
+        for run in runs { #expect(run.code == 0, "\(run.stderr)") }
+        #expect(rig.requests("/v1/forecast").count == 1)
+        #expect(rig.requests("/data/2.5/weather").count == 1)
+        // Every process has the answer in its own cache now: machine B answers offline.
+        let offline = try rig.run(on: "B", ["now", "53.9,27.57", "--json", "--offline"])
+        #expect(offline.code == 0, "\(offline.stderr)")
+    }
+
+    @Test func aRetryAfterSeenOnOneMachineIsHonouredOnTheOther() throws {
+        let rig = try SharedStoreRig { _ in
+            .init(status: 429, #"{"error": true, "reason": "slow down"}"#, headers: [("Content-Type", "application/json"), ("Retry-After", "600")])
+        }
+        let first = try rig.run(on: "A", ["now", "53.9,27.57", "--json"])
+        #expect(first.code == 3, "\(first.stderr)")
+        #expect(rig.requests("/v1/forecast").count == 1)
+        let second = try rig.run(on: "B", ["now", "53.9,27.57", "--json"])
+        #expect(second.code == 3)
+        #expect(second.stdout.contains("cooldown") || second.stdout.contains("rate_limited"), "\(second.stdout)")
+        #expect(rig.requests("/v1/forecast").count == 1)
+        let keys = try RedisKeysProbe(rig.redis).keys()
+        #expect(keys.contains { $0.hasSuffix(":cooldown") })
+    }
+
+    @Test func aBreakerOpenedOnOneMachineSkipsTheProviderOnTheOther() throws {
+        let rig = try SharedStoreRig { _ in .init(status: 404, #"{"error": true, "reason": "not here"}"#) }
+        for _ in 0..<5 { _ = try rig.run(on: "A", ["now", "53.9,27.57", "--json"]) }
+        let seen = rig.requests("/v1/forecast").count
+        #expect(seen >= 5)
+        let other = try rig.run(on: "B", ["now", "53.9,27.57", "--json"])
+        #expect(other.code == 3)
+        #expect(other.stdout.contains("breaker"), "\(other.stdout)")
+        #expect(rig.requests("/v1/forecast").count == seen)
+    }
+
+    @Test func aServerKilledPausedOrRestartedNeverStopsACommand() throws {
+        let rig = try SharedStoreRig(limits: #"[{"limit": 4, "per_s": 600}]"#, extra: #", "expected_machines": 2"#) { .init(recordedAnswer($0)) }
+        let warning = "the shared store is unavailable"
+        rig.redis.stop()
+        var started = Date()
+        let down = try rig.run(on: "A", ["now", "53.9,27.57", "--json", "--timeout", "5"])
+        #expect(down.code == 0, "\(down.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(down.stderr.components(separatedBy: warning).count == 2, "\(down.stderr)")
+        #expect(down.stderr.contains("1/2 of each rate limit"))
+
+        // Down: each machine takes 4 ÷ 2 = 2 calls; the place asked above was one.
+        let second = try rig.run(on: "A", ["now", "50,10", "--json", "--timeout", "2"])
+        #expect(second.code == 0, "\(second.stderr)")
+        let third = try rig.run(on: "A", ["now", "51,10", "--json", "--timeout", "2"])
+        #expect(third.code == 3, "\(third.stderr)")
+        #expect(third.stdout.contains("rate_limited"))
+        #expect(rig.requests("/v1/forecast").count == 2)
+
+        try rig.redis.start()
+        rig.redis.pause()
+        started = Date()
+        let paused = try rig.run(on: "A", ["now", "53.9,27.57", "--json", "--timeout", "5"])
+        rig.redis.resume()
+        #expect(paused.code == 0, "\(paused.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(paused.stderr.components(separatedBy: warning).count == 2, "\(paused.stderr)")
+
+        // Back: nothing of the local store was lost, and the server is used again, without a warning.
+        let back = try rig.run(on: "A", ["now", "52,10", "--json", "--timeout", "5"])
+        #expect(back.code == 0, "\(back.stderr)")
+        #expect(!back.stderr.contains(warning))
+        #expect(try RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") })
+        let offline = try rig.run(on: "A", ["now", "50,10", "--json", "--offline"])
+        #expect(offline.code == 0, "\(offline.stderr)")
+    }
+
+    @Test func thePasswordIsNeverShown() throws {
+        let redis = try RedisTestServer(password: "hunter2-secret")
+        let config = try temporaryConfiguration(#"{"shared_store": "redis://:wrong-pass@127.0.0.1:\#(redis.port)/0", "providers": []}"#)
+        let binary = try #require(isobarExecutable())
+        let providers = try runProcess(binary, ["providers", "--config", config, "--verbose"])
+        let stats = try runProcess(binary, ["cache", "stats", "--config", config])
+        let clear = try runProcess(binary, ["cache", "clear", "--shared", "--shared-store", "redis://u:wrong-pass@127.0.0.1:\(redis.port)/0"])
+        let bad = try runProcess(binary, ["now", "Minsk", "--shared-store", "rediss://:wrong-pass@127.0.0.1:1/0"])
+        for run in [providers, stats, clear, bad] {
+            #expect(!run.stdout.contains("wrong-pass") && !run.stderr.contains("wrong-pass"), "\(run.stdout)\(run.stderr)")
+        }
+        #expect(clear.code == 78 || clear.code == 1, "\(clear.stderr)")
+        #expect(clear.stderr.contains("***"))
+        #expect(bad.code == 78 || bad.code == 64, "\(bad.stderr)")
+        #expect(bad.stderr.contains("rediss://") && bad.stderr.contains("TLS"))
+    }
+
+    @Test func cacheStatsShowsBothLevelsAndClearSharedKeepsOtherKeys() throws {
+        let rig = try SharedStoreRig { .init(recordedAnswer($0)) }
+        #expect(try rig.run(on: "A", ["now", "53.9,27.57", "--json"]).code == 0)
+        try RedisKeysProbe(rig.redis).set("someone-else", "keep")
+        let stats = try rig.run(on: "B", ["cache", "stats", "--json"])
+        let lines = stats.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(stats.stdout)\(stats.stderr)")
+        #expect(lines.last?.contains(#""level":"shared""#) == true)
+        #expect(lines.last?.contains(#""count":1"#) == true)
+        let clear = try rig.run(on: "B", ["cache", "clear", "--shared", "--json"])
+        #expect(clear.stdout.contains(#""removed":1"#), "\(clear.stdout)\(clear.stderr)")
+        #expect(try RedisKeysProbe(rig.redis).keys().contains("someone-else"))
+        #expect(!(try RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") }))
+        let providers = try rig.run(on: "B", ["providers"])
+        #expect(providers.stdout.contains("shared through redis://127.0.0.1:\(rig.redis.port)/0"), "\(providers.stdout)")
+    }
+}
+
+/// Reads and writes keys with `redis-cli`, from outside Isobar.
+struct RedisKeysProbe {
+    let redis: RedisTestServer
+
+    init(_ redis: RedisTestServer) { self.redis = redis }
+
+    /// Every key.
+    func keys() throws -> [String] { try cli(["--scan"]).split(separator: "\n").map(String.init) }
+
+    /// Sets a key.
+    func set(_ key: String, _ value: String) throws { _ = try cli(["SET", key, value]) }
+
+    private func cli(_ arguments: [String]) throws -> String {
+        try runProcess("/usr/bin/redis-cli", ["-p", String(redis.port)] + arguments).stdout
+    }
+}
