@@ -68,7 +68,7 @@ public final class RedisStore: ResponseCache, CallLedger, CooldownStore, Breaker
             let keys = request.windows.map { RedisKeys.window(request.provider, scope: scope(request.provider), $0) }
             let arguments = [Self.number(request.cost)] + request.windows.flatMap { window in
                 let limiter = GCRAWindow(window)
-                return [Self.number(limiter.intervalMilliseconds), Self.number(limiter.burst)]
+                return [Self.number(limiter.intervalMilliseconds), Self.number(limiter.burst), Self.number(window.limit)]
             }
             let reply = try await evaluate(.permit, keys: keys, arguments: arguments)
             guard case .array(let parts) = reply, parts.count == 2, case .integer(let granted) = parts[0], case .integer(let wait) = parts[1] else {

@@ -16,9 +16,9 @@ struct Script: Sendable {
 
     /// GCRA over several windows at once, on the server's clock: every window must conform, and then all are committed.
     ///
-    /// KEYS: one theoretical-arrival-time key per window. ARGV: the cost, then per window its emission interval and its
-    /// burst (in calls). Returns `{1, 0}` when granted, `{0, ms}` with the wait otherwise, `{0, -1}` when the cost exceeds
-    /// a window's burst (it never fits).
+    /// KEYS: one theoretical-arrival-time key per window. ARGV: the cost, then per window its emission interval, its burst
+    /// and its limit (in calls); a call costing more than the burst may still go alone when the window is empty. Returns
+    /// `{1, 0}` when granted, `{0, ms}` with the wait otherwise, `{0, -1}` when the cost exceeds a window's limit (it never fits).
     static let permit = Script(effects + """
     local time = redis.call('TIME')
     local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
@@ -26,9 +26,10 @@ struct Script: Sendable {
     local wait = 0
     local next = {}
     for i, key in ipairs(KEYS) do
-      local interval = tonumber(ARGV[2 * i])
-      local burst = tonumber(ARGV[2 * i + 1])
-      if cost > burst then return {0, -1} end
+      local interval = tonumber(ARGV[3 * i - 1])
+      local burst = tonumber(ARGV[3 * i])
+      if cost > tonumber(ARGV[3 * i + 1]) then return {0, -1} end
+      if cost > burst then burst = cost end
       local tat = tonumber(redis.call('GET', key) or '0')
       if tat < now then tat = now end
       local new = tat + interval * cost

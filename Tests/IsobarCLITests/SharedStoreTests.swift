@@ -12,16 +12,20 @@ struct SharedStoreRig {
     let binary: String
     let machines: [String: String]
 
-    /// A Redis, the loopback provider server answering with `respond`, and a configuration of Open-Meteo (and OpenWeatherMap,
-    /// when `both`) on it, with `limits` and `extra` top-level keys.
-    init(both: Bool = false, limits: String = "", extra: String = "", respond: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Response) throws {
+    /// A Redis, the loopback provider server answering with `respond`, and a configuration of `providers` (openweathermap,
+    /// open-meteo) on it, each with `limits`, and `extra` top-level keys.
+    init(_ providers: [String] = ["open-meteo"], limits: String = "", extra: String = "",
+         respond: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Response) throws {
         redis = try RedisTestServer()
-        server = try LoopbackServer(handler: respond)
+        let server = try LoopbackServer(handler: respond)
+        self.server = server
         let limitsMember = limits.isEmpty ? "" : #", "rate_limits": \#(limits)"#
-        let owm = both ? #"{"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY", "base_url": "\#(server.baseURL)"\#(limitsMember)},"# : ""
+        let entries = providers.map { id in
+            let key = id == "openweathermap" ? #", "api_key_env": "TEST_OWM_KEY""# : ""
+            return #"{"id": "\#(id)", "type": "\#(id)", "base_url": "\#(server.baseURL)"\#(key)\#(limitsMember)}"#
+        }
         config = try temporaryConfiguration("""
-        {"shared_store": "\(redis.url)"\(extra), "providers": [\(owm)
-          {"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)"\(limitsMember)}]}
+        {"shared_store": "\(redis.url)"\(extra), "providers": [\(entries.joined(separator: ", "))]}
         """)
         binary = try #require(isobarExecutable())
         machines = ["A": temporaryDirectory("machine-a"), "B": temporaryDirectory("machine-b")]
@@ -63,7 +67,8 @@ func busiest(_ times: [Double], seconds: Double) -> Int {
                              "SKIPPED: redis-server is not installed (apt-get install redis-server; scripts/install-deps.sh does it)"))
 struct SharedStoreTests {
     @Test func sixteenProcessesOnTwoMachinesStayWithinOneSharedLimit() throws {
-        let rig = try SharedStoreRig(limits: #"[{"limit": 10, "per_s": 2}]"#) { .init(recordedAnswer($0)) }
+        // OpenWeatherMap: one call costs 1 (an Open-Meteo call is weighted by its variables).
+        let rig = try SharedStoreRig(["openweathermap"], limits: #"[{"limit": 10, "per_s": 2}]"#) { .init(recordedAnswer($0)) }
         var launched: [(Process, Pipe, Pipe)] = []
         for index in 0..<16 {
             // Sixteen places, so that no answer is shared: every process needs a call of its own.
@@ -72,14 +77,14 @@ struct SharedStoreTests {
         }
         let runs = launched.map(finish)
         for run in runs { #expect(run.code == 0, "\(run.stderr)") }
-        let times = rig.requests("/v1/forecast").map(\.receivedAt)
+        let times = rig.requests("/data/2.5/weather").map(\.receivedAt)
         #expect(times.count == 16)
         #expect(busiest(times, seconds: 2) <= 10, "\(times.sorted().map { $0 - times.min()! })")
         #expect(runs.allSatisfy { !$0.stderr.contains("warning") })
     }
 
     @Test func twentyProcessesOnAnEmptyCacheAskEachProviderOnce() throws {
-        let rig = try SharedStoreRig(both: true) { .init(recordedAnswer($0), delaySeconds: 0.5) }
+        let rig = try SharedStoreRig(["openweathermap", "open-meteo"]) { .init(recordedAnswer($0), delaySeconds: 0.5) }
         let launched = try (0..<20).map { try rig.launch(on: $0 % 2 == 0 ? "A" : "B", ["now", "53.9,27.57", "--json", "--timeout", "30"]) }
         let runs = launched.map(finish)
         for run in runs { #expect(run.code == 0, "\(run.stderr)") }
@@ -106,7 +111,8 @@ struct SharedStoreTests {
     }
 
     @Test func aBreakerOpenedOnOneMachineSkipsTheProviderOnTheOther() throws {
-        let rig = try SharedStoreRig { _ in .init(status: 404, #"{"error": true, "reason": "not here"}"#) }
+        // A body that is not JSON: a bad response, which counts against the breaker (five in a row open it).
+        let rig = try SharedStoreRig { _ in .init("<html>maintenance</html>") }
         for _ in 0..<5 { _ = try rig.run(on: "A", ["now", "53.9,27.57", "--json"]) }
         let seen = rig.requests("/v1/forecast").count
         #expect(seen >= 5)
@@ -117,7 +123,9 @@ struct SharedStoreTests {
     }
 
     @Test func aServerKilledPausedOrRestartedNeverStopsACommand() throws {
-        let rig = try SharedStoreRig(limits: #"[{"limit": 4, "per_s": 600}]"#, extra: #", "expected_machines": 2"#) { .init(recordedAnswer($0)) }
+        let rig = try SharedStoreRig(["openweathermap"], limits: #"[{"limit": 4, "per_s": 600}]"#, extra: #", "expected_machines": 2"#) {
+            .init(recordedAnswer($0))
+        }
         let warning = "the shared store is unavailable"
         rig.redis.stop()
         var started = Date()
@@ -133,24 +141,51 @@ struct SharedStoreTests {
         let third = try rig.run(on: "A", ["now", "51,10", "--json", "--timeout", "2"])
         #expect(third.code == 3, "\(third.stderr)")
         #expect(third.stdout.contains("rate_limited"))
-        #expect(rig.requests("/v1/forecast").count == 2)
+        #expect(rig.requests("/data/2.5/weather").count == 2)
 
+        // Back: the server is used again, without a warning.
         try rig.redis.start()
+        let back = try rig.run(on: "A", ["now", "52,10", "--json", "--timeout", "5"])
+        #expect(back.code == 0, "\(back.stderr)")
+        #expect(!back.stderr.contains(warning))
+        #expect(try RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") })
+
+        // Paused: machine B, whose local cache is empty, waits 100 ms for it, warns once, and asks the provider itself.
         rig.redis.pause()
         started = Date()
-        let paused = try rig.run(on: "A", ["now", "53.9,27.57", "--json", "--timeout", "5"])
+        let paused = try rig.run(on: "B", ["now", "52,10", "--json", "--timeout", "5"])
         rig.redis.resume()
         #expect(paused.code == 0, "\(paused.stderr)")
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(paused.stderr.components(separatedBy: warning).count == 2, "\(paused.stderr)")
 
-        // Back: nothing of the local store was lost, and the server is used again, without a warning.
-        let back = try rig.run(on: "A", ["now", "52,10", "--json", "--timeout", "5"])
-        #expect(back.code == 0, "\(back.stderr)")
-        #expect(!back.stderr.contains(warning))
-        #expect(try RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") })
+        // Nothing of the local store was lost meanwhile.
         let offline = try rig.run(on: "A", ["now", "50,10", "--json", "--offline"])
         #expect(offline.code == 0, "\(offline.stderr)")
+        let again = try rig.run(on: "B", ["now", "52,10", "--json", "--offline"])
+        #expect(again.code == 0, "\(again.stderr)")
+    }
+
+    @Test func aBatchGoesOnWhileTheServerIsKilledRestartedAndPaused() throws {
+        let rig = try SharedStoreRig(["openweathermap"], limits: #"[{"limit": 100000, "per_s": 60}]"#) {
+            .init(recordedAnswer($0), delaySeconds: 0.05)
+        }
+        let input = try batchInput((0..<60).map { "\(40 + Double($0) * 0.25),10" }.joined(separator: "\n") + "\n")
+        let launched = try rig.launch(on: "A", ["batch", input, "--jobs", "2"])
+        Thread.sleep(forTimeInterval: 0.4)
+        rig.redis.stop()
+        Thread.sleep(forTimeInterval: 0.5)
+        try rig.redis.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        rig.redis.pause()
+        Thread.sleep(forTimeInterval: 2)
+        rig.redis.resume()
+        let run = finish(launched)
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "the shared store is unavailable").count == 2, "\(run.stderr)")
+        let summary = try #require(try parseLines(run).last)
+        #expect(try summary.int("ok") == 60)
+        #expect(rig.requests("/data/2.5/weather").count == 60)
     }
 
     @Test func thePasswordIsNeverShown() throws {
@@ -178,9 +213,9 @@ struct SharedStoreTests {
         let lines = stats.stdout.split(separator: "\n")
         #expect(lines.count == 2, "\(stats.stdout)\(stats.stderr)")
         #expect(lines.last?.contains(#""level":"shared""#) == true)
-        #expect(lines.last?.contains(#""count":1"#) == true)
+        #expect(lines.last?.contains(#""provider":"open-meteo""#) == true)
         let clear = try rig.run(on: "B", ["cache", "clear", "--shared", "--json"])
-        #expect(clear.stdout.contains(#""removed":1"#), "\(clear.stdout)\(clear.stderr)")
+        #expect(clear.stdout.contains(#""level":"shared""#) && !clear.stdout.contains(#""removed":0"#), "\(clear.stdout)\(clear.stderr)")
         #expect(try RedisKeysProbe(rig.redis).keys().contains("someone-else"))
         #expect(!(try RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") }))
         let providers = try rig.run(on: "B", ["providers"])

@@ -64,11 +64,15 @@ import Testing
         #expect(used[0] < 1.01)
     }
 
-    @Test func aCostLargerThanTheBurstNeverFits() async throws {
+    @Test func aCostLargerThanTheBurstGoesAloneAndOneLargerThanTheLimitNever() async throws {
         let (store, server) = try storeOnNewServer()
         _ = server
-        let request = PermitRequest(provider: "p", windows: [RateLimit(limit: 4, perSeconds: 1)], cost: 3, deadline: t0)
-        #expect(try await store.acquire(request, now: t0) == .wait(until: .distantFuture))
+        let request = PermitRequest(provider: "p", windows: [RateLimit(limit: 4, perSeconds: 60)], cost: 3, deadline: t0)
+        guard case .granted = try await store.acquire(request, now: t0) else { Issue.record("refused on an empty window"); return }
+        guard case .wait(let until) = try await store.acquire(request, now: t0), until > t0 else { Issue.record("granted twice"); return }
+        var larger = request
+        larger.cost = 5
+        #expect(try await store.acquire(larger, now: t0) == .wait(until: .distantFuture))
     }
 
     @Test func scriptsAreSentAgainWhenTheServerForgotThem() async throws {
