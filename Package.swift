@@ -52,6 +52,7 @@ let package = Package(
             name: "isobar-bench",
             dependencies: [
                 "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson", "Exec",
+                "IsobarRedis", "IsobarStore",
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
