@@ -26,9 +26,6 @@ public final class SharedStoreState: Sendable {
         state.withLock { state in state.resumeAt.map { ContinuousClock.now >= $0 } ?? true }
     }
 
-    /// True once a failure was told.
-    public var hasWarned: Bool { state.withLock { $0.warned } }
-
     /// Runs `body` on the shared store; nil (and the store left alone for a while) when it fails or was failing.
     public func attempt<T: Sendable>(_ body: () async throws(StorageError) -> T) async -> T? {
         guard isAvailable else { return nil }

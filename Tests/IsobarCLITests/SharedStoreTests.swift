@@ -205,7 +205,7 @@ struct SharedStoreTests {
         #expect(bad.stderr.contains("rediss://") && bad.stderr.contains("TLS"))
     }
 
-    @Test func cacheStatsShowsBothLevelsAndClearSharedKeepsOtherKeys() throws {
+    @Test func cacheStatsShowsBothLevelsAndClearSharedKeepsOtherKeys() async throws {
         let rig = try SharedStoreRig { .init(recordedAnswer($0)) }
         #expect(try rig.run(on: "A", ["now", "53.9,27.57", "--json"]).code == 0)
         try RedisKeysProbe(rig.redis).set("someone-else", "keep")
@@ -218,6 +218,12 @@ struct SharedStoreTests {
         #expect(clear.stdout.contains(#""level":"shared""#) && !clear.stdout.contains(#""removed":0"#), "\(clear.stdout)\(clear.stderr)")
         #expect(try RedisKeysProbe(rig.redis).keys().contains("someone-else"))
         #expect(!(try RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") }))
+        if await Python.has("jsonschema") {
+            let file = temporaryDirectory("validate") + "/lines.jsonl"
+            try (stats.stdout + clear.stdout).write(toFile: file, atomically: true, encoding: .utf8)
+            let check = try await Python.script("validate_lines.py", [LineCorpus.schemaPath, file])
+            #expect(check.code == 0 && check.stdout.isEmpty, "\(check.stdout)\(check.stderr)")
+        }
         let providers = try rig.run(on: "B", ["providers"])
         #expect(providers.stdout.contains("shared through redis://127.0.0.1:\(rig.redis.port)/0"), "\(providers.stdout)")
     }

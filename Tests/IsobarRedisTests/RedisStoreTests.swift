@@ -42,11 +42,12 @@ import Testing
     @Test func aRateLimitGrantsTheBurstThenTellsWhenTheNextCallFits() async throws {
         let (store, server) = try storeOnNewServer()
         _ = server
-        let request = PermitRequest(provider: "p", windows: [RateLimit(limit: 10, perSeconds: 2)], cost: 1, deadline: t0)
+        // 10 per hour: a burst of 5, then one every 15 minutes, so that no time passing here frees a call.
+        let request = PermitRequest(provider: "p", windows: [RateLimit(limit: 10, perSeconds: 3600)], cost: 1, deadline: t0)
         let decisions = try await store.acquire(Array(repeating: request, count: 6), now: t0)
         #expect(decisions.prefix(5).allSatisfy { if case .granted = $0 { true } else { false } })
         guard case .wait(let until) = decisions[5] else { Issue.record("the sixth call was granted"); return }
-        #expect(until > t0 && until <= t0.addingTimeInterval(0.5))
+        #expect(until > t0.addingTimeInterval(890) && until <= t0.addingTimeInterval(900))
         let used = try await store.usage(provider: "p", windows: request.windows, now: t0)
         #expect(used.count == 1 && used[0] > 4 && used[0] <= 5)
     }
@@ -129,11 +130,15 @@ import Testing
 
     @Test func aHolderThatStopsRenewingIsReplacedAfterItsLease() async throws {
         let (store, server) = try storeOnNewServer()
-        _ = server
-        #expect(try await store.acquire("breaker|p", owner: LeaseOwner(token: "dead"), seconds: 0.2, now: t0))
+        #expect(try await store.acquire("breaker|p", owner: LeaseOwner(token: "alive"), seconds: 30, now: t0))
         #expect(try await !store.acquire("breaker|p", owner: LeaseOwner(token: "next"), seconds: 5, now: t0))
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(try await store.acquire("breaker|p", owner: LeaseOwner(token: "next"), seconds: 5, now: t0))
+        // A holder that dies stops renewing: the server ends its lease when it expires, whatever the load here.
+        #expect(try await store.acquire("breaker|q", owner: LeaseOwner(token: "dead"), seconds: 0.1, now: t0))
+        let name = RedisKeys.lease("breaker|q")
+        guard case .integer(let ttl) = try await raw(server, ["PTTL", name]) else { Issue.record("no TTL"); return }
+        #expect(ttl > 0 && ttl <= 100)
+        for _ in 0..<100 where try await raw(server, ["EXISTS", name]) == .integer(1) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try await store.acquire("breaker|q", owner: LeaseOwner(token: "next"), seconds: 5, now: t0))
     }
 
     @Test func statisticsAndClearTouchOnlyIsobarsAnswers() async throws {

@@ -3,6 +3,9 @@ import IsobarCore
 import IsobarEngine
 import IsobarRedis
 import IsobarStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The shared store of one command, and what it needs to stand in for it when it is away.
 struct SharedStoreSetup: Sendable {
@@ -26,11 +29,19 @@ extension IsobarCommandLine {
             given = configuration.sharedStore.map { ($0, "shared_store") }
         }
         guard let (text, source) = given else { return nil }
+        let url: RedisURL
         do {
-            return try RedisURL(parsing: text)
+            url = try RedisURL(parsing: text)
         } catch {
             throw ConfigurationError("\(source): \(error.message)")
         }
+        if source == "shared_store", url.password != nil, let file = configuration.file {
+            var info = stat()
+            if stat(file, &info) == 0, info.st_mode & 0o077 != 0 {
+                warn("\(file) holds the shared store's password and is readable by others; run chmod 600 \(file)")
+            }
+        }
+        return url
     }
 
     /// The shared store of a weather command, when one is configured; API keys become hashes in its key names.

@@ -72,7 +72,7 @@ extension IsobarCommandLine {
         }
         options.weights = try weights(parsed.options.weights, configuration)
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
-        let shared = bindings.contains { $0.policy != nil } ? try openSharedStore(parsed, configuration, bindings: bindings) : nil
+        let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
         return WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
                             options: options, minimum: minimum, units: units, diagnostics: diagnostics)
