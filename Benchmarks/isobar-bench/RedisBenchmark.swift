@@ -65,8 +65,8 @@ func benchmarkRedis() async throws {
     let medians = times.map { $0.sorted()[runs / 2] }
     print("redis: isobar now 53.9,27.57 --format jsonl, one live provider, \(runs) runs each, redis-server on loopback")
     print("  SQLite alone, local hit            median \(format(medians[0])) ms")
-    print("  with the shared store, local hit   median \(format(medians[1])) ms   (+\(format(medians[1] - medians[0])) ms)")
-    print("  local miss, shared hit            median \(format(medians[2])) ms   (+\(format(medians[2] - medians[0])) ms)")
+    print("  with the shared store, local hit   median \(format(medians[1])) ms   (\(signed(medians[1] - medians[0])) ms)")
+    print("  local miss, shared hit            median \(format(medians[2])) ms   (\(signed(medians[2] - medians[0])) ms)")
     print("  upstream requests after warming: \(server.requests.count - asked)")
 
     let store = try await Store.open(directory: scratch + "/micro", warn: { print("redis: \($0)") })
@@ -87,6 +87,9 @@ func benchmarkRedis() async throws {
     print("    cache read  SQLite \(format(readLocal.median)) µs, \(format(readLocal.p90)) µs   Redis \(format(readShared.median)) µs, \(format(readShared.p90)) µs")
     print("    permit      SQLite (grant + settle) \(format(permitLocal.median)) µs, \(format(permitLocal.p90)) µs   Redis (one GCRA script) \(format(permitShared.median)) µs, \(format(permitShared.p90)) µs")
 }
+
+/// `+1.5` or `-0.3`.
+private func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + format(value) }
 
 /// Median and 90th percentile of an async closure over `runs` runs, in microseconds.
 func timeAsync(runs: Int, _ body: () async throws -> Void) async throws -> (median: Double, p90: Double) {
