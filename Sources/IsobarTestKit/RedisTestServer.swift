@@ -35,8 +35,20 @@ public final class RedisTestServer: Sendable {
         self.executable = executable
         self.password = password
         directory = String(cString: made)
-        port = try Self.freePort()
-        try start()
+        // A port found free may be taken before the server binds it (by another test's server): then another one is tried.
+        var lastError = StartError(description: "no free port")
+        for _ in 0..<5 {
+            let candidate = try Self.freePort()
+            do {
+                let pid = try Self.launch(executable, port: candidate, password: password, directory: directory)
+                port = candidate
+                process.withLock { $0 = pid }
+                return
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError
     }
 
     deinit {
@@ -50,22 +62,31 @@ public final class RedisTestServer: Sendable {
 
     /// Starts it again after `stop()`, on the same port.
     public func start() throws(StartError) {
-        var arguments = [executable, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                         "--dir", directory, "--logfile", directory + "/redis.log"]
-        if let password { arguments += ["--requirepass", password] }
-        let pid = try Self.spawn(arguments)
+        let pid = try Self.launch(executable, port: port, password: password, directory: directory)
         process.withLock { $0 = pid }
+    }
+
+    /// Starts a server on `port` and returns its process id once its log says it is ready for connections.
+    private static func launch(_ executable: String, port: Int, password: String?, directory: String) throws(StartError) -> pid_t {
+        let log = directory + "/redis.log"
+        unlink(log)
+        var arguments = [executable, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                         "--dir", directory, "--logfile", log]
+        if let password { arguments += ["--requirepass", password] }
+        let pid = try spawn(arguments)
         for _ in 0..<200 {
-            if Self.accepts(port) { return }
+            // The log is this server's own: a connection could reach another process that holds the port.
+            if contents(log).contains("Ready to accept connections"), accepts(port) { return pid }
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
-                process.withLock { $0 = 0 }
-                throw StartError(description: "redis-server exited at start; see \(directory)/redis.log")
+                throw StartError(description: "redis-server exited at start on port \(port); see \(log)")
             }
             usleep(25_000)
         }
-        stop()
-        throw StartError(description: "redis-server did not listen on port \(port) within 5 s")
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        throw StartError(description: "redis-server was not ready on port \(port) within 5 s")
     }
 
     /// Ends it (SIGKILL, as a crash would) and waits for it.
@@ -103,6 +124,17 @@ public final class RedisTestServer: Sendable {
         let status = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
         guard status == 0 else { throw StartError(description: "cannot start redis-server: error \(status)") }
         return pid
+    }
+
+    private static func contents(_ path: String) -> String {
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var text = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), file) != nil {
+            text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return text
     }
 
     private static func freePort() throws(StartError) -> Int {

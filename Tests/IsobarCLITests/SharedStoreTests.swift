@@ -13,7 +13,8 @@ struct SharedStoreRig {
     let machines: [String: String]
 
     /// A Redis, the loopback provider server answering with `respond`, and a configuration of `providers` (openweathermap,
-    /// open-meteo) on it, each with `limits`, and `extra` top-level keys.
+    /// open-meteo) on it, each with `limits`, and `extra` top-level keys. Commands wait up to a second for Redis, so that a
+    /// loaded machine is not taken for a server that is away.
     init(_ providers: [String] = ["open-meteo"], limits: String = "", extra: String = "",
          respond: @escaping @Sendable (LoopbackServer.Request) -> LoopbackServer.Response) throws {
         redis = try RedisTestServer()
@@ -25,7 +26,7 @@ struct SharedStoreRig {
             return #"{"id": "\#(id)", "type": "\#(id)", "base_url": "\#(server.baseURL)"\#(key)\#(limitsMember)}"#
         }
         config = try temporaryConfiguration("""
-        {"shared_store": "\(redis.url)"\(extra), "providers": [\(entries.joined(separator: ", "))]}
+        {"shared_store": "\(redis.url)", "shared_store_timeout_ms": 1000\(extra), "providers": [\(entries.joined(separator: ", "))]}
         """)
         binary = try #require(isobarExecutable())
         machines = ["A": temporaryDirectory("machine-a"), "B": temporaryDirectory("machine-b")]
