@@ -26,17 +26,17 @@ import Testing
         let server = try RedisTestServer()
         let store = RedisStore(url: try RedisURL(parsing: server.url), keyScopes: ["owm": RedisStore.scope(apiKey: "SECRET-KEY-123")])
         try await store.store(CacheEntry(fetchedAt: t0, payload: "{}"), for: key)
-        _ = try await store.acquire(PermitRequest(provider: "owm", windows: [RateLimit(limit: 10, perSeconds: 2)], cost: 1, deadline: t0), now: t0)
+        _ = try await store.acquire(PermitRequest(provider: "owm", windows: [RateLimit(limit: 10, perSeconds: 3600)], cost: 1, deadline: t0), now: t0)
         try await store.setCooldown(Cooldown(until: t0.addingTimeInterval(60), reason: "HTTP 429"), provider: "owm")
         _ = try await store.recordOutcome(provider: "owm", succeeded: false, threshold: 3, now: t0)
-        #expect(try await store.acquire("owm|current|1,2", owner: LeaseOwner(token: "a"), seconds: 5, now: t0))
+        #expect(try await store.acquire("owm|current|1,2", owner: LeaseOwner(token: "a"), seconds: 600, now: t0))
         let keys = try await allKeys(server)
         #expect(keys.count == 5)
         #expect(keys.allSatisfy { $0.hasPrefix("isobar:v1:{") })
         #expect(keys.filter { $0.hasPrefix("isobar:v1:{owm}:") }.count == 4)
         #expect(keys.contains("isobar:v1:{open-meteo@ab12}:cache:forecast:53.9,27.57"))
         #expect(!keys.joined().contains("SECRET-KEY-123"))
-        #expect(keys.contains { $0.contains(":gcra:\(RedisStore.scope(apiKey: "SECRET-KEY-123")):10/2") })
+        #expect(keys.contains { $0.contains(":gcra:\(RedisStore.scope(apiKey: "SECRET-KEY-123")):10/3600") })
     }
 
     @Test func aRateLimitGrantsTheBurstThenTellsWhenTheNextCallFits() async throws {
@@ -117,26 +117,26 @@ import Testing
         _ = server
         let a = LeaseOwner(token: "a")
         let b = LeaseOwner(token: "b")
-        #expect(try await store.acquire("p|current|1,2", owner: a, seconds: 5, now: t0))
-        #expect(try await store.acquire("p|current|1,2", owner: a, seconds: 5, now: t0))
-        #expect(try await !store.acquire("p|current|1,2", owner: b, seconds: 5, now: t0))
-        #expect(try await !store.renew("p|current|1,2", owner: b, seconds: 5, now: t0))
+        #expect(try await store.acquire("p|current|1,2", owner: a, seconds: 600, now: t0))
+        #expect(try await store.acquire("p|current|1,2", owner: a, seconds: 600, now: t0))
+        #expect(try await !store.acquire("p|current|1,2", owner: b, seconds: 600, now: t0))
+        #expect(try await !store.renew("p|current|1,2", owner: b, seconds: 600, now: t0))
         try await store.release("p|current|1,2", owner: b)
-        #expect(try await !store.acquire("p|current|1,2", owner: b, seconds: 5, now: t0))
-        #expect(try await store.renew("p|current|1,2", owner: a, seconds: 5, now: t0))
+        #expect(try await !store.acquire("p|current|1,2", owner: b, seconds: 600, now: t0))
+        #expect(try await store.renew("p|current|1,2", owner: a, seconds: 600, now: t0))
         try await store.release("p|current|1,2", owner: a)
-        #expect(try await store.acquire("p|current|1,2", owner: b, seconds: 5, now: t0))
+        #expect(try await store.acquire("p|current|1,2", owner: b, seconds: 600, now: t0))
     }
 
     @Test func aHolderThatStopsRenewingIsReplacedAfterItsLease() async throws {
         let (store, server) = try storeOnNewServer()
-        #expect(try await store.acquire("breaker|p", owner: LeaseOwner(token: "alive"), seconds: 30, now: t0))
+        #expect(try await store.acquire("breaker|p", owner: LeaseOwner(token: "alive"), seconds: 600, now: t0))
         #expect(try await !store.acquire("breaker|p", owner: LeaseOwner(token: "next"), seconds: 5, now: t0))
         // A holder that dies stops renewing: the server ends its lease when it expires, whatever the load here.
         #expect(try await store.acquire("breaker|q", owner: LeaseOwner(token: "dead"), seconds: 0.1, now: t0))
         let name = RedisKeys.lease("breaker|q")
         guard case .integer(let ttl) = try await raw(server, ["PTTL", name]) else { Issue.record("no TTL"); return }
-        #expect(ttl > 0 && ttl <= 100)
+        #expect(ttl <= 100, "at most the lease's 100 ms, or gone (-2)")
         for _ in 0..<100 where try await raw(server, ["EXISTS", name]) == .integer(1) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(try await store.acquire("breaker|q", owner: LeaseOwner(token: "next"), seconds: 5, now: t0))
     }

@@ -15,14 +15,23 @@ final class Warnings: Sendable {
     var all: [String] { told.withLock { $0 } }
 }
 
+/// A monotonic clock moved by hand.
+final class ManualSeconds: Sendable {
+    private let value = Mutex(0.0)
+    /// The time now.
+    @Sendable func read() -> Double { value.withLock { $0 } }
+    /// Moves it on.
+    func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
+}
+
 @Suite(.enabled(if: redisInstalled, redisMissing)) struct SharedStorageTests {
     let key = CacheKey(provider: "p", slot: .current, placeKey: "1,2")
 
-    func compose(_ server: RedisTestServer, local: MemoryStorage, machines: Int = 1, retrySeconds: Double = 5,
+    func compose(_ server: RedisTestServer, local: MemoryStorage, machines: Int = 1, retrySeconds: Double = 5, clock: ManualSeconds = ManualSeconds(),
                  fresh: @escaping @Sendable (CacheKey, CacheEntry) -> Bool = { _, _ in false }) throws -> (EngineStorage, Warnings) {
         let warnings = Warnings()
-        let state = SharedStoreState(retrySeconds: retrySeconds, fallback: "using the local store", warn: warnings.tell)
-        let shared = RedisStore(url: try RedisURL(parsing: server.url), timeoutMilliseconds: 200)
+        let state = SharedStoreState(retrySeconds: retrySeconds, fallback: "using the local store", seconds: clock.read, warn: warnings.tell)
+        let shared = RedisStore(url: try RedisURL(parsing: server.url), timeoutMilliseconds: 2000)
         return (SharedStorage.compose(local: EngineStorage(local), shared: shared, state: state, expectedMachines: machines, isFresh: fresh), warnings)
     }
 
@@ -96,14 +105,15 @@ final class Warnings: Sendable {
 
     @Test func theServerIsAskedAgainAfterTheRetryPause() async throws {
         let server = try RedisTestServer()
-        let (storage, warnings) = try compose(server, local: MemoryStorage(), retrySeconds: 3)
+        let clock = ManualSeconds()
+        let (storage, warnings) = try compose(server, local: MemoryStorage(), retrySeconds: 5, clock: clock)
         server.stop()
         #expect(try await storage.cache.entry(for: key) == nil)
         try server.start()
         let entry = CacheEntry(fetchedAt: t0, payload: "back")
         try await RedisStore(url: try RedisURL(parsing: server.url)).store(entry, for: key)
         #expect(try await storage.cache.entry(for: key) == nil, "asked again before the pause was over")
-        try await Task.sleep(for: .milliseconds(3200))
+        clock.advance(5)
         #expect(try await storage.cache.entry(for: key) == entry)
         #expect(warnings.all.count == 1)
     }
@@ -111,6 +121,7 @@ final class Warnings: Sendable {
     @Test func cooldownsSetWhileTheServerWasAwayStillHoldWhenItIsBack() async throws {
         let server = try RedisTestServer()
         let (storage, _) = try compose(server, local: MemoryStorage(), retrySeconds: 0)
+        // retrySeconds 0: asked again at once.
         server.stop()
         try await storage.cooldowns.setCooldown(Cooldown(until: t0.addingTimeInterval(30), reason: "local"), provider: "p")
         try server.start()

@@ -12,7 +12,7 @@ let redisInstalled = RedisTestServer.executable != nil
 let redisMissing: Comment = "SKIPPED: redis-server is not installed (apt-get install redis-server; scripts/install-deps.sh does it)"
 
 /// A store on a new server, and the server.
-func storeOnNewServer(timeoutMilliseconds: Int = 500) throws -> (RedisStore, RedisTestServer) {
+func storeOnNewServer(timeoutMilliseconds: Int = 2000) throws -> (RedisStore, RedisTestServer) {
     let server = try RedisTestServer()
     return (RedisStore(url: try RedisURL(parsing: server.url), timeoutMilliseconds: timeoutMilliseconds), server)
 }
