@@ -55,8 +55,8 @@ import Testing
     @Test func windowsAreCheckedAndCommittedTogether() async throws {
         let (store, server) = try storeOnNewServer()
         _ = server
-        let wide = RateLimit(limit: 1000, perSeconds: 60)
-        let narrow = RateLimit(limit: 2, perSeconds: 60)
+        let wide = RateLimit(limit: 1000, perSeconds: 3600)
+        let narrow = RateLimit(limit: 2, perSeconds: 3600)
         let both = PermitRequest(provider: "p", windows: [wide, narrow], cost: 1, deadline: t0)
         guard case .granted = try await store.acquire(both, now: t0) else { Issue.record("the first call was refused"); return }
         guard case .wait = try await store.acquire(both, now: t0) else { Issue.record("the narrow window let a second call through"); return }
@@ -68,7 +68,7 @@ import Testing
     @Test func aCostLargerThanTheBurstGoesAloneAndOneLargerThanTheLimitNever() async throws {
         let (store, server) = try storeOnNewServer()
         _ = server
-        let request = PermitRequest(provider: "p", windows: [RateLimit(limit: 4, perSeconds: 60)], cost: 3, deadline: t0)
+        let request = PermitRequest(provider: "p", windows: [RateLimit(limit: 4, perSeconds: 3600)], cost: 3, deadline: t0)
         guard case .granted = try await store.acquire(request, now: t0) else { Issue.record("refused on an empty window"); return }
         guard case .wait(let until) = try await store.acquire(request, now: t0), until > t0 else { Issue.record("granted twice"); return }
         var larger = request
