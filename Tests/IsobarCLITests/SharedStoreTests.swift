@@ -109,6 +109,10 @@ struct SharedStoreTests {
         #expect(rig.requests("/v1/forecast").count == 1)
         let keys = try RedisKeysProbe(rig.redis).keys()
         #expect(keys.contains { $0.hasSuffix(":cooldown") })
+        // Machine B lifts it for every machine.
+        let reset = try rig.run(on: "B", ["providers", "reset"])
+        #expect(reset.code == 0, "\(reset.stderr)")
+        #expect(!(try RedisKeysProbe(rig.redis).keys().contains { $0.hasSuffix(":cooldown") }))
     }
 
     @Test func aBreakerOpenedOnOneMachineSkipsTheProviderOnTheOther() throws {
