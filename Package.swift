@@ -25,8 +25,12 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
 
+        // hiredis without pkg-config, whose flags SwiftPM refuses (-D_FILE_OFFSET_BITS): the header from /usr/include/hiredis.
+        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev"])]),
+
         .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: strict),
         .target(name: "IsobarStore", dependencies: ["IsobarCore", "IsobarEngine", "CSQLite"], swiftSettings: strict),
+        .target(name: "IsobarRedis", dependencies: ["IsobarCore", "IsobarEngine", "CHiredis"], swiftSettings: strict),
         .target(name: "IsobarHTTP", dependencies: ["IsobarCore", "CCurl"], swiftSettings: strict),
         .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: strict),
         .target(name: "IsobarPlaces", dependencies: ["IsobarCore"], swiftSettings: strict),
@@ -40,7 +44,7 @@ let package = Package(
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
@@ -49,6 +53,7 @@ let package = Package(
             name: "isobar-bench",
             dependencies: [
                 "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson", "Exec",
+                "IsobarRedis", "IsobarStore",
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
@@ -63,6 +68,7 @@ let package = Package(
 
         .testTarget(name: "IsobarPlacesTests", dependencies: ["IsobarPlaces", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarRedisTests", dependencies: ["IsobarRedis", "IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "ProviderTests",

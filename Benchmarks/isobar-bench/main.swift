@@ -159,7 +159,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // Memory figures are peaks: cachehit (a child's peak includes this process's peak at spawn) and places (this
 // process's peak) run first, before the other benchmarks grow this process; cities (which prints this process's peak
 // beside its child's) runs last.
-let known = ["cachehit", "places", "decode", "fanout", "http", "consensus", "exec", "cities", "batch"]
+let known = ["cachehit", "places", "decode", "fanout", "http", "consensus", "exec", "cities", "batch", "redis"]
 for name in arguments.isEmpty ? known : arguments {
     switch name {
     case "decode": try benchmarkDecode()
@@ -170,6 +170,7 @@ for name in arguments.isEmpty ? known : arguments {
     case "consensus": try benchmarkConsensus()
     case "exec": try await benchmarkExec()
     case "batch": try benchmarkBatch()
+    case "redis": try await benchmarkRedis()
     case "cities": try benchmarkCities(cap: ProcessInfo.processInfo.environment["ISOBAR_BENCH_CAP"].flatMap { Int($0) }.map { max(1, $0) } ?? 8)
     default: print("unknown benchmark '\(name)'; known: \(known.joined(separator: ", "))")
     }

@@ -49,6 +49,10 @@ public struct CommandOptions: Sendable, Equatable {
     public var offline = false
     /// `--cache-dir`.
     public var cacheDirectory: String?
+    /// `--shared-store`.
+    public var sharedStore: String?
+    /// `--shared` (cache clear).
+    public var shared = false
     /// `--min-providers`.
     public var minimumProviders: Int?
     /// `--weights`, in the order given.
@@ -114,6 +118,8 @@ public struct CommandOptions: Sendable, Equatable {
         cacheDirectory = parsed["cache-dir"]
         language = parsed["lang"]
         directory = parsed["dir"]
+        sharedStore = parsed["shared-store"]
+        shared = parsed.has("shared")
         guard !help else { return }
         if demo && configFile != nil { throw UsageError("--demo and --config cannot be used together") }
         if recordDirectory != nil && (demo || replayDirectory != nil) {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarRedis
 import IsobarStore
 import Synchronization
 
@@ -14,6 +15,9 @@ extension IsobarCommandLine {
             throw UsageError("unknown cache action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
         }
         let configuration = try loadConfiguration(parsed)
+        if parsed.options.shared && action != "clear" { throw UsageError("--shared goes with cache clear only") }
+        let shared = try sharedStoreURL(parsed, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
+        if parsed.options.shared { return try await clearShared(shared, jsonl: parsed.options.format == .jsonl) }
         guard let directory = cacheDirectory(parsed, configuration) else {
             throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
         }
@@ -45,6 +49,7 @@ extension IsobarCommandLine {
                                    : "Removed \(removed) cached answer(s) fetched more than \(Int(olderThan)) s ago.\n")
             default:
                 output.write(try await statistics(store, jsonl: jsonl))
+                if let shared { output.write(await sharedStatistics(shared, jsonl: jsonl)) }
             }
         } catch let error as StorageError {
             throw ConfigurationError(error.message)
@@ -53,11 +58,16 @@ extension IsobarCommandLine {
     }
 
     private func statistics(_ store: Store, jsonl: Bool) async throws -> String {
-        let statistics = try await store.statistics()
+        try statisticsText(try await store.statistics(), location: store.path, fileBytes: store.fileSize, jsonl: jsonl)
+    }
+
+    /// The `cache stats` text (or JSON line) of one level; `level` is said in JSON lines when a shared store is configured.
+    func statisticsText(_ statistics: CacheStatistics, location: String, fileBytes: Int?, level: String? = nil, jsonl: Bool) throws -> String {
         let now = time.now()
         if jsonl {
             return line("cache_stats", [
-                ("path", .string(store.path)), ("file_bytes", .integer(store.fileSize)), ("payload_bytes", .integer(statistics.payloadBytes)),
+                ("path", .string(location)), ("file_bytes", .integer(fileBytes ?? 0)), ("payload_bytes", .integer(statistics.payloadBytes)),
+            ] + (level.map { [("level", JSONOutput.string($0))] } ?? []) + [
                 ("entries", .array(statistics.groups.map { entry in
                     .object([("provider", .string(Self.providerID(entry.provider))), ("endpoint", .string(Self.endpoint(entry.provider))), ("kind", .string(entry.slot)), ("count", .integer(entry.count)),
                              ("oldest_age_s", .number(now.timeIntervalSince(entry.oldest).rounded())),
@@ -73,7 +83,8 @@ extension IsobarCommandLine {
                                Self.age(now.timeIntervalSince(entry.oldest)), Self.age(now.timeIntervalSince(entry.newest))])
         }
         let total = statistics.groups.reduce(0) { $0 + $1.count }
-        let heading = TextWrap.fit("Cache \(store.path): \(total) answer(s), \(store.fileSize / 1024) KiB on disk", width: width)
+        let size = fileBytes.map { "\($0 / 1024) KiB on disk" } ?? "\(statistics.payloadBytes / 1024) KiB of answers"
+        let heading = TextWrap.fit("\(level == "shared" ? "Shared cache" : "Cache") \(location): \(total) answer(s), \(size)", width: width)
         return heading + "\n" + (total > 0 ? table.render(width: width) : "")
     }
 

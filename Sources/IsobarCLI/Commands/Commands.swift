@@ -18,6 +18,7 @@ enum Commands {
         .flag("refresh", "do not read the cache: ask every provider again (answers are still stored)"),
         .flag("offline", "use only the cache, never the network"),
         .value("cache-dir", "DIR", "keep the cache in DIR (default $XDG_CACHE_HOME/isobar)"),
+        .value("shared-store", "URL", "share answers, rate limits, cooldowns and fetch leases with other machines through Redis at URL (redis://[user:password@]host:6379/0)"),
         .value("min-providers", "N", "fail (exit 4) unless at least N providers answer"),
         .value("weights", "ID=W,...", "weights of providers in the consensus, e.g. ID=2 (default 1 each; 0 leaves one out)"),
         .flag("verbose", "also show problems with the cache and the rate-limit records (they never stop a command); short: -v"),
@@ -89,13 +90,15 @@ enum Commands {
         options: [
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("config", "FILE", "read this configuration file"),
+            .value("shared-store", "URL", "the Redis server shared by many machines (default: shared_store, $ISOBAR_REDIS_URL)"),
+            .flag("shared", "clear: delete the shared store's answers (found by SCAN under isobar:v1:) instead of the local ones"),
             .value("older-than", "SECONDS", "prune: remove entries fetched longer ago than this: 3600, 1h, 2d (default 1d, the stale limit)"),
             .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),
             .flag("json", "the same as --format jsonl"),
             .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
         ],
-        discussion: "stats counts entries per provider and kind; clear deletes every cached answer; prune deletes old answers and rate-limit records no window needs.")
+        discussion: "stats counts entries per provider and kind, in the local cache and in the shared store when one is configured; clear deletes every cached answer (with --shared: every answer in the shared store); prune deletes old answers and rate-limit records no window needs.")
 
     static let archive = CommandSpec(
         name: "archive", summary: "The forecast archive of live answers: isobar archive [stats|prune|clear|export] (stats when alone)",
@@ -136,6 +139,7 @@ enum Commands {
             .value("lang", "LANGUAGE", "new: python or sh (an exec plug-in) or swift (a compiled adapter)", choices: ProviderSkeleton.Language.allCases.map(\.rawValue)),
             .value("dir", "DIR", "new: write the skeleton into DIR (default ./isobar-provider-NAME, or Providers/Name for swift)"),
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
+            .value("shared-store", "URL", "show the use of limits shared through this Redis server (default: shared_store, $ISOBAR_REDIS_URL)"),
             .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),
             .flag("json", "the same as --format jsonl"),
             .flag("verbose", "also show problems with the cache and the rate-limit records"),

@@ -23,10 +23,13 @@ extension IsobarCommandLine {
         pluginWarnings.forEach(warn)
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
+        let shared = try openSharedStore(parsed, configuration, bindings: bindings)
+        let storage = store == nil && shared == nil ? nil : engineStorage(store, shared: shared, bindings: bindings)
         let now = time.now()
         let diagnostics = diagnosticLog(parsed)
         let jsonl = parsed.options.format == .jsonl
         var text = jsonl ? "" : "Providers (\(configuration.file ?? "built-in defaults")):\n\n"
+        if let shared, !jsonl { text += "Limits, cooldowns and breakers shared through \(shared.store.location).\n\n" }
         for binding in bindings {
             let provider = binding.provider
             let entry = configuration.providers.first { $0.id == provider.id }
@@ -37,7 +40,7 @@ extension IsobarCommandLine {
             let configured = !needsKey || (plugin.map { $0.key != nil } ?? (entry.flatMap { registry.key($0, environment) } != nil))
             let mode = entry?.replay.map { "replay \($0)" } ?? "live"
             let limits = binding.policy?.rateLimits ?? []
-            let health = await health(of: binding.storageKey, limits: limits, in: store, now: now, diagnostics: diagnostics)
+            let health = await health(of: binding.storageKey, limits: limits, in: storage, now: now, diagnostics: diagnostics)
             let (usage, cooldown, breaker) = (health.usage, health.cooldown, health.breaker)
             let breakerText = breaker.map { state -> String in
                 guard let openedAt = state.openedAt else { return state.failures == 0 ? "closed" : "closed (\(state.failures) failure(s))" }
@@ -84,12 +87,12 @@ extension IsobarCommandLine {
     }
 
     /// Rate-limit use, cooldown and breaker of a provider; what cannot be read goes to `diagnostics` and shows as unused.
-    private func health(of provider: String, limits: [RateLimit], in store: Store?, now: Date,
+    private func health(of provider: String, limits: [RateLimit], in storage: EngineStorage?, now: Date,
                         diagnostics: DiagnosticLog) async -> (usage: [Double], cooldown: Cooldown?, breaker: BreakerState?) {
-        guard let store else { return (limits.map { _ in 0 }, nil, nil) }
+        guard let storage else { return (limits.map { _ in 0 }, nil, nil) }
         do throws(StorageError) {
-            return (try await store.usage(provider: provider, windows: limits, now: now), try await store.cooldown(provider: provider, now: now),
-                    try await store.breaker(provider: provider))
+            return (try await storage.ledger.usage(provider: provider, windows: limits, now: now),
+                    try await storage.cooldowns.cooldown(provider: provider, now: now), try await storage.breakers.breaker(provider: provider))
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot read the state of \(provider): \(error.message)"))
             return (limits.map { _ in 0 }, nil, nil)

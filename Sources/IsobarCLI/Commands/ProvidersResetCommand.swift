@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarRedis
 import IsobarStore
 
 extension IsobarCommandLine {
@@ -28,10 +29,14 @@ extension IsobarCommandLine {
             throw ConfigurationError(error.message)
         }
         guard store.path != ":memory:" else { throw ConfigurationError("cannot use the cache in \(directory)") }
+        let shared = try sharedStoreURL(parsed, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
         do throws(StorageError) {
             for binding in targets {
-                try await store.clearCooldown(provider: binding.storageKey)
-                try await store.resetBreaker(provider: binding.storageKey)
+                let stores: [any CooldownStore & BreakerStore] = [store] + (shared.map { [$0] } ?? [])
+                for health in stores {
+                    try await health.clearCooldown(provider: binding.storageKey)
+                    try await health.resetBreaker(provider: binding.storageKey)
+                }
             }
         } catch {
             throw ConfigurationError(error.message)

@@ -14,6 +14,7 @@ extension IsobarCommandLine {
         var configuration: Configuration
         var bindings: [ProviderBinding]
         var store: Store?
+        var shared: SharedStoreSetup?
         var live: LazyTransport
         var recorders: [(id: String, recorder: RecordingTransport)]
         var options: EngineOptions
@@ -71,8 +72,9 @@ extension IsobarCommandLine {
         }
         options.weights = try weights(parsed.options.weights, configuration)
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
+        let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
-        return WeatherSetup(configuration: configuration, bindings: bindings, store: store, live: live, recorders: recorders,
+        return WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
                             options: options, minimum: minimum, units: units, diagnostics: diagnostics)
     }
 
@@ -114,7 +116,8 @@ extension IsobarCommandLine {
 
     /// The engine over the command's providers and store.
     func engine(_ setup: WeatherSetup) -> Engine {
-        Engine(bindings: setup.bindings, storage: setup.store.map { EngineStorage($0) }, options: setup.options, time: time,
+        Engine(bindings: setup.bindings, storage: engineStorage(setup.store, shared: setup.shared, bindings: setup.bindings),
+               options: setup.options, time: time,
                diagnostics: setup.diagnostics)
     }
 

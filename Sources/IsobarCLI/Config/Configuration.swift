@@ -61,6 +61,12 @@ public struct Configuration: Sendable {
     public var units: UnitSystem
     /// Directory of the cache database, when set.
     public var cacheDirectory: String?
+    /// `shared_store`: the Redis URL many machines share (answers, limits, cooldowns, breakers, leases), when set.
+    public var sharedStore: String?
+    /// `expected_machines`: how many machines share the limits; each takes `limit ÷ this` while the shared store is away.
+    public var expectedMachines = 1
+    /// `shared_store_timeout_ms`: how long a connect or command to the shared store may take before the local store takes over.
+    public var sharedStoreTimeoutMilliseconds = 100
     /// Providers in display order.
     public var providers: [ProviderEntry]
     /// The file it was read from, if any.
@@ -77,7 +83,8 @@ public struct Configuration: Sendable {
         "contact", "command", "max_concurrent_calls",
     ]
     /// The top-level keys.
-    static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days", "observations"]
+    static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days", "observations", "shared_store", "expected_machines",
+                               "shared_store_timeout_ms"]
 
     /// Parses configuration text; relative `replay` paths are taken from `directory`.
     public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
@@ -90,6 +97,7 @@ public struct Configuration: Sendable {
             if let days = try root.optionalInt("archive_days", in: 0...3_650) { configuration.archiveDays = days }
             if let entry = try root.nonNullMember("observations") { configuration.observations = try ObservationEntry(entry, file: file) }
             configuration.cacheDirectory = try root.optionalString("cache_dir").map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
+            try readSharedStore(root, into: &configuration, file: file)
             if let units = try root.optionalString("units") {
                 guard let system = UnitSystem(rawValue: units) else {
                     throw ConfigurationError("\(file): units must be metric, imperial or standard, not '\(units)'")

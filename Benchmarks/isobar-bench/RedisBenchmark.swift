@@ -1,0 +1,104 @@
+import FixtureReplay
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+import IsobarRedis
+import IsobarStore
+import IsobarTestKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The cost of the shared store, on a `redis-server` of its own on loopback: the real binary answering
+/// `isobar now 53.9,27.57 --format jsonl` (OpenWeatherMap, live on a loopback server) from the local cache alone, from the
+/// local cache with a shared store configured, and from the shared store after a local miss (each run on a copy of an
+/// empty local cache file); then, in this process, one cache read and one permit from SQLite
+/// and from Redis. `ISOBAR_BENCH_RUNS` sets the command runs (default 25).
+func benchmarkRedis() async throws {
+    guard let isobar = siblingIsobar(for: "redis") else { return }
+    guard RedisTestServer.executable != nil else {
+        print("redis: redis-server is not installed (scripts/install-deps.sh installs it)")
+        return
+    }
+    let redis = try RedisTestServer()
+    let weather = try CassetteLibrary(directory: dataDirectory() + "/cassettes/openweathermap")
+    let body = minskBody(weather, "/data/2.5/weather")
+    let server = try LoopbackServer { _ in .init(body: body) }
+    let scratch = "/tmp/isobar-bench-redis-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let provider = #"{"id": "openweathermap", "type": "openweathermap", "api_key_env": "BENCH_OWM_KEY", "base_url": "\#(server.baseURL)"}"#
+    _ = FileManager.default.createFile(atPath: scratch + "/local.json", contents: Data(#"{"providers": [\#(provider)]}"#.utf8))
+    _ = FileManager.default.createFile(atPath: scratch + "/shared.json",
+                                       contents: Data(#"{"shared_store": "\#(redis.url)", "providers": [\#(provider)]}"#.utf8))
+    let runs = ProcessInfo.processInfo.environment["ISOBAR_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 25
+    func environment(_ cache: String) -> [String] {
+        ["BENCH_OWM_KEY=bench", "XDG_CACHE_HOME=\(cache)", "HOME=\(scratch)", "ISOBAR_DATA_DIR=\(dataDirectory())", recordingTimeShift()]
+    }
+    func command(_ config: String) -> [String] { ["now", "53.9,27.57", "--config", scratch + "/" + config, "--format", "jsonl"] }
+
+    // Warm both levels; the two local-hit cases read the same local file.
+    guard spawnAndMeasure(isobar, command("shared.json"), environment: environment(scratch + "/warm")).status == 0 else {
+        print("redis: the warming run failed")
+        return
+    }
+    // An empty local cache file, copied before each local-miss run (outside the timing).
+    guard spawnAndMeasure(isobar, ["cache", "stats"], environment: environment(scratch + "/empty")).status == 0 else {
+        print("redis: cannot make an empty cache")
+        return
+    }
+    let asked = server.requests.count
+    var times: [[Double]] = [[], [], []]
+    for run in 0..<runs {
+        let copy = scratch + "/empty-\(run)"
+        guard spawnAndMeasure("/bin/cp", ["-R", scratch + "/empty", copy], environment: []).status == 0 else {
+            print("redis: cannot copy the empty cache")
+            return
+        }
+        let cases = [(command("local.json"), scratch + "/warm"), (command("shared.json"), scratch + "/warm"), (command("shared.json"), copy)]
+        // A different case first each run, so that none gains from following another.
+        for offset in 0..<3 {
+            let index = (run + offset) % 3
+            times[index].append(spawnAndMeasure(isobar, cases[index].0, environment: environment(cases[index].1)).seconds * 1000)
+        }
+    }
+    let medians = times.map { $0.sorted()[runs / 2] }
+    print("redis: isobar now 53.9,27.57 --format jsonl, one live provider, \(runs) runs each, redis-server on loopback")
+    print("  SQLite alone, local hit            median \(format(medians[0])) ms")
+    print("  with the shared store, local hit   median \(format(medians[1])) ms   (\(signed(medians[1] - medians[0])) ms)")
+    print("  local miss, shared hit            median \(format(medians[2])) ms   (\(signed(medians[2] - medians[0])) ms)")
+    print("  upstream requests after warming: \(server.requests.count - asked)")
+
+    let store = try await Store.open(directory: scratch + "/micro", warn: { print("redis: \($0)") })
+    let shared = RedisStore(url: try RedisURL(parsing: redis.url))
+    let key = CacheKey(provider: "openweathermap", slot: .current, placeKey: "53.9,27.57")
+    let entry = CacheEntry(fetchedAt: Date(), payload: String(decoding: body, as: UTF8.self))
+    try await store.store(entry, for: key)
+    try await shared.store(entry, for: key)
+    let permit = PermitRequest(provider: "bench", windows: [RateLimit(limit: 1e9, perSeconds: 60)], cost: 1, deadline: Date().addingTimeInterval(60))
+    let micro = 2000
+    let readLocal = try await timeAsync(runs: micro) { _ = try await store.entry(for: key) }
+    let readShared = try await timeAsync(runs: micro) { _ = try await shared.entry(for: key) }
+    let permitLocal = try await timeAsync(runs: micro) {
+        if case .granted(let call) = try await store.acquire(permit, now: Date()) { try await store.settle(call, at: Date()) }
+    }
+    let permitShared = try await timeAsync(runs: micro) { _ = try await shared.acquire(permit, now: Date()) }
+    print("  in this process, \(micro) runs each (median, p90):")
+    print("    cache read  SQLite \(format(readLocal.median)) µs, \(format(readLocal.p90)) µs   Redis \(format(readShared.median)) µs, \(format(readShared.p90)) µs")
+    print("    permit      SQLite (grant + settle) \(format(permitLocal.median)) µs, \(format(permitLocal.p90)) µs   Redis (one GCRA script) \(format(permitShared.median)) µs, \(format(permitShared.p90)) µs")
+}
+
+/// `+1.5` or `-0.3`.
+private func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + format(value) }
+
+/// Median and 90th percentile of an async closure over `runs` runs, in microseconds.
+func timeAsync(runs: Int, _ body: () async throws -> Void) async throws -> (median: Double, p90: Double) {
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = monotonicSeconds()
+        try await body()
+        samples.append((monotonicSeconds() - start) * 1e6)
+    }
+    samples.sort()
+    return (samples[runs / 2], samples[runs * 9 / 10])
+}

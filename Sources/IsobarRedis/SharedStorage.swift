@@ -1,0 +1,184 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarEngine
+
+/// Engine storage over a shared Redis with the local store as first level and fallback: answers are read locally first and
+/// kept in both; limits, cooldowns, breakers and leases live on the server, and locally (limits ÷ `expectedMachines`) while
+/// it is away. HTTP validators stay local.
+public enum SharedStorage {
+    /// Storage for one command; `isFresh` says whether a local answer is young enough to serve without asking the server.
+    public static func compose(local: EngineStorage, shared: RedisStore, state: SharedStoreState, expectedMachines: Int,
+                               isFresh: @escaping @Sendable (CacheKey, CacheEntry) -> Bool) -> EngineStorage {
+        let health = FallbackHealth(local: (local.cooldowns, local.breakers), shared: shared, state: state)
+        return EngineStorage(
+            cache: TieredCache(local: local.cache, shared: shared, state: state, isFresh: isFresh),
+            ledger: FallbackLedger(local: local.ledger, shared: shared, state: state, expectedMachines: expectedMachines),
+            cooldowns: health, breakers: health, locks: FallbackLock(local: local.locks, shared: shared, state: state),
+            validators: local.validators)
+    }
+}
+
+/// Answers from the local cache when it has a fresh one, else from the shared one (copied to the local cache), else the
+/// local one however old; stored in both.
+public struct TieredCache: ResponseCache {
+    let local: any ResponseCache
+    let shared: RedisStore
+    let state: SharedStoreState
+    let isFresh: @Sendable (CacheKey, CacheEntry) -> Bool
+
+    /// The local entry when fresh; otherwise the newer of the local and the shared one.
+    public func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry? {
+        var localError: StorageError?
+        var near: CacheEntry?
+        do {
+            near = try await local.entry(for: key)
+        } catch {
+            localError = error
+        }
+        if let near, isFresh(key, near) { return near }
+        guard let far = await state.attempt({ () async throws(StorageError) in try await shared.entry(for: key) }) ?? nil,
+              far.fetchedAt > near?.fetchedAt ?? .distantPast else {
+            if let localError { throw localError }
+            return near
+        }
+        // A copy for the next command on this machine; the answer is served whether or not it could be kept.
+        do { try await local.store(far, for: key) } catch {}
+        return far
+    }
+
+    /// Keeps the entry locally and on the server.
+    public func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError) {
+        _ = await state.attempt { () async throws(StorageError) in try await shared.store(entry, for: key) }
+        try await local.store(entry, for: key)
+    }
+
+    /// Deletes the entry in both.
+    public func removeEntry(for key: CacheKey) async throws(StorageError) {
+        _ = await state.attempt { () async throws(StorageError) in try await shared.removeEntry(for: key) }
+        try await local.removeEntry(for: key)
+    }
+}
+
+/// Permits from the server's GCRA limiter, or, while it is away, from the local ledger with each limit divided by the
+/// number of machines expected to share it.
+public struct FallbackLedger: CallLedger {
+    let local: any CallLedger
+    let shared: RedisStore
+    let state: SharedStoreState
+    let expectedMachines: Int
+
+    private static let localPrefix = "local:"
+
+    /// The server's decisions, or the local ledger's over the divided limits.
+    public func acquire(_ requests: [PermitRequest], now: Date) async throws(StorageError) -> [PermitDecision] {
+        if let decisions = await state.attempt({ () async throws(StorageError) in try await shared.acquire(requests, now: now) }) {
+            return decisions
+        }
+        let divided = requests.map { request in
+            var share = request
+            share.windows = Self.share(request.windows, machines: expectedMachines)
+            return share
+        }
+        return try await local.acquire(divided, now: now).map { decision in
+            guard case .granted(let call) = decision else { return decision }
+            return .granted(CallID(Self.localPrefix + call.rawValue))
+        }
+    }
+
+    /// Settles a call granted locally (the server's limiter counts at the grant).
+    public func settle(_ call: CallID, at: Date) async throws(StorageError) {
+        guard call.rawValue.hasPrefix(Self.localPrefix) else { return }
+        try await local.settle(CallID(String(call.rawValue.dropFirst(Self.localPrefix.count))), at: at)
+    }
+
+    /// The server's usage, or the local one.
+    public func usage(provider: String, windows: [RateLimit], now: Date) async throws(StorageError) -> [Double] {
+        if let used = await state.attempt({ () async throws(StorageError) in try await shared.usage(provider: provider, windows: windows, now: now) }) {
+            return used
+        }
+        return try await local.usage(provider: provider, windows: windows, now: now)
+    }
+
+    /// One machine's share of each window: its limit divided by `machines` (at least 1).
+    public static func share(_ windows: [RateLimit], machines: Int) -> [RateLimit] {
+        windows.map { RateLimit(limit: $0.limit / Double(max(1, machines)), perSeconds: $0.perSeconds) }
+    }
+}
+
+/// Cooldowns and breakers on the server, or locally while it is away; cooldowns are kept in both, so that one seen while
+/// the server was away still holds.
+public struct FallbackHealth: CooldownStore, BreakerStore {
+    let local: (cooldowns: any CooldownStore, breakers: any BreakerStore)
+    let shared: RedisStore
+    let state: SharedStoreState
+
+    /// The later of the server's and the local cooldown.
+    public func cooldown(provider: String, now: Date) async throws(StorageError) -> Cooldown? {
+        let far = await state.attempt { () async throws(StorageError) in try await shared.cooldown(provider: provider, now: now) } ?? nil
+        let near = try await local.cooldowns.cooldown(provider: provider, now: now)
+        guard let far else { return near }
+        guard let near else { return far }
+        return far.until >= near.until ? far : near
+    }
+
+    /// Sets the cooldown in both.
+    public func setCooldown(_ cooldown: Cooldown, provider: String) async throws(StorageError) {
+        _ = await state.attempt { () async throws(StorageError) in try await shared.setCooldown(cooldown, provider: provider) }
+        try await local.cooldowns.setCooldown(cooldown, provider: provider)
+    }
+
+    /// Clears the cooldown in both.
+    public func clearCooldown(provider: String) async throws(StorageError) {
+        _ = await state.attempt { () async throws(StorageError) in try await shared.clearCooldown(provider: provider) }
+        try await local.cooldowns.clearCooldown(provider: provider)
+    }
+
+    /// The server's breaker, or the local one.
+    public func breaker(provider: String) async throws(StorageError) -> BreakerState {
+        if let state = await state.attempt({ () async throws(StorageError) in try await shared.breaker(provider: provider) }) { return state }
+        return try await local.breakers.breaker(provider: provider)
+    }
+
+    /// Records the outcome on the server, or locally.
+    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
+        if let state = await state.attempt({ () async throws(StorageError) in
+            try await shared.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now)
+        }) { return state }
+        return try await local.breakers.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now)
+    }
+
+    /// Closes the breaker in both.
+    public func resetBreaker(provider: String) async throws(StorageError) {
+        _ = await state.attempt { () async throws(StorageError) in try await shared.resetBreaker(provider: provider) }
+        try await local.breakers.resetBreaker(provider: provider)
+    }
+}
+
+/// Fetch leases on the server, or locally while it is away.
+public struct FallbackLock: FetchLock {
+    let local: any FetchLock
+    let shared: RedisStore
+    let state: SharedStoreState
+
+    /// Takes the lease on the server, or locally.
+    public func acquire(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool {
+        if let taken = await state.attempt({ () async throws(StorageError) in try await shared.acquire(key, owner: owner, seconds: seconds, now: now) }) {
+            return taken
+        }
+        return try await local.acquire(key, owner: owner, seconds: seconds, now: now)
+    }
+
+    /// Renews the lease on the server, or locally.
+    public func renew(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool {
+        if let renewed = await state.attempt({ () async throws(StorageError) in try await shared.renew(key, owner: owner, seconds: seconds, now: now) }) {
+            return renewed
+        }
+        return try await local.renew(key, owner: owner, seconds: seconds, now: now)
+    }
+
+    /// Releases the lease in both (it may have been taken in either).
+    public func release(_ key: String, owner: LeaseOwner) async throws(StorageError) {
+        _ = await state.attempt { () async throws(StorageError) in try await shared.release(key, owner: owner) }
+        try await local.release(key, owner: owner)
+    }
+}
