@@ -31,6 +31,8 @@ final class BatchBook: Sendable {
         var sequence: Int
         var label: LineLabel
         var answered = 0
+        /// Providers that were not asked because the place is outside their declared coverage.
+        var notCovered = 0
         var lines = ""
     }
 
@@ -51,7 +53,7 @@ final class BatchBook: Sendable {
     private let providers: Int
     private let output: any OutputSink
 
-    /// A book writing to `output` in `order`; a place is ok when all `providers` answer.
+    /// A book writing to `output` in `order`; a place is ok when all `providers` answer (those whose coverage leaves it out aside).
     init(order: BatchOrder, window: Int, providers: Int, output: any OutputSink) {
         self.order = order
         self.window = max(1, window)
@@ -121,12 +123,15 @@ final class BatchBook: Sendable {
                 hold(line, for: request, in: &state)
             }
         case .failure:
-            state.withLock { state in hold(line, for: request, in: &state) }
+            state.withLock { state in
+                if event.isOutsideCoverage { state.places[request]?.notCovered += 1 }
+                hold(line, for: request, in: &state)
+            }
         case .consensus:
             finish { state in
                 guard var place = state.places.removeValue(forKey: request) else { return nil }
                 state.counts.places += 1
-                if place.answered >= providers {
+                if place.answered >= providers - place.notCovered {
                     state.counts.ok += 1
                 } else if place.answered > 0 {
                     state.counts.partial += 1

@@ -57,6 +57,10 @@ public struct PlainRenderer: Renderer {
         var text = ""
         for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
             let name = context.name(of: failure.id)
+            if failure.error.reason == .outsideCoverage {
+                text += "\(name) was not asked: \(context.place.name) is outside its coverage.\n"
+                continue
+            }
             let message = failure.error.message.hasPrefix(name + ": ") ? String(failure.error.message.dropFirst(name.count + 2)) : failure.error.message
             let outcome = ProviderOutcome(failure.error)
             let label = outcome == .error ? failure.error.codeName.replacingUnderscores : outcome.rawValue.replacingUnderscores
