@@ -13,14 +13,16 @@ except ImportError:
 
 path = sys.argv[1]
 connection = duckdb.connect()
-columns = {row[0]: row[1] for row in connection.execute(f"DESCRIBE SELECT * FROM read_json_auto('{path}')").fetchall()}
-rows = connection.execute(f"SELECT count(*) FROM read_json_auto('{path}')").fetchone()[0]
-types = connection.execute(f"SELECT count(DISTINCT type) FROM read_ndjson('{path}')").fetchone()[0]
+# A file of every line type has many keys, each in few lines: without this, DuckDB reads each line as one MAP.
+options = "map_inference_threshold = -1"
+columns = {row[0]: row[1] for row in connection.execute(f"DESCRIBE SELECT * FROM read_json_auto('{path}', {options})").fetchall()}
+rows = connection.execute(f"SELECT count(*) FROM read_json_auto('{path}', {options})").fetchone()[0]
+types = connection.execute(f"SELECT count(DISTINCT type) FROM read_ndjson('{path}', {options})").fetchone()[0]
 hourly = connection.execute(f"""
     SELECT typeof(h.temperature), count(*), count(h.temperature)
-    FROM (SELECT unnest(hourly) AS h FROM read_json_auto('{path}')) GROUP BY 1 ORDER BY 1""").fetchall()
+    FROM (SELECT unnest(hourly) AS h FROM read_json_auto('{path}', {options})) GROUP BY 1 ORDER BY 1""").fetchall()
 consensus = connection.execute(f"""
-    SELECT place.name, current.temperature FROM read_json_auto('{path}')
+    SELECT place.name, current.temperature FROM read_json_auto('{path}', {options})
     WHERE type = 'consensus' AND current.temperature IS NOT NULL ORDER BY 1, 2""").fetchall()
 csv = {}
 if len(sys.argv) > 2:
