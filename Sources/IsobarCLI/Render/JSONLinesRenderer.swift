@@ -261,6 +261,7 @@ public struct JSONLinesRenderer: Renderer {
             return .object([
                 ("provider", .string(id)), ("status", .string(outcome.rawValue)),
                 ("weight", .number(consensus.weights[id])), ("source", report.map { sourceJSON($0.source) } ?? .null),
+                ("family", .string(consensus.families[id])), ("merge_weight", .number(consensus.mergeWeights[id].map(OutputNumber.round3))),
             ])
         })
     }

@@ -34,6 +34,7 @@ extension WeatherReport {
         for index in report.hourly.indices { report.hourly[index].dropImpossibleValues(at: "hourly[\(index)]", into: &found) }
         for index in report.daily.indices { report.daily[index].dropImpossibleValues(at: "daily[\(index)]", into: &found) }
         report.warnings += found
+        report.sourceReports = sourceReports.map { $0.validated(now: now) }
         return report
     }
 }

@@ -94,8 +94,12 @@ public struct ConsensusResult: Sendable, Equatable {
     public var providers: [String]
     /// Providers left out because their weight is 0, negative or not a number.
     public var excluded: [String]
-    /// The weight each merged provider had.
+    /// The weight each merged provider had, as configured.
     public var weights: [String: Double]
+    /// The family (shared upstream) of each merged source, by id.
+    public var families: [String: String] = [:]
+    /// The weight each merged source had in the merge: its configured weight times its family's share (see `FamilyWeight`).
+    public var mergeWeights: [String: Double] = [:]
     /// The reference time lead times are counted from.
     public var referenceTime: Date
     /// The zone local days and times are in.

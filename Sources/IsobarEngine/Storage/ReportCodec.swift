@@ -8,6 +8,21 @@ public enum ReportCodec {
 
     /// The report as compact JSON.
     public static func encode(_ report: WeatherReport) -> String {
+        object(report).serialized()
+    }
+
+    /// The report for `place`, or nil when the payload is unreadable or of another version.
+    public static func decode(_ payload: String, place: Place) -> WeatherReport? {
+        do {
+            let root = try JSONDocument(parsing: payload).rootValue
+            guard try root.int("v") == version else { return nil }
+            return try report(root, place: place)
+        } catch {
+            return nil
+        }
+    }
+
+    private static func object(_ report: WeatherReport) -> JSONOutput {
         var members: [(String, JSONOutput)] = [
             ("v", .integer(version)), ("provider", .string(report.providerID)),
             ("fetched_at", .number(report.fetchedAt.timeIntervalSince1970)),
@@ -16,26 +31,21 @@ public enum ReportCodec {
         ]
         if case .replay(let recordedAt) = report.source { members.append(("recorded_at", .number(recordedAt.timeIntervalSince1970))) }
         if let current = report.current { members.append(("current", sample(current))) }
-        return JSONOutput.object(members).serialized()
+        if !report.sourceReports.isEmpty { members.append(("sources", .array(report.sourceReports.map(object)))) }
+        return .object(members)
     }
 
-    /// The report for `place`, or nil when the payload is unreadable or of another version.
-    public static func decode(_ payload: String, place: Place) -> WeatherReport? {
-        do {
-            let root = try JSONDocument(parsing: payload).rootValue
-            guard try root.int("v") == version else { return nil }
-            var report = WeatherReport(
-                providerID: try root.string("provider"), place: place,
-                fetchedAt: Date(timeIntervalSince1970: try root.double("fetched_at")),
-                utcOffsetSeconds: try root.optionalInt("offset"), timeZoneIdentifier: try root.optionalString("zone"))
-            if let recordedAt = try root.optionalDouble("recorded_at") { report.source = .replay(recordedAt: Date(timeIntervalSince1970: recordedAt)) }
-            report.current = try root.nonNullMember("current").map(sample)
-            report.hourly = try root.member("hourly").elements().map(sample)
-            report.daily = try root.member("daily").elements().map(day)
-            return report
-        } catch {
-            return nil
-        }
+    private static func report(_ root: JSONValue, place: Place) throws -> WeatherReport {
+        var report = WeatherReport(
+            providerID: try root.string("provider"), place: place,
+            fetchedAt: Date(timeIntervalSince1970: try root.double("fetched_at")),
+            utcOffsetSeconds: try root.optionalInt("offset"), timeZoneIdentifier: try root.optionalString("zone"))
+        if let recordedAt = try root.optionalDouble("recorded_at") { report.source = .replay(recordedAt: Date(timeIntervalSince1970: recordedAt)) }
+        report.current = try root.nonNullMember("current").map(sample)
+        report.hourly = try root.member("hourly").elements().map(sample)
+        report.daily = try root.member("daily").elements().map(day)
+        report.sourceReports = try root.nonNullMember("sources")?.elements().map { try Self.report($0, place: place) } ?? []
+        return report
     }
 
     // Key paths are immutable values; the arrays are never mutated.
