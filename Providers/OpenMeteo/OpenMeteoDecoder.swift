@@ -100,6 +100,8 @@ public struct OpenMeteoDecoder: Sendable {
         sample.precipitationMM = try current.tolerantDouble(v("precipitation"), &warnings).flatMap(convert.precipitation)
         sample.condition = try current.tolerantDouble(v("weather_code"), &warnings).flatMap(Self.condition)
         sample.isDay = try current.tolerantDouble(v("is_day"), &warnings).map { $0 != 0 }
+        sample.dewPointC = try current.tolerantDouble(v("dew_point_2m"), &warnings).flatMap(convert.temperature)
+        sample.uvIndex = try current.tolerantDouble(v("uv_index"), &warnings)
         return sample
     }
 
@@ -128,6 +130,8 @@ public struct OpenMeteoDecoder: Sendable {
         series.fill(&warnings, v("wind_speed_10m"), into: &samples) { $0.windSpeedMS = convert.speed($1) }
         series.fill(&warnings, v("wind_direction_10m"), into: &samples) { $0.windDirectionDeg = $1 }
         series.fill(&warnings, v("wind_gusts_10m"), into: &samples) { $0.windGustMS = convert.speed($1) }
+        series.fill(&warnings, v("dew_point_2m"), into: &samples) { $0.dewPointC = convert.temperature($1) }
+        series.fill(&warnings, v("uv_index"), into: &samples) { $0.uvIndex = $1 }
         return samples
     }
 
@@ -152,6 +156,8 @@ public struct OpenMeteoDecoder: Sendable {
         series.fill(&warnings, v("wind_direction_10m_dominant"), into: &days) { $0.windDirectionDominantDeg = $1 }
         series.fillTimes(&warnings, v("sunrise"), offset: offset, into: &days) { $0.sunrise = $1 }
         series.fillTimes(&warnings, v("sunset"), offset: offset, into: &days) { $0.sunset = $1 }
+        series.fill(&warnings, v("uv_index_max"), into: &days) { $0.uvIndexMax = $1 }
+        series.fill(&warnings, v("daylight_duration"), into: &days) { $0.daylightDurationS = $1 }
         return days
     }
 
@@ -238,7 +244,7 @@ private struct UnitConverters {
             warnings.append(ValueWarning(field: field, path: path, value: value.shortText, reason: "unknown unit"))
             return { _ in nil }
         }
-        switch try unit(["temperature_2m", "apparent_temperature", "temperature_2m_max", "temperature_2m_min"]) {
+        switch try unit(["temperature_2m", "apparent_temperature", "temperature_2m_max", "temperature_2m_min", "dew_point_2m"]) {
         case nil, ("°C", _)?: temperature = { $0 }
         case ("°F", _)?: temperature = UnitConversion.celsius(fromFahrenheit:)
         case let (_, value)?: temperature = unknown(value)

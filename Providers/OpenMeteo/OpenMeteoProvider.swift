@@ -30,17 +30,20 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// Variables asked for in `current`.
     public static let currentVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation", "weather_code",
-        "cloud_cover", "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility",
+        "cloud_cover", "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility", "dew_point_2m",
+        "uv_index",
     ]
     /// Variables asked for in `hourly`.
     public static let hourlyVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "precipitation_probability", "precipitation",
         "weather_code", "cloud_cover", "pressure_msl", "visibility", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m",
+        "dew_point_2m", "uv_index",
     ]
     /// Variables asked for in `daily`.
     public static let dailyVariables = [
         "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum", "precipitation_probability_max",
-        "wind_speed_10m_max", "wind_gusts_10m_max", "wind_direction_10m_dominant", "sunrise", "sunset",
+        "wind_speed_10m_max", "wind_gusts_10m_max", "wind_direction_10m_dominant", "sunrise", "sunset", "uv_index_max",
+        "daylight_duration",
     ]
 
     /// The configuration in use.

@@ -240,7 +240,7 @@ public struct Engine: Sendable {
             return []
         }
         return Self.split(answer).map { answer in
-            let report = Self.trimmed(answer, to: narrowed.kinds)
+            let report = Self.trimmed(answer, to: narrowed.kinds).completingDerivedQuantities()
             let calendar = placeCalendar ?? LocalCalendar.resolve(place: request.place, reports: [report])
             let reference = Self.referenceTime([report], time.now())
             return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed, calendar: calendar),

@@ -37,7 +37,7 @@ extension ConsensusMerger {
                 }
             }
             values[quantity] = field(
-                inputs, missing: missing, floor: configuration.floor(quantity), circular: quantity == .windDirectionDominant, leadHours: lead)
+                inputs, missing: missing, floor: configuration.floor(quantity), circular: quantity.spec.circular, leadHours: lead)
         }
         var votes: [ConditionVote] = []
         var missing: [String] = []
@@ -68,7 +68,9 @@ private struct DayInputs {
 
     /// The provider's own value of a field where it gives one, else the computed one.
     func value(_ quantity: DailyQuantity) -> (Double, ValueOrigin)? {
-        if let native, let value = native[quantity] { return (value, native.isDerived ? .derived : .given) }
+        if let native, let value = native[quantity] {
+            return (value, native.isDerived || native.derivedQuantities.contains(quantity) ? .derived : .given)
+        }
         if let value = derived?[quantity] { return (value, .derived) }
         return nil
     }

@@ -82,6 +82,9 @@ public struct ConsensusDayV1: Sendable, Equatable {
     /// Length of the day in hours.
     public var hours: Double { end.timeIntervalSince(start) / 3600 }
 
+    /// The moon's phase at the day's middle, computed locally (see `MoonPhase`).
+    public var moonPhase: MoonPhase { MoonPhase(at: start.addingTimeInterval(end.timeIntervalSince(start) / 2)) }
+
     /// The merged value of a daily quantity, when any provider gave it.
     public subscript(quantity: DailyQuantity) -> MergedField? { values[quantity] }
 }

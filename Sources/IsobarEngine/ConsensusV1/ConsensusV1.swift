@@ -40,8 +40,9 @@ public enum ConsensusV1 {
             merger.reports.append(report)
             merger.series.append(AlignedSeries(provider: id, steps: report.hourly, maxGapHours: configuration.maxInterpolationGapHours))
         }
+        // A family's size counts distinct sources: one source listed twice is counted twice, as its weight is (weight 2 = twice).
         var members: [String: Int] = [:]
-        for id in merger.ids { members[families[id]!, default: 0] += 1 }
+        for id in Set(merger.ids) { members[families[id]!, default: 0] += 1 }
         var mergeWeights: [String: Double] = [:]
         for id in merger.ids {
             let weight = usedWeights[id]! * familyWeight.factor(members: members[families[id]!]!)

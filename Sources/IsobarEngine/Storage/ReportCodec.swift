@@ -48,22 +48,16 @@ public enum ReportCodec {
         return report
     }
 
-    // Key paths are immutable values; the arrays are never mutated.
-    nonisolated(unsafe) private static let sampleFields: [(String, WritableKeyPath<WeatherSample, Double?>)] = [
-        ("t", \.temperatureC), ("at", \.apparentTemperatureC), ("rh", \.humidityPercent), ("p", \.pressureHPa),
-        ("ws", \.windSpeedMS), ("wg", \.windGustMS), ("wd", \.windDirectionDeg), ("cc", \.cloudCoverPercent),
-        ("vis", \.visibilityM), ("pr", \.precipitationMM), ("pp", \.precipitationProbabilityPercent),
-    ]
-
-    nonisolated(unsafe) private static let dayFields: [(String, WritableKeyPath<DailyPoint, Double?>)] = [
-        ("tmax", \.temperatureMaxC), ("tmin", \.temperatureMinC), ("pr", \.precipitationMM),
-        ("ppmax", \.precipitationProbabilityMaxPercent), ("wsmax", \.windSpeedMaxMS), ("wgmax", \.windGustMaxMS),
-        ("wd", \.windDirectionDominantDeg),
-    ]
+    /// Every quantity but precipitation (stored as its amount under `pr`), by its declared cache key.
+    private static let sampleQuantities = Quantity.allCases.filter { $0 != .precipitationRate }
 
     private static func sample(_ sample: WeatherSample) -> JSONOutput {
         var members: [(String, JSONOutput)] = [("time", .number(sample.time.timeIntervalSince1970)), ("h", .number(sample.periodHours))]
-        for (key, path) in sampleFields { if let value = sample[keyPath: path] { members.append((key, .number(value))) } }
+        for quantity in sampleQuantities { if let value = sample[quantity] { members.append((quantity.spec.cacheKey, .number(value))) } }
+        if let amount = sample.precipitationMM { members.append(("pr", .number(amount))) }
+        if !sample.derivedQuantities.isEmpty {
+            members.append(("derived", .array(sample.derivedQuantities.map(\.rawValue).sorted().map(JSONOutput.string))))
+        }
         if let condition = sample.condition { members.append(("c", .string(condition.id))) }
         if let isDay = sample.isDay { members.append(("day", .bool(isDay))) }
         return .object(members)
@@ -71,7 +65,9 @@ public enum ReportCodec {
 
     private static func sample(_ value: JSONValue) throws -> WeatherSample {
         var sample = WeatherSample(time: Date(timeIntervalSince1970: try value.double("time")), periodHours: try value.double("h"))
-        for (key, path) in sampleFields { sample[keyPath: path] = try value.optionalDouble(key) }
+        for quantity in sampleQuantities { sample[quantity] = try value.optionalDouble(quantity.spec.cacheKey) }
+        sample.precipitationMM = try value.optionalDouble("pr")
+        sample.derivedQuantities = Set(try value.nonNullMember("derived")?.elements().compactMap { Quantity(rawValue: try $0.string()) } ?? [])
         sample.condition = try value.optionalString("c").flatMap(condition)
         sample.isDay = try value.nonNullMember("day")?.bool()
         return sample
@@ -79,19 +75,20 @@ public enum ReportCodec {
 
     private static func day(_ day: DailyPoint) -> JSONOutput {
         var members: [(String, JSONOutput)] = [("date", .integer(day.date.daysSinceEpoch)), ("derived", .bool(day.isDerived))]
-        for (key, path) in dayFields { if let value = day[keyPath: path] { members.append((key, .number(value))) } }
+        for quantity in DailyQuantity.allCases { if let value = day[quantity] { members.append((quantity.spec.cacheKey, .number(value))) } }
         if let condition = day.condition { members.append(("c", .string(condition.id))) }
-        if let sunrise = day.sunrise { members.append(("rise", .number(sunrise.timeIntervalSince1970))) }
-        if let sunset = day.sunset { members.append(("set", .number(sunset.timeIntervalSince1970))) }
+        if !day.derivedQuantities.isEmpty {
+            members.append(("derived_fields", .array(day.derivedQuantities.map(\.rawValue).sorted().map(JSONOutput.string))))
+        }
         return .object(members)
     }
 
     private static func day(_ value: JSONValue) throws -> DailyPoint {
         var day = DailyPoint(date: LocalDate(daysSinceEpoch: try value.int("date")), isDerived: try value.member("derived").bool())
-        for (key, path) in dayFields { day[keyPath: path] = try value.optionalDouble(key) }
+        for quantity in DailyQuantity.allCases { day[quantity] = try value.optionalDouble(quantity.spec.cacheKey) }
         day.condition = try value.optionalString("c").flatMap(condition)
-        day.sunrise = try value.optionalDouble("rise").map(Date.init(timeIntervalSince1970:))
-        day.sunset = try value.optionalDouble("set").map(Date.init(timeIntervalSince1970:))
+        day.derivedQuantities = Set(
+            try value.nonNullMember("derived_fields")?.elements().compactMap { DailyQuantity(rawValue: try $0.string()) } ?? [])
         return day
     }
 
