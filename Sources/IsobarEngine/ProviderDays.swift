@@ -6,8 +6,7 @@ public enum ProviderDays {
     /// The report's days in `calendar` (computed days are complete local days, marked derived).
     public static func days(of report: WeatherReport, calendar: LocalCalendar) -> [DailyPoint] {
         // Days that hold only the sun's times (OpenWeatherMap's today) complete the days computed from steps.
-        let sunOnly = report.daily.allSatisfy(\.holdsOnlySunTimes)
-        guard sunOnly else { return report.daily }
+        guard report.daily.allSatisfy(\.holdsOnlySunTimes) else { return report.daily }
         guard let first = report.hourly.first?.time, let last = report.hourly.last?.time else { return report.daily }
         let series = AlignedSeries(provider: report.providerID, steps: report.hourly)
         var days: [DailyPoint] = []
@@ -29,6 +28,6 @@ public enum ProviderDays {
 extension DailyPoint {
     /// True when the day gives the sun's times and nothing else.
     var holdsOnlySunTimes: Bool {
-        condition == nil && DailyQuantity.allCases.allSatisfy { self[$0] == nil || [.sunrise, .sunset, .daylightDuration].contains($0) }
+        (sunrise != nil || sunset != nil) && condition == nil && DailyQuantity.allCases.allSatisfy { self[$0] == nil || [.sunrise, .sunset, .daylightDuration].contains($0) }
     }
 }

@@ -48,9 +48,9 @@ public struct MoonPhase: Sendable, Equatable {
     }
 
     /// The phase's name: new moon, waxing crescent, first quarter, waxing gibbous, full moon, waning gibbous, last quarter,
-    /// waning crescent (each principal phase spans the day around it, ±1/59 of the month).
+    /// waning crescent (each principal phase spans a day either side of it, as calendars and almanacs name the day).
     public var name: String {
-        let principal = 1.0 / 59  // about half a day either side
+        let principal = 1 / Self.synodicMonthDays
         switch fraction {
         case ..<principal, (1 - principal)...: return "new moon"
         case ..<(0.25 - principal): return "waxing crescent"

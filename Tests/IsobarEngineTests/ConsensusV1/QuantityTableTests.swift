@@ -79,11 +79,11 @@ struct QuantityTableTests {
 
 @Suite("Derived quantities")
 struct DerivedQuantityTests {
-    @Test("the Magnus dew point matches published values", arguments: [
-        (20.0, 50.0, 9.26), (0.0, 100.0, 0.0), (30.0, 70.0, 23.93), (-10.0, 80.0, -12.95), (25.0, 10.0, -8.49),
+    @Test("the Magnus dew point matches dew-point tables (over water) within 0.1 °C", arguments: [
+        (20.0, 50.0, 9.3), (0.0, 100.0, 0.0), (30.0, 70.0, 23.9), (-10.0, 80.0, -12.8), (25.0, 10.0, -8.8),
     ])
     func magnus(temperature: Double, humidity: Double, dewPoint: Double) {
-        #expect(isClose(DerivedQuantities.dewPoint(temperatureC: temperature, humidityPercent: humidity), dewPoint, 0.05))
+        #expect(isClose(DerivedQuantities.dewPoint(temperatureC: temperature, humidityPercent: humidity), dewPoint, 0.1))
     }
 
     @Test("no dew point from a humidity of 0 or above 100")
@@ -113,7 +113,7 @@ struct DerivedQuantityTests {
         day.sunrise = Fixture.midnightUTC.addingTimeInterval(6 * 3600)
         day.sunset = Fixture.midnightUTC.addingTimeInterval(14 * 3600 + 30)
         let completed = DerivedQuantities.completed(day)
-        #expect(completed.daylightDurationS == 8 * 3600 + 30)
+        #expect(isClose(completed.daylightDurationS, 8 * 3600 + 30, 1e-3))
         #expect(completed.derivedQuantities == [.daylightDuration])
         day.sunset = day.sunrise
         #expect(DerivedQuantities.completed(day).daylightDurationS == nil)
