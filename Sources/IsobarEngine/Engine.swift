@@ -254,6 +254,7 @@ public struct Engine: Sendable {
         return report.sourceReports.map { member in
             var member = member
             member.source = report.source
+            member.fetchedAt = report.fetchedAt
             member.freshness = report.freshness
             member.caching = report.caching
             member.notices = report.notices
