@@ -6,7 +6,8 @@ extension ConsensusMerger {
     /// else the day computed from its hours.
     func daily() -> [ConsensusDayV1] {
         let native = reports.map { report in Dictionary(report.daily.map { ($0.date, $0) }, uniquingKeysWith: { _, later in later }) }
-        var dates = Set(native.flatMap(\.keys))
+        // A day holding only the sun's times (OpenWeatherMap's today) adds no day of its own.
+        var dates = Set(native.flatMap { $0.values.filter { !$0.holdsOnlySunTimes }.map(\.date) })
         for aligned in series where aligned.count > 0 {
             let first = calendar.localDate(of: aligned.time(ofHour: aligned.firstHour))
             let last = calendar.localDate(of: aligned.time(ofHour: aligned.firstHour + aligned.count - 1))
@@ -53,7 +54,9 @@ extension ConsensusMerger {
             if amount != nil || probability != nil { evidence.append(PrecipitationEvidence(amountMM: amount, probabilityPercent: probability)) }
         }
         let merged = condition(votes, evidence: evidence, missing: missing, leadHours: lead)
-        guard !values.isEmpty || merged != nil else { return nil }
+        // The sun's times alone (OpenWeatherMap's today before its first complete day) are no forecast day.
+        let sunOnly: Set<DailyQuantity> = [.sunrise, .sunset, .daylightDuration]
+        guard values.keys.contains(where: { !sunOnly.contains($0) }) || merged != nil else { return nil }
         return ConsensusDayV1(
             date: date, start: interval.lowerBound, end: interval.upperBound, utcOffsetSeconds: calendar.utcOffsetSeconds(at: interval.lowerBound),
             leadHours: lead, values: values, condition: merged,
