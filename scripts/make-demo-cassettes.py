@@ -59,17 +59,23 @@ OM_CURRENT_VARS = [
     "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day",
     "precipitation", "weather_code", "cloud_cover", "pressure_msl",
     "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility",
+    "dew_point_2m", "uv_index",
 ]
 OM_HOURLY_VARS = [
     "temperature_2m", "relative_humidity_2m", "apparent_temperature",
     "precipitation_probability", "precipitation", "weather_code", "cloud_cover",
     "pressure_msl", "visibility", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m",
+    "dew_point_2m", "uv_index",
 ]
 OM_DAILY_VARS = [
     "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
     "precipitation_probability_max", "wind_speed_10m_max", "wind_gusts_10m_max",
-    "wind_direction_10m_dominant", "sunrise", "sunset",
+    "wind_direction_10m_dominant", "sunrise", "sunset", "uv_index_max",
+    "daylight_duration",
 ]
+# The weather models the demo's Open-Meteo entry asks for in its one request (config/demo.json), each
+# seen through its own bias: (name, temperature bias °C, wind scale, seed offset).
+OM_MODELS = [("ecmwf_ifs025", 0.0, 1.0, 11), ("gfs_seamless", 0.6, 1.12, 12), ("icon_seamless", -0.4, 0.95, 13)]
 OM_UNITS = {
     "time": "iso8601", "interval": "seconds",
     "temperature_2m": "°C", "apparent_temperature": "°C",
@@ -82,6 +88,7 @@ OM_UNITS = {
     "wind_speed_10m_max": "km/h", "wind_gusts_10m_max": "km/h",
     "wind_direction_10m": "°", "wind_direction_10m_dominant": "°",
     "sunrise": "iso8601", "sunset": "iso8601",
+    "dew_point_2m": "°C", "uv_index": "", "uv_index_max": "", "daylight_duration": "s",
 }
 # Decimals the Open-Meteo server prints per variable (None: integer, no decimal point).
 OM_DECIMALS = {
@@ -91,6 +98,7 @@ OM_DECIMALS = {
     "precipitation": 2, "precipitation_sum": 2, "pressure_msl": 1, "visibility": 2,
     "wind_speed_10m": 1, "wind_gusts_10m": 1, "wind_speed_10m_max": 1, "wind_gusts_10m_max": 1,
     "wind_direction_10m": None, "wind_direction_10m_dominant": None,
+    "dew_point_2m": 1, "uv_index": 2, "uv_index_max": 2, "daylight_duration": 2,
 }
 
 
@@ -106,12 +114,28 @@ def met_forecast_url(p):
     return f"{MET_HOST}/weatherapi/locationforecast/2.0/compact?lat={p['lat']}&lon={p['lon']}"
 
 
-def om_forecast_url(p):
+def om_forecast_url(p, models=None):
     return (f"{OM_HOST}/v1/forecast?latitude={p['lat']}&longitude={p['lon']}"
             f"&current={','.join(OM_CURRENT_VARS)}"
             f"&hourly={','.join(OM_HOURLY_VARS)}"
             f"&daily={','.join(OM_DAILY_VARS)}"
-            f"&timezone=auto&forecast_days={OM_DAYS}")
+            f"&timezone=auto&forecast_days={OM_DAYS}"
+            + (f"&models={','.join(models)}" if models else ""))
+
+
+def dew_point(temp, rh):
+    """Magnus formula over water (a = 17.625, b = 243.04 °C), as Isobar computes it."""
+    gamma = math.log(max(rh, 1.0) / 100.0) + 17.625 * temp / (243.04 + temp)
+    return 243.04 * gamma / (17.625 - gamma)
+
+
+def uv_index(place, t, rise, set_, cloud):
+    """Clear-sky UV from the noon sun height in late November (subsolar latitude about -21.5°), dimmed by cloud."""
+    if not rise < t < set_:
+        return 0.0
+    noon_cos = max(0.0, math.cos(math.radians(float(place["lat"]) + 21.5)))
+    peak = 12.5 * noon_cos ** 2.5
+    return peak * math.sin(math.pi * (t - rise) / (set_ - rise)) * (1.0 - 0.7 * (cloud / 100.0) ** 2)
 
 
 # ---------------------------------------------------------------------------
@@ -774,6 +798,22 @@ def dominant_direction(speeds, directions):
 
 
 def om_body(place, truth, view, rng):
+    return dump(om_body_dict(place, truth, view, rng))
+
+
+def om_models_body(place, truth, views, rng):
+    """One body for several models: every variable key gets the model's name appended; time and interval do not."""
+    bodies = [(name, om_body_dict(place, truth, view, random.Random(rng.random()))) for name, view in views]
+    body = dict(bodies[0][1])
+    for block in ("current_units", "current", "hourly_units", "hourly", "daily_units", "daily"):
+        merged = {k: v for k, v in bodies[0][1][block].items() if k in ("time", "interval")}
+        for name, one in bodies:
+            merged.update({f"{k}_{name}": v for k, v in one[block].items() if k not in ("time", "interval")})
+        body[block] = merged
+    return dump(body)
+
+
+def om_body_dict(place, truth, view, rng):
     off = place["offset"]
     conv_rain = place["slug"] == "sao-paulo"
     hours = list(range(OM_HOURS))
@@ -821,6 +861,9 @@ def om_body(place, truth, view, rng):
         h["wind_speed_10m"].append(ws_kmh)
         h["wind_direction_10m"].append(int(round(view.wd[k])) % 360)
         h["wind_gusts_10m"].append(gust_kmh)
+        h["dew_point_2m"].append(round(dew_point(temp, rh), 1))
+        rise, set_ = truth.sun[k // 24]
+        h["uv_index"].append(round(uv_index(place, t, rise, set_, view.cloud[k]), 2))
 
     # Horizon end: the last three hours of every variable are null.
     for var in OM_HOURLY_VARS:
@@ -848,6 +891,8 @@ def om_body(place, truth, view, rng):
         "wind_direction_10m": h["wind_direction_10m"][k_now],
         "wind_gusts_10m": h["wind_gusts_10m"][k_now],
         "visibility": h["visibility"][k_now],
+        "dew_point_2m": h["dew_point_2m"][k_now],
+        "uv_index": h["uv_index"][k_now],
     }
 
     # Daily aggregates over local days, from the hourly values as printed.
@@ -872,6 +917,8 @@ def om_body(place, truth, view, rng):
         rise, set_ = truth.sun[d]
         daily["sunrise"].append(local_text(rise, off, "%Y-%m-%dT%H:%M"))
         daily["sunset"].append(local_text(set_, off, "%Y-%m-%dT%H:%M"))
+        daily["uv_index_max"].append(max(vals("uv_index")))
+        daily["daylight_duration"].append(round(set_ - rise + 0.37, 2))
     daily["precipitation_probability_max"][-1] = None
 
     body = {
@@ -894,7 +941,7 @@ def om_body(place, truth, view, rng):
                   **{v: (daily[v] if v in ("sunrise", "sunset")
                          else [om_num(x, OM_DECIMALS[v]) for x in daily[v]]) for v in OM_DAILY_VARS}},
     }
-    return dump(body)
+    return body
 
 
 # ---------------------------------------------------------------------------
@@ -1047,6 +1094,11 @@ def build(place, index):
     owm = [(owm_weather_url(place), owm_weather_body(place, truth, owm_view, owm_rng)),
            (owm_forecast_url(place), owm_forecast_body(place, truth, owm_view, owm_rng))]
     om = [(om_forecast_url(place), om_body(place, truth, om_view, om_rng))]
+    model_views = [(name, View(truth, random.Random(seed + offset), t_bias=place["om_bias"] + bias, t_sd0=0.35, t_sd_growth=0.07,
+                               rh_bias=2.0, wind_scale=scale, p_bias=0.3, shift=0, threshold=0.05))
+                   for name, bias, scale, offset in OM_MODELS]
+    om.append((om_forecast_url(place, [m[0] for m in OM_MODELS]),
+               om_models_body(place, truth, model_views, random.Random(seed + 10))))
     met_view = View(truth, random.Random(seed + 5), t_bias=place.get("met_bias", 0.0), t_sd0=0.3, t_sd_growth=0.08,
                     rh_bias=0.5, wind_scale=1.0, p_bias=0.1, shift=-0.5, threshold=0.1)
     met_text, met_updated = met_body(place, truth, met_view, random.Random(seed + 6))

@@ -41,6 +41,8 @@ public struct FixtureReplayProvider: WeatherProvider {
     public var displayName: String { base.displayName }
     /// The adapter's capabilities.
     public var capabilities: ProviderCapabilities { base.capabilities }
+    /// The adapter's sources (Open-Meteo's models).
+    public var sources: [SourceIdentity] { base.sources }
 
     /// Runs the adapter against the recordings; the context's transport is not used.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {

@@ -40,6 +40,9 @@ public struct METNorwayProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities {
         var capabilities = ProviderCapabilities(
             kinds: Set(DataKind.allCases), horizonDays: 9, stepHours: 1,
+            // No dew point (computed from temperature and humidity instead) and no UV index: `compact` has neither, and the
+            // `complete` product's `ultraviolet_index_clear_sky` assumes a cloudless sky, another quantity than the UV index
+            // under the forecast clouds the others give, so it is not merged with them.
             quantities: [.temperature, .humidity, .pressure, .windSpeed, .windGust, .windDirection, .cloudCover, .precipitationRate],
             requiresAPIKey: false, geocoding: false,
             // The terms allow 20 requests a second for an application as a whole; one user stays far below.

@@ -27,6 +27,12 @@ public struct OpenMeteoDecoder: Sendable {
 
     /// Decodes a response, mapping failure statuses and `{"error":true}` bodies to errors.
     public func decode(_ response: HTTPResponse, now: Date) throws(ProviderError) -> OpenMeteoForecast {
+        try decode(response, now: now, models: [])[0]
+    }
+
+    /// Decodes a response to one forecast per model asked for (one forecast, unsuffixed, when `models` is empty); with more
+    /// than one model every variable's key ends in `_<model>`, and a model that gave none of its variables is an error.
+    public func decode(_ response: HTTPResponse, now: Date, models: [String]) throws(ProviderError) -> [OpenMeteoForecast] {
         let body = try CheckedBody(response, provider: providerName, messageKey: "reason", now: now)
         let reason = body.serverMessage
         return try ProviderError.decoding(provider: providerName) {
@@ -40,50 +46,69 @@ public struct OpenMeteoDecoder: Sendable {
                 throw JSONError(.typeMismatch(expected: "an offset within ±18 h", found: String(offset)), path: offsetValue.path)
             }
             let zone = try root.optionalString("timezone")
-            var forecast = OpenMeteoForecast(
-                utcOffsetSeconds: offset, timeZoneIdentifier: zone == "GMT" ? nil : zone, current: nil, hourly: [], daily: [])
-            if let current = try root.nonNullMember("current") {
-                forecast.current = try decodeCurrent(current, units: try root.member("current_units"), offset: offset,
+            let suffixes = models.count > 1 ? models.map { "_" + $0 } : [""]
+            return try suffixes.map { suffix in
+                var forecast = OpenMeteoForecast(
+                    utcOffsetSeconds: offset, timeZoneIdentifier: zone == "GMT" ? nil : zone, current: nil, hourly: [], daily: [])
+                if let current = try root.nonNullMember("current") {
+                    forecast.current = try decodeCurrent(current, units: try root.member("current_units"), offset: offset, suffix: suffix,
+                                                         warnings: &forecast.warnings)
+                }
+                if let hourly = try root.nonNullMember("hourly") {
+                    forecast.hourly = try decodeHourly(hourly, units: try root.member("hourly_units"), offset: offset, suffix: suffix,
+                                                       warnings: &forecast.warnings)
+                }
+                if let daily = try root.nonNullMember("daily") {
+                    forecast.daily = try decodeDaily(daily, units: try root.member("daily_units"), offset: offset, suffix: suffix,
                                                      warnings: &forecast.warnings)
+                }
+                if !suffix.isEmpty, try !Self.hasAnyVariable(root, suffix: suffix) {
+                    throw JSONError(.missing, path: JSONPath.root.appending(key: "hourly").appending(key: "temperature_2m" + suffix))
+                }
+                return forecast
             }
-            if let hourly = try root.nonNullMember("hourly") {
-                forecast.hourly = try decodeHourly(hourly, units: try root.member("hourly_units"), offset: offset,
-                                                   warnings: &forecast.warnings)
-            }
-            if let daily = try root.nonNullMember("daily") {
-                forecast.daily = try decodeDaily(daily, units: try root.member("daily_units"), offset: offset,
-                                                 warnings: &forecast.warnings)
-            }
-            return forecast
         }
     }
 
-    private func decodeCurrent(_ current: JSONValue, units: JSONValue, offset: Int, warnings: inout [ValueWarning]) throws -> WeatherSample {
+    /// True when some block holds a key ending in `suffix` (a model the body answers for).
+    private static func hasAnyVariable(_ root: JSONValue, suffix: String) throws -> Bool {
+        for block in ["current", "hourly", "daily"] {
+            guard let value = try root.nonNullMember(block) else { continue }
+            if try value.members().contains(where: { $0.key.hasSuffix(suffix) }) { return true }
+        }
+        return false
+    }
+
+    private func decodeCurrent(_ current: JSONValue, units: JSONValue, offset: Int, suffix: String, warnings: inout [ValueWarning]) throws -> WeatherSample {
         let timeValue = try current.member("time")
         guard let time = CivilTime.instant(localISO: try timeValue.string(), utcOffsetSeconds: offset) else {
             throw JSONError(.typeMismatch(expected: "local time yyyy-MM-ddTHH:mm", found: "other text"), path: timeValue.path)
         }
+        let v = { (name: String) in name + suffix }
         let interval = try current.tolerantDouble("interval", &warnings).flatMap { (1...86_400).contains($0) ? $0 : nil } ?? 900
         var sample = WeatherSample(time: time, periodHours: interval / 3600)
-        let convert = try UnitConverters(units, warnings: &warnings)
-        sample.temperatureC = try current.tolerantDouble("temperature_2m", &warnings).flatMap(convert.temperature)
-        sample.apparentTemperatureC = try current.tolerantDouble("apparent_temperature", &warnings).flatMap(convert.temperature)
-        sample.humidityPercent = try current.tolerantDouble("relative_humidity_2m", &warnings)
-        sample.pressureHPa = try current.tolerantDouble("pressure_msl", &warnings)
-        sample.windSpeedMS = try current.tolerantDouble("wind_speed_10m", &warnings).flatMap(convert.speed)
-        sample.windGustMS = try current.tolerantDouble("wind_gusts_10m", &warnings).flatMap(convert.speed)
-        sample.windDirectionDeg = try current.tolerantDouble("wind_direction_10m", &warnings)
-        sample.cloudCoverPercent = try current.tolerantDouble("cloud_cover", &warnings)
-        sample.visibilityM = try current.tolerantDouble("visibility", &warnings).flatMap(convert.distance)
-        sample.precipitationMM = try current.tolerantDouble("precipitation", &warnings).flatMap(convert.precipitation)
-        sample.condition = try current.tolerantDouble("weather_code", &warnings).flatMap(Self.condition)
-        sample.isDay = try current.tolerantDouble("is_day", &warnings).map { $0 != 0 }
+        let convert = try UnitConverters(units, suffix: suffix, warnings: &warnings)
+        sample.temperatureC = try current.tolerantDouble(v("temperature_2m"), &warnings).flatMap(convert.temperature)
+        sample.apparentTemperatureC = try current.tolerantDouble(v("apparent_temperature"), &warnings).flatMap(convert.temperature)
+        sample.humidityPercent = try current.tolerantDouble(v("relative_humidity_2m"), &warnings)
+        sample.pressureHPa = try current.tolerantDouble(v("pressure_msl"), &warnings)
+        sample.windSpeedMS = try current.tolerantDouble(v("wind_speed_10m"), &warnings).flatMap(convert.speed)
+        sample.windGustMS = try current.tolerantDouble(v("wind_gusts_10m"), &warnings).flatMap(convert.speed)
+        sample.windDirectionDeg = try current.tolerantDouble(v("wind_direction_10m"), &warnings)
+        sample.cloudCoverPercent = try current.tolerantDouble(v("cloud_cover"), &warnings)
+        sample.visibilityM = try current.tolerantDouble(v("visibility"), &warnings).flatMap(convert.distance)
+        sample.precipitationMM = try current.tolerantDouble(v("precipitation"), &warnings).flatMap(convert.precipitation)
+        sample.condition = try current.tolerantDouble(v("weather_code"), &warnings).flatMap(Self.condition)
+        sample.isDay = try current.tolerantDouble(v("is_day"), &warnings).map { $0 != 0 }
+        sample.dewPointC = try current.tolerantDouble(v("dew_point_2m"), &warnings).flatMap(convert.temperature)
+        sample.uvIndex = try current.tolerantDouble(v("uv_index"), &warnings)
         return sample
     }
 
-    private func decodeHourly(_ hourly: JSONValue, units: JSONValue, offset: Int, warnings: inout [ValueWarning]) throws -> [WeatherSample] {
+    private func decodeHourly(_ hourly: JSONValue, units: JSONValue, offset: Int, suffix: String, warnings: inout [ValueWarning]) throws -> [WeatherSample] {
         let series = try Series(hourly)
-        let convert = try UnitConverters(units, warnings: &warnings)
+        let v = { (name: String) in name + suffix }
+        let convert = try UnitConverters(units, suffix: suffix, warnings: &warnings)
         let times = try series.time.mapStrings(expected: "local time yyyy-MM-ddTHH:mm") {
             CivilTime.instant(localISOBytes: $0, utcOffsetSeconds: offset)
         }
@@ -93,24 +118,27 @@ public struct OpenMeteoDecoder: Sendable {
             }
             return WeatherSample(time: time, periodHours: 1)
         }
-        series.fill(&warnings, "temperature_2m", into: &samples) { $0.temperatureC = convert.temperature($1) }
-        series.fill(&warnings, "apparent_temperature", into: &samples) { $0.apparentTemperatureC = convert.temperature($1) }
-        series.fill(&warnings, "relative_humidity_2m", into: &samples) { $0.humidityPercent = $1 }
-        series.fill(&warnings, "precipitation_probability", into: &samples) { $0.precipitationProbabilityPercent = $1 }
-        series.fill(&warnings, "precipitation", into: &samples) { $0.precipitationMM = convert.precipitation($1) }
-        series.fill(&warnings, "weather_code", into: &samples) { $0.condition = Self.condition($1) }
-        series.fill(&warnings, "cloud_cover", into: &samples) { $0.cloudCoverPercent = $1 }
-        series.fill(&warnings, "pressure_msl", into: &samples) { $0.pressureHPa = $1 }
-        series.fill(&warnings, "visibility", into: &samples) { $0.visibilityM = convert.distance($1) }
-        series.fill(&warnings, "wind_speed_10m", into: &samples) { $0.windSpeedMS = convert.speed($1) }
-        series.fill(&warnings, "wind_direction_10m", into: &samples) { $0.windDirectionDeg = $1 }
-        series.fill(&warnings, "wind_gusts_10m", into: &samples) { $0.windGustMS = convert.speed($1) }
+        series.fill(&warnings, v("temperature_2m"), into: &samples) { $0.temperatureC = convert.temperature($1) }
+        series.fill(&warnings, v("apparent_temperature"), into: &samples) { $0.apparentTemperatureC = convert.temperature($1) }
+        series.fill(&warnings, v("relative_humidity_2m"), into: &samples) { $0.humidityPercent = $1 }
+        series.fill(&warnings, v("precipitation_probability"), into: &samples) { $0.precipitationProbabilityPercent = $1 }
+        series.fill(&warnings, v("precipitation"), into: &samples) { $0.precipitationMM = convert.precipitation($1) }
+        series.fill(&warnings, v("weather_code"), into: &samples) { $0.condition = Self.condition($1) }
+        series.fill(&warnings, v("cloud_cover"), into: &samples) { $0.cloudCoverPercent = $1 }
+        series.fill(&warnings, v("pressure_msl"), into: &samples) { $0.pressureHPa = $1 }
+        series.fill(&warnings, v("visibility"), into: &samples) { $0.visibilityM = convert.distance($1) }
+        series.fill(&warnings, v("wind_speed_10m"), into: &samples) { $0.windSpeedMS = convert.speed($1) }
+        series.fill(&warnings, v("wind_direction_10m"), into: &samples) { $0.windDirectionDeg = $1 }
+        series.fill(&warnings, v("wind_gusts_10m"), into: &samples) { $0.windGustMS = convert.speed($1) }
+        series.fill(&warnings, v("dew_point_2m"), into: &samples) { $0.dewPointC = convert.temperature($1) }
+        series.fill(&warnings, v("uv_index"), into: &samples) { $0.uvIndex = $1 }
         return samples
     }
 
-    private func decodeDaily(_ daily: JSONValue, units: JSONValue, offset: Int, warnings: inout [ValueWarning]) throws -> [DailyPoint] {
+    private func decodeDaily(_ daily: JSONValue, units: JSONValue, offset: Int, suffix: String, warnings: inout [ValueWarning]) throws -> [DailyPoint] {
         let series = try Series(daily)
-        let convert = try UnitConverters(units, warnings: &warnings)
+        let v = { (name: String) in name + suffix }
+        let convert = try UnitConverters(units, suffix: suffix, warnings: &warnings)
         let dates = try series.time.mapStrings(expected: "date yyyy-MM-dd") { CivilTime.localDate(isoBytes: $0) }
         var days = try dates.enumerated().map { index, date in
             guard let date else {
@@ -118,16 +146,18 @@ public struct OpenMeteoDecoder: Sendable {
             }
             return DailyPoint(date: date)
         }
-        series.fill(&warnings, "weather_code", into: &days) { $0.condition = Self.condition($1) }
-        series.fill(&warnings, "temperature_2m_max", into: &days) { $0.temperatureMaxC = convert.temperature($1) }
-        series.fill(&warnings, "temperature_2m_min", into: &days) { $0.temperatureMinC = convert.temperature($1) }
-        series.fill(&warnings, "precipitation_sum", into: &days) { $0.precipitationMM = convert.precipitation($1) }
-        series.fill(&warnings, "precipitation_probability_max", into: &days) { $0.precipitationProbabilityMaxPercent = $1 }
-        series.fill(&warnings, "wind_speed_10m_max", into: &days) { $0.windSpeedMaxMS = convert.speed($1) }
-        series.fill(&warnings, "wind_gusts_10m_max", into: &days) { $0.windGustMaxMS = convert.speed($1) }
-        series.fill(&warnings, "wind_direction_10m_dominant", into: &days) { $0.windDirectionDominantDeg = $1 }
-        series.fillTimes(&warnings, "sunrise", offset: offset, into: &days) { $0.sunrise = $1 }
-        series.fillTimes(&warnings, "sunset", offset: offset, into: &days) { $0.sunset = $1 }
+        series.fill(&warnings, v("weather_code"), into: &days) { $0.condition = Self.condition($1) }
+        series.fill(&warnings, v("temperature_2m_max"), into: &days) { $0.temperatureMaxC = convert.temperature($1) }
+        series.fill(&warnings, v("temperature_2m_min"), into: &days) { $0.temperatureMinC = convert.temperature($1) }
+        series.fill(&warnings, v("precipitation_sum"), into: &days) { $0.precipitationMM = convert.precipitation($1) }
+        series.fill(&warnings, v("precipitation_probability_max"), into: &days) { $0.precipitationProbabilityMaxPercent = $1 }
+        series.fill(&warnings, v("wind_speed_10m_max"), into: &days) { $0.windSpeedMaxMS = convert.speed($1) }
+        series.fill(&warnings, v("wind_gusts_10m_max"), into: &days) { $0.windGustMaxMS = convert.speed($1) }
+        series.fill(&warnings, v("wind_direction_10m_dominant"), into: &days) { $0.windDirectionDominantDeg = $1 }
+        series.fillTimes(&warnings, v("sunrise"), offset: offset, into: &days) { $0.sunrise = $1 }
+        series.fillTimes(&warnings, v("sunset"), offset: offset, into: &days) { $0.sunset = $1 }
+        series.fill(&warnings, v("uv_index_max"), into: &days) { $0.uvIndexMax = $1 }
+        series.fill(&warnings, v("daylight_duration"), into: &days) { $0.daylightDurationS = $1 }
         return days
     }
 
@@ -199,11 +229,11 @@ private struct UnitConverters {
     let distance: (Double) -> Double?
 
     /// Converters for the units named; a unit Isobar does not know drops its values, with a warning.
-    init(_ units: JSONValue, warnings: inout [ValueWarning]) throws {
+    init(_ units: JSONValue, suffix: String, warnings: inout [ValueWarning]) throws {
         /// The first unit named by `keys`, as text (empty when it is not text, which no known unit matches).
         func unit(_ keys: [String]) throws -> (String, JSONValue)? {
             for key in keys {
-                guard let value = try units.nonNullMember(key) else { continue }
+                guard let value = try units.nonNullMember(key + suffix) else { continue }
                 return ((try? value.string()) ?? "", value)
             }
             return nil
@@ -214,7 +244,7 @@ private struct UnitConverters {
             warnings.append(ValueWarning(field: field, path: path, value: value.shortText, reason: "unknown unit"))
             return { _ in nil }
         }
-        switch try unit(["temperature_2m", "apparent_temperature", "temperature_2m_max", "temperature_2m_min"]) {
+        switch try unit(["temperature_2m", "apparent_temperature", "temperature_2m_max", "temperature_2m_min", "dew_point_2m"]) {
         case nil, ("°C", _)?: temperature = { $0 }
         case ("°F", _)?: temperature = UnitConversion.celsius(fromFahrenheit:)
         case let (_, value)?: temperature = unknown(value)

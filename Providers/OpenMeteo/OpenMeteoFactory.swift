@@ -9,6 +9,7 @@ extension OpenMeteoProvider {
             var configuration = Configuration(id: settings.id, forecastDays: settings.forecastDays ?? 16)
             if let url = settings.baseURL { configuration.baseURL = url }
             if !settings.isReplay { configuration.apiKey = settings.apiKey }
+            configuration.models = settings.models ?? []
             return OpenMeteoProvider(configuration: configuration)
         },
         geocoder: { context in

@@ -13,31 +13,37 @@ public struct OpenMeteoProvider: WeatherProvider {
         public var forecastDays: Int
         /// Key for the commercial service, when one is configured (sent as `apikey`).
         public var apiKey: String?
+        /// Weather models asked for in the one request (`models=`), each a source of its own; empty for Open-Meteo's best match.
+        public var models: [String]
 
         /// Creates a configuration.
         public init(id: String = "open-meteo", baseURL: RequestURL = RequestURL(string: "https://api.open-meteo.com")!,
-                    forecastDays: Int = 16, apiKey: String? = nil) {
+                    forecastDays: Int = 16, apiKey: String? = nil, models: [String] = []) {
             self.id = id
             self.baseURL = baseURL
             self.forecastDays = min(16, max(1, forecastDays))
             self.apiKey = apiKey
+            self.models = models
         }
     }
 
     /// Variables asked for in `current`.
     public static let currentVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation", "weather_code",
-        "cloud_cover", "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility",
+        "cloud_cover", "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "visibility", "dew_point_2m",
+        "uv_index",
     ]
     /// Variables asked for in `hourly`.
     public static let hourlyVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "precipitation_probability", "precipitation",
         "weather_code", "cloud_cover", "pressure_msl", "visibility", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m",
+        "dew_point_2m", "uv_index",
     ]
     /// Variables asked for in `daily`.
     public static let dailyVariables = [
         "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum", "precipitation_probability_max",
-        "wind_speed_10m_max", "wind_gusts_10m_max", "wind_direction_10m_dominant", "sunrise", "sunset",
+        "wind_speed_10m_max", "wind_gusts_10m_max", "wind_direction_10m_dominant", "sunrise", "sunset", "uv_index_max",
+        "daylight_duration",
     ]
 
     /// The configuration in use.
@@ -59,11 +65,25 @@ public struct OpenMeteoProvider: WeatherProvider {
             freshFor: (current: 900, forecast: 3600), attribution: "Open-Meteo.com (CC BY 4.0)", maxConcurrentCalls: 1)
     }
 
-    /// Open-Meteo's weighting: `max(1, vars / 10 × max(1, days / 14))` for one location.
+    /// Open-Meteo's weighting: `max(1, vars / 10 × max(1, days / 14))` for one location, where every model asked for
+    /// counts its variables again.
     public func callCost(of request: WeatherRequest) -> Double {
         let variables = Double(Self.currentVariables.count + Self.hourlyVariables.count + Self.dailyVariables.count)
+            * Double(max(1, configuration.models.count))
         return max(1, variables / 10 * max(1, Double(configuration.forecastDays) / 14))
     }
+
+    /// Itself, or one source per model (`<id>/<model>`, named after the model), every one of family `open-meteo`:
+    /// Open-Meteo's best match is itself one of these models, so none of them is independent of the others.
+    public var sources: [SourceIdentity] {
+        guard !configuration.models.isEmpty else { return [SourceIdentity(id: id, name: displayName, family: Self.family)] }
+        return configuration.models.map { model in
+            SourceIdentity(id: "\(id)/\(model)", name: "\(displayName) \(OpenMeteoModels.name(of: model))", family: Self.family, providerID: id)
+        }
+    }
+
+    /// The family of every Open-Meteo source.
+    public static let family = "open-meteo"
 
     /// Creates the provider.
     public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
@@ -80,6 +100,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             QueryItem("timezone", "auto"),
             QueryItem("forecast_days", String(configuration.forecastDays)),
         ]
+        if !configuration.models.isEmpty { query.append(QueryItem("models", configuration.models.joined(separator: ","))) }
         if let key = configuration.apiKey, !key.isEmpty { query.append(QueryItem("apikey", key)) }
         return HTTPRequest(url: configuration.baseURL.appending(path: "/v1/forecast", query: query), secretQueryNames: ["apikey"], origin: displayName)
     }
@@ -87,19 +108,27 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// Fetches and decodes one forecast response; no error message ever holds the key.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         let httpRequest = self.request(for: request)
-        let decoded: OpenMeteoForecast
+        let decoded: [OpenMeteoForecast]
         let now = context.time.now()
         do {
             let response = try await context.transport.send(httpRequest)
-            decoded = try OpenMeteoDecoder(providerName: displayName).decode(response, now: now)
+            decoded = try OpenMeteoDecoder(providerName: displayName).decode(response, now: now, models: configuration.models)
         } catch {
             throw error.redacting(httpRequest.secretValues)
         }
+        let reports = zip(sources, decoded).map { source, forecast in
+            var report = WeatherReport(
+                providerID: source.id, place: request.place, fetchedAt: now,
+                utcOffsetSeconds: forecast.utcOffsetSeconds, timeZoneIdentifier: forecast.timeZoneIdentifier,
+                current: forecast.current, hourly: forecast.hourly, daily: forecast.daily)
+            report.warnings = forecast.warnings
+            return report
+        }
+        guard !configuration.models.isEmpty else { return reports[0] }
         var report = WeatherReport(
             providerID: id, place: request.place, fetchedAt: now,
-            utcOffsetSeconds: decoded.utcOffsetSeconds, timeZoneIdentifier: decoded.timeZoneIdentifier,
-            current: decoded.current, hourly: decoded.hourly, daily: decoded.daily)
-        report.warnings = decoded.warnings
+            utcOffsetSeconds: decoded[0].utcOffsetSeconds, timeZoneIdentifier: decoded[0].timeZoneIdentifier)
+        report.sourceReports = reports
         return report
     }
 }

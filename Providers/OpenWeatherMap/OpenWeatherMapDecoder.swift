@@ -33,6 +33,15 @@ public struct OpenWeatherMapDecoder: Sendable {
         }
     }
 
+    /// Today's sunrise and sunset from a `/data/2.5/weather` response's `sys`, nil when either is absent, 0 (polar day or
+    /// night) or not a plausible time, or sunset is not after sunrise.
+    public func sunTimes(_ response: HTTPResponse, now: Date) -> (sunrise: Date, sunset: Date)? {
+        guard let root = try? checkedRoot(response, now: now), let sys = try? root.nonNullMember("sys"),
+              let rise = try? sys.optionalDouble("sunrise"), let set = try? sys.optionalDouble("sunset"),
+              rise > 0, set > rise, PlausibleRange.unixSeconds.contains(rise), set - rise < 86_400 else { return nil }
+        return (Date(timeIntervalSince1970: rise), Date(timeIntervalSince1970: set))
+    }
+
     /// Decodes a `/data/2.5/forecast` response into 3-hour steps; a value of the wrong type is left out with a warning.
     public func forecast(_ response: HTTPResponse, now: Date) throws(ProviderError)
         -> (steps: [WeatherSample], utcOffsetSeconds: Int?, warnings: [ValueWarning]) {

@@ -47,7 +47,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             kinds: [.current, .hourly], horizonDays: 5, stepHours: 3,
-            quantities: Set(Quantity.allCases), requiresAPIKey: true, geocoding: true,
+            quantities: Set(Quantity.allCases).subtracting([.uvIndex, .dewPoint]), requiresAPIKey: true, geocoding: true,
             rateLimits: [RateLimit(limit: 60, perSeconds: 60), RateLimit(limit: 1_000_000, perSeconds: 30 * 86_400)],
             freshFor: (current: 600, forecast: 3 * 3600), attribution: "OpenWeather (CC BY-SA 4.0)")
     }
@@ -116,6 +116,12 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             report.hourly = forecast.steps
             report.warnings += forecast.warnings
             report.utcOffsetSeconds = report.utcOffsetSeconds ?? forecast.utcOffsetSeconds
+            // Only today's sun times are given: one day holding them, which the days computed from the steps take in.
+            if let sun = decoder.sunTimes(responses[0], now: now), let offset = report.utcOffsetSeconds {
+                var day = DailyPoint(date: LocalDate(sun.sunrise, utcOffsetSeconds: offset))
+                (day.sunrise, day.sunset) = (sun.sunrise, sun.sunset)
+                report.daily = [day]
+            }
         }
         return report
     }

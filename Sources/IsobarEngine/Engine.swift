@@ -187,16 +187,19 @@ public struct Engine: Sendable {
         // The place's own zone decides every provider's days: its file is read once per run, not once per answer. Only a
         // zone that loaded stands for every answer; a fallback offset depends on each answer's own offset.
         let calendar = calendars.calendar(for: request.place)
-        await withTaskGroup(of: EngineEvent.self) { group in
+        await withTaskGroup(of: [EngineEvent].self) { group in
             for (binding, pipeline) in zip(bindings, pipelines) {
                 group.addTask { await self.ask(binding, pipeline, request, deadline: deadline, calendar: calendar) }
             }
-            for await event in group {
-                if case .result(_, let result) = event { reports.append(result.report) }
-                emit(event)
+            for await events in group {
+                for event in events {
+                    if case .result(_, let result) = event { reports.append(result.report) }
+                    emit(event)
+                }
             }
         }
-        let order = Dictionary(uniqueKeysWithValues: bindings.enumerated().map { ($1.provider.id, $0) })
+        let sources = bindings.flatMap(\.provider.sources)
+        let order = Dictionary(sources.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         reports.sort { order[$0.providerID, default: 0] < order[$1.providerID, default: 0] }
         let reference = Self.referenceTime(reports, time.now())
         // A stale observation is shown, flagged, but never merged as "now" (judged as its note is: a replay by its recording time).
@@ -208,7 +211,9 @@ public struct Engine: Sendable {
             fresh.current = nil
             return fresh
         }
-        emit(.consensus(request, ConsensusV1.merge(merged, place: request.place, weights: options.weights, now: reference)))
+        let identities = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        emit(.consensus(request, ConsensusV1.merge(merged, place: request.place, weights: options.weights, sources: identities,
+                                                   familyWeight: options.familyWeight, now: reference)))
     }
 
     /// Seconds past the deadline a stale answer may still be looked for in the cache.
@@ -224,16 +229,54 @@ public struct Engine: Sendable {
         return recorded.max() ?? now
     }
 
-    /// Asks one provider, giving up at the deadline (with a cached answer, even a stale one, when there is one).
+    /// Asks one provider, giving up at the deadline (with a cached answer, even a stale one, when there is one); an answer
+    /// that carries several sources (`WeatherReport.sourceReports`) is one result per source.
     private func ask(_ binding: ProviderBinding, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
-                     deadline: Date, calendar placeCalendar: LocalCalendar?) async -> EngineEvent {
+                     deadline: Date, calendar placeCalendar: LocalCalendar?) async -> [EngineEvent] {
+        let event = await askOnce(binding, pipeline, request, deadline: deadline)
+        guard case .success(let answer, let narrowed) = event else {
+            if case .failure(let failure) = event { return [failure] }
+            return []
+        }
+        return Self.split(answer).map { answer in
+            let report = Self.trimmed(answer, to: narrowed.kinds).completingDerivedQuantities()
+            let calendar = placeCalendar ?? LocalCalendar.resolve(place: request.place, reports: [report])
+            let reference = Self.referenceTime([report], time.now())
+            return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed, calendar: calendar),
+                                                   notes: ResultNote.notes(for: report, reference: reference, calendar: calendar)))
+        }
+    }
+
+    /// A report per source: the report itself, or each of its source reports, with its freshness, source and notices.
+    static func split(_ report: WeatherReport) -> [WeatherReport] {
+        guard !report.sourceReports.isEmpty else { return [report] }
+        return report.sourceReports.map { member in
+            var member = member
+            member.source = report.source
+            member.fetchedAt = report.fetchedAt
+            member.freshness = report.freshness
+            member.caching = report.caching
+            member.notices = report.notices
+            member.warnings = report.warnings + member.warnings
+            return member
+        }
+    }
+
+    /// One provider's turn: its answer with the request as narrowed for it, or its failure event.
+    private enum Turn {
+        case success(WeatherReport, WeatherRequest)
+        case failure(EngineEvent)
+    }
+
+    private func askOnce(_ binding: ProviderBinding, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
+                         deadline: Date) async -> Turn {
         let provider = binding.provider
         let narrowed = narrowed(request.weather, for: provider)
         guard !Task.isCancelled else {
-            return .failure(request, providerID: provider.id, error: ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled))
+            return .failure(.failure(request, providerID: provider.id, error: ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)))
         }
         guard !narrowed.kinds.isEmpty else {
-            return .failure(request, providerID: provider.id, error: ProviderError(.unsupported, "\(provider.displayName) cannot answer this request"))
+            return .failure(.failure(request, providerID: provider.id, error: ProviderError(.unsupported, "\(provider.displayName) cannot answer this request")))
         }
         let time = time
         let options = options
@@ -248,8 +291,7 @@ public struct Engine: Sendable {
         // No deadline (a batch without one): nothing to race. A sleep until it would stay queued in the runtime's timers for
         // years after its cancellation, one per call, so a long run's memory would grow with its input.
         guard options.timeoutSeconds < EngineOptions.noDeadlineSeconds else {
-            return result(of: await FirstAnswer.of([asked], onCancel: { .failure(cancelled) }), for: request, from: provider,
-                          narrowed: narrowed, calendar: placeCalendar)
+            return turn(of: await FirstAnswer.of([asked], onCancel: { .failure(cancelled) }), for: request, from: provider, narrowed: narrowed)
         }
         let outcome = await FirstAnswer.of([
             asked,
@@ -270,20 +312,15 @@ public struct Engine: Sendable {
                 ], onCancel: { .failure(cancelled) })
             },
         ], onCancel: { .failure(cancelled) })
-        return result(of: outcome, for: request, from: provider, narrowed: narrowed, calendar: placeCalendar)
+        return turn(of: outcome, for: request, from: provider, narrowed: narrowed)
     }
 
-    /// The event for one provider's outcome: its answer trimmed to the kinds asked, with its days and notes, or its failure.
-    private func result(of outcome: Result<WeatherReport, ProviderError>, for request: EngineRequest, from provider: any WeatherProvider,
-                        narrowed: WeatherRequest, calendar placeCalendar: LocalCalendar?) -> EngineEvent {
+    /// One provider's turn from its outcome: its answer with the request as narrowed for it, or its failure event.
+    private func turn(of outcome: Result<WeatherReport, ProviderError>, for request: EngineRequest, from provider: any WeatherProvider,
+                      narrowed: WeatherRequest) -> Turn {
         switch outcome {
-        case .success(let answer):
-            let report = Self.trimmed(answer, to: narrowed.kinds)
-            let calendar = placeCalendar ?? LocalCalendar.resolve(place: request.place, reports: [report])
-            let reference = Self.referenceTime([report], time.now())
-            return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed, calendar: calendar),
-                                                   notes: ResultNote.notes(for: report, reference: reference, calendar: calendar)))
-        case .failure(let error): return .failure(request, providerID: provider.id, error: error)
+        case .success(let answer): .success(answer, narrowed)
+        case .failure(let error): .failure(.failure(request, providerID: provider.id, error: error))
         }
     }
 

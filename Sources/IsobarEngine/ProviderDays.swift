@@ -5,8 +5,9 @@ import IsobarCore
 public enum ProviderDays {
     /// The report's days in `calendar` (computed days are complete local days, marked derived).
     public static func days(of report: WeatherReport, calendar: LocalCalendar) -> [DailyPoint] {
-        guard report.daily.isEmpty else { return report.daily }
-        guard let first = report.hourly.first?.time, let last = report.hourly.last?.time else { return [] }
+        // Days that hold only the sun's times (OpenWeatherMap's today) complete the days computed from steps.
+        guard report.daily.allSatisfy(\.holdsOnlySunTimes) else { return report.daily }
+        guard let first = report.hourly.first?.time, let last = report.hourly.last?.time else { return report.daily }
         let series = AlignedSeries(provider: report.providerID, steps: report.hourly)
         var days: [DailyPoint] = []
         var date = calendar.localDate(of: first.addingTimeInterval(-3 * 3600))
@@ -15,6 +16,18 @@ public enum ProviderDays {
             if let day = series.derivedDay(date, interval: calendar.interval(of: date)) { days.append(day) }
             date = LocalDate(daysSinceEpoch: date.daysSinceEpoch + 1)
         }
+        for sun in report.daily {
+            guard let index = days.firstIndex(where: { $0.date == sun.date }) else { continue }
+            for quantity in [DailyQuantity.sunrise, .sunset, .daylightDuration] where sun[quantity] != nil { days[index][quantity] = sun[quantity] }
+            days[index].derivedQuantities.formUnion(sun.derivedQuantities)
+        }
         return days
+    }
+}
+
+extension DailyPoint {
+    /// True when the day gives the sun's times and nothing else.
+    var holdsOnlySunTimes: Bool {
+        (sunrise != nil || sunset != nil) && condition == nil && DailyQuantity.allCases.allSatisfy { self[$0] == nil || [.sunrise, .sunset, .daylightDuration].contains($0) }
     }
 }

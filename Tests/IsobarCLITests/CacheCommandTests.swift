@@ -72,7 +72,7 @@ import Testing
         #expect(run.stdout.contains("rate limits (used/limit): 1/60 per 60 s"))
         #expect(run.stdout.contains("cooldown: until"))
         #expect(run.stdout.contains("(HTTP 429)"))
-        #expect(run.stdout.contains("3.9/600 per 60 s"))
+        #expect(run.stdout.contains("4.6/600 per 60 s"))
         let jsonl = try parseLines(await runCLI(["providers", "--config", config, "--format", "jsonl"], environment: environment))
         let owm = try #require(jsonl.first { (try? $0.string("provider")) == "openweathermap" })
         #expect(try owm.member("configured").bool())

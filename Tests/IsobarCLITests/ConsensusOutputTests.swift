@@ -20,8 +20,9 @@ func threeProviderConfiguration(bias: Double) throws -> String {
                                                with: JSONOutput.string(shifted).serialized().dropFirst().dropLast().description)
     try FileManager.default.createDirectory(atPath: directory + "/open-meteo-warm", withIntermediateDirectories: true)
     try biased.write(toFile: directory + "/open-meteo-warm/minsk.json", atomically: true, encoding: .utf8)
+    // Two Open-Meteo entries are one family; weighed each in full, they make the three sources the outlier rule needs.
     return try temporaryConfiguration("""
-    {"providers": [
+    {"family_weight": "each", "providers": [
       {"id": "openweathermap", "type": "openweathermap", "replay": "\(dataDirectory)/cassettes/openweathermap"},
       {"id": "open-meteo", "type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"},
       {"id": "open-meteo-warm", "type": "open-meteo", "replay": "\(directory)/open-meteo-warm"}

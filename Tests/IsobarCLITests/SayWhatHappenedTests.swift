@@ -37,7 +37,7 @@ import Testing
         """)
         let run = await runCLI(["compare", "Minsk", "--config", config])
         #expect(run.code == ExitCode.configuration.rawValue)
-        #expect(run.stderr.contains("provider 'open-meteo': one request counts as 3.9 calls, more than its rate limit of 3 per 60 s"))
+        #expect(run.stderr.contains("provider 'open-meteo': one request counts as 4.6 calls, more than its rate limit of 3 per 60 s"))
         #expect(run.stdout.isEmpty)
     }
 

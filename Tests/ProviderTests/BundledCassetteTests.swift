@@ -173,7 +173,12 @@ struct BundledCassetteTests {
         #expect(report.place == fixture.place)
         #expect(report.utcOffsetSeconds == fixture.utcOffsetSeconds)
         #expect(report.hourly.count == 40)
-        #expect(report.daily.isEmpty)
+        // Only today's sunrise and sunset, from /weather's `sys`; the days themselves are computed from the steps.
+        #expect(report.daily.count == 1)
+        let sun = try Fixtures.body("openweathermap", fixture.slug, urlContaining: "/data/2.5/weather").member("sys")
+        #expect(report.daily.first?.sunrise == Date(timeIntervalSince1970: try sun.double("sunrise")))
+        #expect(report.daily.first?.sunset == Date(timeIntervalSince1970: try sun.double("sunset")))
+        #expect(report.daily.first?.temperatureMaxC == nil && report.daily.first?.condition == nil)
         // The first slot is 2026-11-28T12:00Z, the next after the recording.
         #expect(report.hourly.first?.time == Date(timeIntervalSince1970: 1_795_867_200))
         #expect(zip(report.hourly, report.hourly.dropFirst()).allSatisfy { $1.time.timeIntervalSince($0.time) == 10_800 })

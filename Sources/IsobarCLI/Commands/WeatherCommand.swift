@@ -71,6 +71,7 @@ extension IsobarCommandLine {
             throw UsageError("--min-providers \(minimum) is more than the \(bindings.count) provider(s) asked")
         }
         options.weights = try weights(parsed.options.weights, configuration)
+        options.familyWeight = configuration.familyWeight
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
@@ -83,7 +84,7 @@ extension IsobarCommandLine {
         let place = resolution.place.withZoneOffset(at: time.now())
         let context = RenderContext(
             view: view, place: place, units: setup.units,
-            providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
+            providers: setup.bindings.flatMap { $0.provider.sources.map { ($0.id, $0.name) } },
             attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)),
             color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)

@@ -53,6 +53,8 @@ public struct ProviderEntry: Sendable {
     public var contact: String?
     /// `command`: the program and its arguments of an `exec` provider.
     public var command: [String]?
+    /// `models`: the weather models an `open-meteo` entry asks for in its one request, each a source of the consensus.
+    public var models: [String]?
 }
 
 /// The whole configuration: units and providers.
@@ -75,16 +77,18 @@ public struct Configuration: Sendable {
     public var archiveDays = 60
     /// `observations`: where what actually happened is asked after each live command, for the archive; nil asks nowhere.
     public var observations: ObservationEntry?
+    /// `family_weight`: how much the sources of one family (one upstream) weigh together in the consensus.
+    public var familyWeight: FamilyWeight = .one
 
     /// The keys a provider entry may have.
     static let providerKeys = [
         "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
         "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s", "max_cooldown_s", "weight",
-        "contact", "command", "max_concurrent_calls",
+        "contact", "command", "max_concurrent_calls", "models",
     ]
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days", "observations", "shared_store", "expected_machines",
-                               "shared_store_timeout_ms"]
+                               "shared_store_timeout_ms", "family_weight"]
 
     /// Parses configuration text; relative `replay` paths are taken from `directory`.
     public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
@@ -103,6 +107,9 @@ public struct Configuration: Sendable {
                     throw ConfigurationError("\(file): units must be metric, imperial or standard, not '\(units)'")
                 }
                 configuration.units = system
+            }
+            if let familyWeight = try root.nonNullMember("family_weight") {
+                configuration.familyWeight = try Self.familyWeight(familyWeight, file: file)
             }
             for entry in try root.member("providers").elements() {
                 for (key, _) in try entry.members() where !providerKeys.contains(key) {
@@ -129,6 +136,7 @@ public struct Configuration: Sendable {
                 provider.contact = try entry.optionalString("contact")
                 try readPolicy(entry, into: &provider, file: file)
                 provider.command = try command(entry, file: file, directory: directory)
+                provider.models = try models(entry, file: file)
                 if let replay = try entry.optionalString("replay") {
                     provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
                 }
@@ -203,6 +211,33 @@ public struct Configuration: Sendable {
             let beside = directory + "/" + word
             return FileManager.default.fileExists(atPath: beside) ? beside : word
         }
+    }
+
+    /// `family_weight`: `"one"`, `"each"`, or a number of sources of at least 1 that a whole family may weigh.
+    private static func familyWeight(_ value: JSONValue, file: String) throws -> FamilyWeight {
+        if let number = try? value.double() {
+            guard number >= 1, number.isFinite else { throw ConfigurationError("\(file): family_weight must be \"one\", \"each\" or a number of at least 1") }
+            return .atMost(number)
+        }
+        switch try value.string() {
+        case "one": return .one
+        case "each": return .each
+        case let other: throw ConfigurationError("\(file): family_weight must be \"one\", \"each\" or a number of at least 1, not '\(other)'")
+        }
+    }
+
+    /// `models`: a non-empty list of distinct model names (letters, digits, `_`), for `open-meteo` entries only.
+    private static func models(_ entry: JSONValue, file: String) throws -> [String]? {
+        guard let value = try entry.nonNullMember("models") else { return nil }
+        guard try entry.string("type") == "open-meteo" else { throw ConfigurationError("\(file): \(value.path) is only for providers of type open-meteo") }
+        let names = try value.elements().map { name throws(JSONError) in try name.string() }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_")
+        guard !names.isEmpty, names.count <= 16 else { throw ConfigurationError("\(file): \(value.path) must list 1 to 16 models") }
+        for name in names where name.isEmpty || !name.allSatisfy(allowed.contains) {
+            throw ConfigurationError("\(file): \(value.path) has '\(name)', not a model name (lower-case letters, digits and _)")
+        }
+        guard Set(names).count == names.count else { throw ConfigurationError("\(file): \(value.path) lists a model twice") }
+        return names
     }
 
     private static func limits(_ entry: JSONValue, file: String) throws -> TransferLimits? {

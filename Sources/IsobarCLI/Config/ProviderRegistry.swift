@@ -62,7 +62,8 @@ public struct ProviderRegistry: Sendable {
     public func settings(_ entry: ProviderEntry, _ environment: [String: String]) -> ProviderSettings {
         ProviderSettings(id: entry.id, type: entry.type, baseURL: entry.baseURL, geocodingURL: entry.geocodingURL,
                          apiKey: entry.replay == nil ? key(entry, environment) : nil, apiKeyVariable: keyVariable(entry),
-                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact, command: entry.command)
+                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact, command: entry.command,
+                         models: entry.models)
     }
 
     /// The geocoders of the enabled live providers that offer one, in configuration order; `wrap` puts each one's requests

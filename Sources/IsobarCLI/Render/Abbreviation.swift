@@ -41,21 +41,7 @@ enum Abbreviation {
     }
 
     /// A quantity's label in at most 9 cells, for the rows of a narrow compare table.
-    static func quantity(_ quantity: Quantity) -> String {
-        switch quantity {
-        case .temperature: "Temp"
-        case .apparentTemperature: "Feels"
-        case .humidity: "Humidity"
-        case .pressure: "Press"
-        case .windSpeed: "Wind"
-        case .windGust: "Gusts"
-        case .windDirection: "Wind from"
-        case .cloudCover: "Cloud"
-        case .visibility: "Vis"
-        case .precipitationRate: "Precip"
-        case .precipitationProbability: "PoP"
-        }
-    }
+    static func quantity(_ quantity: Quantity) -> String { quantity.spec.shortLabel }
 
     /// Full and short condition labels, longest first so that a label is never taken for a shorter one it starts with.
     private static let conditions: [(label: String, short: String)] = Condition.allCases.map { condition in

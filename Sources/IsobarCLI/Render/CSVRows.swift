@@ -86,6 +86,12 @@ struct CSVRows {
         value.map { CSVField.number(OutputNumber.converted($0, dimension, units)) }
     }
 
+    /// A day's value: a number, or for an instant (sunrise, sunset) its local ISO-8601 time at `offset`.
+    private func dayValue(_ value: Double?, _ dimension: Dimension, offset: Int) -> String? {
+        guard dimension == .instant else { return number(value, dimension) }
+        return value.map { CivilTime.iso(Date(timeIntervalSince1970: $0.rounded()), utcOffsetSeconds: offset) }
+    }
+
     private var emptyHour: [String?] { [String?](repeating: nil, count: Quantity.allCases.count + 1) }
     private var emptyDay: [String?] { [String?](repeating: nil, count: DailyQuantity.allCases.count) }
 
@@ -105,7 +111,7 @@ struct CSVRows {
             let window = ForecastWindow(source: report.source, now: now, days: days)
             rows += window.dates(result.days, utcOffsetSeconds: offset, date: \.date).map { day in
                 [Kind.daily.rawValue, day.date.description, nil, day.condition?.id] + emptyHour
-                    + DailyQuantity.allCases.map { number(day[$0], $0.dimension) }
+                    + DailyQuantity.allCases.map { dayValue(day[$0], $0.dimension, offset: offset) }
             }
             if let hours { rows += window.hours(report.hourly, time: \.time).prefix(hours).map { sample(.hourly, $0) } }
         }
@@ -129,7 +135,7 @@ struct CSVRows {
             let window = ForecastWindow(reports: reports, now: now, days: days)
             rows += window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map { day in
                 [Kind.daily.rawValue, day.date.description, nil, day.condition?.value.id] + emptyHour
-                    + DailyQuantity.allCases.map { number(day[$0]?.value, $0.dimension) }
+                    + DailyQuantity.allCases.map { dayValue(day[$0]?.value, $0.dimension, offset: day.utcOffsetSeconds) }
                     + [day.confidence.map { CSVField.number(OutputNumber.round3($0)) }]
             }
             if let hours { rows += window.hours(consensus.hourly, time: \.time).prefix(hours).map { hour(.hourly, $0) } }

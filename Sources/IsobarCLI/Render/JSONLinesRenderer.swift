@@ -104,6 +104,15 @@ public struct JSONLinesRenderer: Renderer {
         .number(value.map { OutputNumber.converted($0, dimension, context.units) })
     }
 
+    /// A value of a quantity: a number in the chosen units, or for instants a local ISO-8601 time at `offset`.
+    private func value(_ value: Double?, _ dimension: Dimension, offset: Int) -> JSONOutput {
+        guard dimension == .instant else { return number(value, dimension) }
+        return .string(value.map { CivilTime.iso(Date(timeIntervalSince1970: $0.rounded()), utcOffsetSeconds: offset) })
+    }
+
+    /// The quantities a provider computed rather than gave, by name (`dew_point` from temperature and humidity).
+    private func derivedJSON(_ names: [String]) -> JSONOutput { .array(names.sorted().map(JSONOutput.string)) }
+
     private func resultMembers(_ result: ProviderResult, place: Place) -> [(String, JSONOutput)] {
         let report = result.report
         let offset = report.utcOffsetSeconds ?? place.utcOffsetSeconds ?? 0
@@ -143,7 +152,7 @@ public struct JSONLinesRenderer: Renderer {
         if wantsCurrent { members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null)) }
         if days > 0 {
             let window = ForecastWindow(source: report.source, now: context.now, days: days)
-            members.append(("daily", .array(window.dates(result.days, utcOffsetSeconds: offset, date: \.date).map(dayJSON))))
+            members.append(("daily", .array(window.dates(result.days, utcOffsetSeconds: offset, date: \.date).map { dayJSON($0, offset: offset) })))
             if let hours {
                 members.append(("hourly", .array(window.hours(report.hourly, time: \.time).prefix(hours).map { sampleJSON($0, offset: offset) })))
             }
@@ -160,13 +169,15 @@ public struct JSONLinesRenderer: Renderer {
         members += Quantity.allCases.map { ($0.rawValue, number(sample[$0], $0.dimension)) }
         members.append(("precipitation", number(sample.precipitationMM, .precipitationAmount)))
         members.append(("is_day", sample.isDay.map(JSONOutput.bool) ?? .null))
+        members.append(("derived_fields", derivedJSON(sample.derivedQuantities.map(\.rawValue))))
         return .object(members)
     }
 
-    private func dayJSON(_ day: DailyPoint) -> JSONOutput {
+    private func dayJSON(_ day: DailyPoint, offset: Int) -> JSONOutput {
         var members: [(String, JSONOutput)] = [("date", .string(day.date.description)), ("condition", .string(day.condition?.id))]
-        members += DailyQuantity.allCases.map { ($0.rawValue, number(day[$0], $0.dimension)) }
+        members += DailyQuantity.allCases.map { ($0.rawValue, value(day[$0], $0.dimension, offset: offset)) }
         members.append(("derived", .bool(day.isDerived)))
+        members.append(("derived_fields", derivedJSON(day.derivedQuantities.map(\.rawValue))))
         return .object(members)
     }
 
@@ -188,8 +199,9 @@ public struct JSONLinesRenderer: Renderer {
     }
 
     /// How a quantity was merged; its value is the plain number beside it, under the quantity's own key.
-    private func mergedJSON(_ merged: MergedField?, _ dimension: Dimension) -> JSONOutput {
+    private func mergedJSON(_ merged: MergedField?, _ dimension: Dimension, offset: Int = 0) -> JSONOutput {
         guard let merged else { return .null }
+        let number = { (value: Double?, dimension: Dimension) in self.value(value, dimension, offset: offset) }
         let difference = { (value: Double) in JSONOutput.number(OutputNumber.round3(context.units.convertDifference(value, dimension))) }
         var members: [(String, JSONOutput)] = [
             ("min", number(merged.min, dimension)), ("max", number(merged.max, dimension)),
@@ -251,8 +263,13 @@ public struct JSONLinesRenderer: Renderer {
             ("start", .string(CivilTime.iso(day.start, utcOffsetSeconds: day.utcOffsetSeconds))), ("hours", .number(day.hours)),
             ("confidence", .number(day.confidence.map(OutputNumber.round3))), ("condition", .string(day.condition?.value.id)),
         ]
-        members += DailyQuantity.allCases.map { ($0.rawValue, number(day[$0]?.value, $0.dimension)) }
-        let merged = [("condition", conditionVotesJSON(day.condition))] + DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day[$0], $0.dimension)) }
+        let offset = day.utcOffsetSeconds
+        members += DailyQuantity.allCases.map { ($0.rawValue, value(day[$0]?.value, $0.dimension, offset: offset)) }
+        let phase = day.moonPhase
+        members += [("moon_phase", .number(OutputNumber.round3(phase.fraction))), ("moon_phase_name", .string(phase.name)),
+                    ("moon_illumination", .number(OutputNumber.round3(phase.illumination)))]
+        let merged = [("condition", conditionVotesJSON(day.condition))]
+            + DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day[$0], $0.dimension, offset: offset)) }
         members.append(("merged", .object(merged)))
         return .object(members)
     }
@@ -264,6 +281,7 @@ public struct JSONLinesRenderer: Renderer {
             return .object([
                 ("provider", .string(id)), ("status", .string(outcome.rawValue)),
                 ("weight", .number(consensus.weights[id])), ("source", report.map { sourceJSON($0.source) } ?? .null),
+                ("family", .string(consensus.families[id])), ("merge_weight", .number(consensus.mergeWeights[id].map(OutputNumber.round3))),
             ])
         })
     }

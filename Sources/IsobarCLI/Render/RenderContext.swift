@@ -47,7 +47,8 @@ public struct RenderContext: Sendable {
 
     /// The credits `providers` declare, by id.
     public static func attributions(of providers: [any WeatherProvider]) -> [String: String] {
-        Dictionary(providers.compactMap { provider in provider.capabilities.attribution.map { (provider.id, $0) } },
+        Dictionary(providers.flatMap { provider in
+                       provider.capabilities.attribution.map { credit in provider.sources.map { ($0.id, credit) } } ?? [] },
                    uniquingKeysWith: { first, _ in first })
     }
     /// Colour allowed (a terminal, and `NO_COLOR` unset).

@@ -3,21 +3,21 @@ import FoundationEssentials
 /// The values the atmosphere can physically take; anything outside is a provider's mistake.
 public enum PhysicalRange {
     /// Air, apparent and daily extreme temperatures, °C.
-    public static let temperatureC = -95.0...65.0
+    public static let temperatureC = Quantity.temperature.spec.range
     /// Relative humidity, cloud cover and chances, %.
-    public static let percent = 0.0...100.0
+    public static let percent = Quantity.humidity.spec.range
     /// Pressure at mean sea level, hPa.
-    public static let pressureHPa = 850.0...1090.0
+    public static let pressureHPa = Quantity.pressure.spec.range
     /// Mean wind, m/s.
-    public static let windSpeedMS = 0.0...120.0
+    public static let windSpeedMS = Quantity.windSpeed.spec.range
     /// Gusts, m/s.
-    public static let windGustMS = 0.0...150.0
+    public static let windGustMS = Quantity.windGust.spec.range
     /// Directions, degrees.
-    public static let angleDeg = 0.0...360.0
+    public static let angleDeg = Quantity.windDirection.spec.range
     /// Visibility, metres (100 km).
-    public static let visibilityM = 0.0...100_000.0
+    public static let visibilityM = Quantity.visibility.spec.range
     /// Precipitation rate, mm/h.
-    public static let precipitationMMPerHour = 0.0...500.0
+    public static let precipitationMMPerHour = Quantity.precipitationRate.spec.range
 }
 
 extension WeatherReport {
@@ -34,40 +34,57 @@ extension WeatherReport {
         for index in report.hourly.indices { report.hourly[index].dropImpossibleValues(at: "hourly[\(index)]", into: &found) }
         for index in report.daily.indices { report.daily[index].dropImpossibleValues(at: "daily[\(index)]", into: &found) }
         report.warnings += found
+        report.sourceReports = sourceReports.map { $0.validated(now: now) }
         return report
     }
 }
 
 extension WeatherSample {
+    /// Drops every value outside its quantity's `spec.range`; precipitation is checked as an amount over the period.
     mutating func dropImpossibleValues(at location: String, into warnings: inout [ValueWarning]) {
         let check = RangeCheck(location: location)
-        check(&temperatureC, PhysicalRange.temperatureC, "temperature_c", &warnings)
-        check(&apparentTemperatureC, PhysicalRange.temperatureC, "apparent_temperature_c", &warnings)
-        check(&humidityPercent, PhysicalRange.percent, "humidity_percent", &warnings)
-        check(&pressureHPa, PhysicalRange.pressureHPa, "pressure_hpa", &warnings)
-        check(&windSpeedMS, PhysicalRange.windSpeedMS, "wind_speed_ms", &warnings)
-        check(&windGustMS, PhysicalRange.windGustMS, "wind_gust_ms", &warnings)
-        check(&windDirectionDeg, PhysicalRange.angleDeg, "wind_direction_deg", &warnings)
-        check(&cloudCoverPercent, PhysicalRange.percent, "cloud_cover_percent", &warnings)
-        check(&visibilityM, PhysicalRange.visibilityM, "visibility_m", &warnings)
-        check(&precipitationProbabilityPercent, PhysicalRange.percent, "precipitation_probability_percent", &warnings)
-        let rate = PhysicalRange.precipitationMMPerHour
+        for quantity in Quantity.allCases where quantity != .precipitationRate {
+            var value = self[quantity]
+            guard value != nil else { continue }
+            check(&value, quantity.spec.range, quantity.rawValue + quantity.dimension.fieldSuffix, &warnings)
+            if value == nil { self[quantity] = nil }
+        }
+        let rate = Quantity.precipitationRate.spec.range
         let hours = periodHours.isFinite && periodHours > 0 ? periodHours : 1
         check(&precipitationMM, rate.lowerBound...rate.upperBound * hours, "precipitation_mm", &warnings)
     }
 }
 
 extension DailyPoint {
+    /// Drops every value outside its daily quantity's `spec.range` (sunrise and sunset are checked by `PlausibleTimes`).
     mutating func dropImpossibleValues(at location: String, into warnings: inout [ValueWarning]) {
         let check = RangeCheck(location: location)
-        check(&temperatureMaxC, PhysicalRange.temperatureC, "temperature_max_c", &warnings)
-        check(&temperatureMinC, PhysicalRange.temperatureC, "temperature_min_c", &warnings)
-        let rate = PhysicalRange.precipitationMMPerHour
-        check(&precipitationMM, rate.lowerBound...rate.upperBound * 24, "precipitation_mm", &warnings)
-        check(&precipitationProbabilityMaxPercent, PhysicalRange.percent, "precipitation_probability_max_percent", &warnings)
-        check(&windSpeedMaxMS, PhysicalRange.windSpeedMS, "wind_speed_max_ms", &warnings)
-        check(&windGustMaxMS, PhysicalRange.windGustMS, "wind_gust_max_ms", &warnings)
-        check(&windDirectionDominantDeg, PhysicalRange.angleDeg, "wind_direction_dominant_deg", &warnings)
+        for quantity in DailyQuantity.allCases where quantity.dimension != .instant {
+            var value = self[quantity]
+            guard value != nil else { continue }
+            let field = quantity == .precipitationSum ? "precipitation_mm" : quantity.rawValue + quantity.dimension.fieldSuffix
+            check(&value, quantity.spec.range, field, &warnings)
+            if value == nil { self[quantity] = nil }
+        }
+    }
+}
+
+extension Dimension {
+    /// The internal unit as a field-name suffix in warnings (`temperature_c`, `wind_speed_ms`).
+    var fieldSuffix: String {
+        switch self {
+        case .temperature: "_c"
+        case .percent: "_percent"
+        case .pressure: "_hpa"
+        case .speed: "_ms"
+        case .direction: "_deg"
+        case .distance: "_m"
+        case .precipitationRate: "_mm_per_h"
+        case .precipitationAmount: "_mm"
+        case .index: ""
+        case .instant: ""
+        case .duration: "_s"
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-/// A continuous weather quantity, each with one fixed internal unit.
+/// A continuous weather quantity, each with one fixed internal unit; everything about it is in its `spec`.
 public enum Quantity: String, Sendable, CaseIterable, Hashable {
     /// Air temperature, °C.
     case temperature
@@ -22,39 +22,81 @@ public enum Quantity: String, Sendable, CaseIterable, Hashable {
     case precipitationRate = "precipitation_rate"
     /// Chance of precipitation, %.
     case precipitationProbability = "precipitation_probability"
+    /// Dew point at 2 m, °C (computed from temperature and humidity for providers that do not give it).
+    case dewPoint = "dew_point"
+    /// UV index under the forecast clouds (WHO scale, 0 upwards).
+    case uvIndex = "uv_index"
 
-    /// The kind of unit the quantity is measured in.
-    public var dimension: Dimension {
+    /// The one declaration of the quantity, which the model, cache, alignment, merge, validation and output all read.
+    public var spec: QuantitySpec {
         switch self {
-        case .temperature, .apparentTemperature: .temperature
-        case .humidity, .cloudCover, .precipitationProbability: .percent
-        case .pressure: .pressure
-        case .windSpeed, .windGust: .speed
-        case .windDirection: .direction
-        case .visibility: .distance
-        case .precipitationRate: .precipitationRate
+        case .temperature: QuantitySpec(.temperature, "Temperature", short: "Temp", range: -95...65, floor: 2, .linear, cacheKey: "t")
+        case .apparentTemperature: QuantitySpec(.temperature, "Feels like", short: "Feels", range: -95...65, floor: 3, .linear, cacheKey: "at")
+        case .humidity: QuantitySpec(.percent, "Humidity", short: "Humidity", range: 0...100, floor: 10, .linear, cacheKey: "rh")
+        case .pressure: QuantitySpec(.pressure, "Pressure", short: "Press", range: 850...1090, floor: 3, .linear, cacheKey: "p")
+        case .windSpeed: QuantitySpec(.speed, "Wind", short: "Wind", range: 0...120, floor: 2, .linear, cacheKey: "ws")
+        case .windGust: QuantitySpec(.speed, "Gusts", short: "Gusts", range: 0...150, floor: 3, .linear, cacheKey: "wg")
+        case .windDirection: QuantitySpec(.direction, "Wind from", short: "Wind from", range: 0...360, floor: 45, .circular, cacheKey: "wd")
+        case .cloudCover: QuantitySpec(.percent, "Cloud cover", short: "Cloud", range: 0...100, floor: 25, .linear, cacheKey: "cc")
+        case .visibility: QuantitySpec(.distance, "Visibility", short: "Vis", range: 0...100_000, floor: 5000, .linear, cacheKey: "vis")
+        case .precipitationRate: QuantitySpec(.precipitationRate, "Precipitation", short: "Precip", range: 0...500, floor: 1, .split, cacheKey: "pr")
+        case .precipitationProbability: QuantitySpec(.percent, "Precip. chance", short: "PoP", range: 0...100, floor: 20, .held, cacheKey: "pp")
+        case .dewPoint: QuantitySpec(.temperature, "Dew point", short: "Dew pt", range: -100...40, floor: 2, .linear, cacheKey: "td")
+        case .uvIndex: QuantitySpec(.index, "UV index", short: "UV", range: 0...25, floor: 2, .linear, cacheKey: "uv")
         }
     }
 
+    /// The kind of unit the quantity is measured in.
+    public var dimension: Dimension { spec.dimension }
+
     /// Short label for tables.
-    public var label: String {
-        switch self {
-        case .temperature: "Temperature"
-        case .apparentTemperature: "Feels like"
-        case .humidity: "Humidity"
-        case .pressure: "Pressure"
-        case .windSpeed: "Wind"
-        case .windGust: "Gusts"
-        case .windDirection: "Wind from"
-        case .cloudCover: "Cloud cover"
-        case .visibility: "Visibility"
-        case .precipitationRate: "Precipitation"
-        case .precipitationProbability: "Precip. chance"
-        }
+    public var label: String { spec.label }
+}
+
+/// How a quantity's values are put on the hour grid between a provider's steps.
+public enum Interpolation: Sendable, Equatable {
+    /// Linearly between steps at most the gap limit apart.
+    case linear
+    /// As a vector (directions), weighted by wind speed.
+    case circular
+    /// An amount over the step's period, split evenly over its hours (precipitation).
+    case split
+    /// Held over the step's period (chances).
+    case held
+}
+
+/// Everything about one hourly quantity: its unit, its label, the values it can physically take, the outlier floor, how it
+/// is interpolated and its key in the cache.
+public struct QuantitySpec: Sendable, Equatable {
+    /// What it measures; decides its unit in each unit system.
+    public var dimension: Dimension
+    /// Short label for tables.
+    public var label: String
+    /// The label in at most 9 cells, for narrow tables.
+    public var shortLabel: String
+    /// The values the atmosphere can take, internal unit; anything outside is a provider's mistake and is dropped.
+    public var range: ClosedRange<Double>
+    /// The smallest disagreement that counts (internal unit): the outlier floor and the confidence scale.
+    public var floor: Double
+    /// How it is put on the hour grid.
+    public var interpolation: Interpolation
+    /// Its key in cached reports (short; never reused for another quantity).
+    public var cacheKey: String
+
+    /// Creates a declaration.
+    public init(_ dimension: Dimension, _ label: String, short: String, range: ClosedRange<Double>, floor: Double,
+                _ interpolation: Interpolation, cacheKey: String) {
+        self.dimension = dimension
+        self.label = label
+        self.shortLabel = short
+        self.range = range
+        self.floor = floor
+        self.interpolation = interpolation
+        self.cacheKey = cacheKey
     }
 }
 
-/// A quantity of a day, each with one fixed internal unit.
+/// A quantity of a day, each with one fixed internal unit; everything about it is in its `spec`.
 public enum DailyQuantity: String, Sendable, CaseIterable, Hashable {
     /// Highest temperature of the day, °C.
     case temperatureMax = "temperature_max"
@@ -70,29 +112,63 @@ public enum DailyQuantity: String, Sendable, CaseIterable, Hashable {
     case windGustMax = "wind_gust_max"
     /// Dominant wind direction of the day, degrees.
     case windDirectionDominant = "wind_direction_dominant"
+    /// Highest UV index of the day.
+    case uvIndexMax = "uv_index_max"
+    /// Sunrise, an instant (seconds since 1970 internally).
+    case sunrise
+    /// Sunset, an instant (seconds since 1970 internally).
+    case sunset
+    /// Time between sunrise and sunset, seconds.
+    case daylightDuration = "daylight_duration"
 
-    /// The kind of unit the quantity is measured in.
-    public var dimension: Dimension {
+    /// The one declaration of the daily quantity.
+    public var spec: DailyQuantitySpec {
         switch self {
-        case .temperatureMax, .temperatureMin: .temperature
-        case .precipitationSum: .precipitationAmount
-        case .precipitationProbabilityMax: .percent
-        case .windSpeedMax, .windGustMax: .speed
-        case .windDirectionDominant: .direction
+        case .temperatureMax: DailyQuantitySpec(.temperature, "Max", range: -95...65, floor: 2, cacheKey: "tmax")
+        case .temperatureMin: DailyQuantitySpec(.temperature, "Min", range: -95...65, floor: 2, cacheKey: "tmin")
+        case .precipitationSum: DailyQuantitySpec(.precipitationAmount, "Precip.", range: 0...12_000, floor: 3, cacheKey: "pr")
+        case .precipitationProbabilityMax: DailyQuantitySpec(.percent, "Chance", range: 0...100, floor: 20, cacheKey: "ppmax")
+        case .windSpeedMax: DailyQuantitySpec(.speed, "Wind", range: 0...120, floor: 2, cacheKey: "wsmax")
+        case .windGustMax: DailyQuantitySpec(.speed, "Gusts", range: 0...150, floor: 3, cacheKey: "wgmax")
+        case .windDirectionDominant: DailyQuantitySpec(.direction, "From", range: 0...360, floor: 45, circular: true, cacheKey: "wd")
+        case .uvIndexMax: DailyQuantitySpec(.index, "UV max", range: 0...25, floor: 2, cacheKey: "uvmax")
+        case .sunrise: DailyQuantitySpec(.instant, "Sunrise", range: 0...253_402_300_799, floor: 120, cacheKey: "rise")
+        case .sunset: DailyQuantitySpec(.instant, "Sunset", range: 0...253_402_300_799, floor: 120, cacheKey: "set")
+        case .daylightDuration: DailyQuantitySpec(.duration, "Daylight", range: 0...86_400, floor: 240, cacheKey: "dl")
         }
     }
 
+    /// The kind of unit the quantity is measured in.
+    public var dimension: Dimension { spec.dimension }
+
     /// Short label for tables.
-    public var label: String {
-        switch self {
-        case .temperatureMax: "Max"
-        case .temperatureMin: "Min"
-        case .precipitationSum: "Precip."
-        case .precipitationProbabilityMax: "Chance"
-        case .windSpeedMax: "Wind"
-        case .windGustMax: "Gusts"
-        case .windDirectionDominant: "From"
-        }
+    public var label: String { spec.label }
+}
+
+/// Everything about one daily quantity: its unit, label, physical range, outlier floor, whether it is a direction, and its
+/// key in the cache.
+public struct DailyQuantitySpec: Sendable, Equatable {
+    /// What it measures.
+    public var dimension: Dimension
+    /// Short label for tables.
+    public var label: String
+    /// The values it can take, internal unit.
+    public var range: ClosedRange<Double>
+    /// The smallest disagreement that counts (internal unit).
+    public var floor: Double
+    /// True for directions, merged on the circle.
+    public var circular: Bool
+    /// Its key in cached reports.
+    public var cacheKey: String
+
+    /// Creates a declaration.
+    public init(_ dimension: Dimension, _ label: String, range: ClosedRange<Double>, floor: Double, circular: Bool = false, cacheKey: String) {
+        self.dimension = dimension
+        self.label = label
+        self.range = range
+        self.floor = floor
+        self.circular = circular
+        self.cacheKey = cacheKey
     }
 }
 
@@ -114,4 +190,10 @@ public enum Dimension: String, Sendable, CaseIterable {
     case precipitationRate
     /// Precipitation amount.
     case precipitationAmount
+    /// A dimensionless index (UV).
+    case index
+    /// An instant, seconds since 1970 internally; written as local ISO-8601 times.
+    case instant
+    /// A duration, seconds.
+    case duration
 }

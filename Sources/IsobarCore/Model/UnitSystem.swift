@@ -26,6 +26,9 @@ public enum UnitSystem: String, Sendable, CaseIterable {
         case (_, .precipitationRate): "mm/h"
         case (.imperial, .precipitationAmount): "in"
         case (_, .precipitationAmount): "mm"
+        case (_, .index): "UVI"
+        case (_, .instant): "iso8601"
+        case (_, .duration): "s"
         }
     }
 
@@ -51,7 +54,7 @@ public enum UnitSystem: String, Sendable, CaseIterable {
     /// Decimals worth showing for a dimension in this system.
     public func decimals(_ dimension: Dimension) -> Int {
         switch (self, dimension) {
-        case (_, .percent), (_, .direction): 0
+        case (_, .percent), (_, .direction), (_, .instant), (_, .duration): 0
         case (.imperial, .pressure): 2
         case (.standard, .distance): 0
         case (.imperial, .precipitationRate), (.imperial, .precipitationAmount): 2

@@ -46,6 +46,10 @@ public struct WeatherReport: Sendable, Equatable {
     public var notices: [String] = []
     /// What the provider's HTTP answers said about caching this one, when it said anything; never stored with it.
     public var caching: HTTPCaching?
+    /// The answers of each source one request carried (Open-Meteo's models, one report each, ids as in
+    /// `WeatherProvider.sources`); empty when the report is its provider's only source. The engine shows and merges these
+    /// in its place.
+    public var sourceReports: [WeatherReport] = []
 
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,

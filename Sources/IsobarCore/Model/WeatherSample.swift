@@ -32,6 +32,12 @@ public struct WeatherSample: Sendable, Equatable {
     public var condition: Condition?
     /// Daylight at `time`, when the provider says.
     public var isDay: Bool?
+    /// Dew point at 2 m, °C.
+    public var dewPointC: Double?
+    /// UV index under the forecast clouds.
+    public var uvIndex: Double?
+    /// Quantities computed here from others rather than given by the provider (dew point from temperature and humidity).
+    public var derivedQuantities: Set<Quantity> = []
 
     /// A sample with every value absent.
     public init(time: Date, periodHours: Double) {
@@ -45,20 +51,41 @@ public struct WeatherSample: Sendable, Equatable {
         return precipitationMM / periodHours
     }
 
-    /// The value of one quantity in its internal unit.
+    /// The value of one quantity in its internal unit; precipitation is set as a rate over `periodHours`.
     public subscript(quantity: Quantity) -> Double? {
-        switch quantity {
-        case .temperature: temperatureC
-        case .apparentTemperature: apparentTemperatureC
-        case .humidity: humidityPercent
-        case .pressure: pressureHPa
-        case .windSpeed: windSpeedMS
-        case .windGust: windGustMS
-        case .windDirection: windDirectionDeg
-        case .cloudCover: cloudCoverPercent
-        case .visibility: visibilityM
-        case .precipitationRate: precipitationRateMMPerHour
-        case .precipitationProbability: precipitationProbabilityPercent
+        get {
+            switch quantity {
+            case .temperature: temperatureC
+            case .apparentTemperature: apparentTemperatureC
+            case .humidity: humidityPercent
+            case .pressure: pressureHPa
+            case .windSpeed: windSpeedMS
+            case .windGust: windGustMS
+            case .windDirection: windDirectionDeg
+            case .cloudCover: cloudCoverPercent
+            case .visibility: visibilityM
+            case .precipitationRate: precipitationRateMMPerHour
+            case .precipitationProbability: precipitationProbabilityPercent
+            case .dewPoint: dewPointC
+            case .uvIndex: uvIndex
+            }
+        }
+        set {
+            switch quantity {
+            case .temperature: temperatureC = newValue
+            case .apparentTemperature: apparentTemperatureC = newValue
+            case .humidity: humidityPercent = newValue
+            case .pressure: pressureHPa = newValue
+            case .windSpeed: windSpeedMS = newValue
+            case .windGust: windGustMS = newValue
+            case .windDirection: windDirectionDeg = newValue
+            case .cloudCover: cloudCoverPercent = newValue
+            case .visibility: visibilityM = newValue
+            case .precipitationRate: precipitationMM = newValue.map { $0 * periodHours }
+            case .precipitationProbability: precipitationProbabilityPercent = newValue
+            case .dewPoint: dewPointC = newValue
+            case .uvIndex: uvIndex = newValue
+            }
         }
     }
 }
@@ -89,6 +116,12 @@ public struct DailyPoint: Sendable, Equatable {
     public var sunset: Date?
     /// True when computed from hourly steps rather than given by the provider.
     public var isDerived: Bool
+    /// Highest UV index.
+    public var uvIndexMax: Double?
+    /// Time between sunrise and sunset, seconds.
+    public var daylightDurationS: Double?
+    /// Quantities computed from others rather than given by the provider (daylight from sunrise and sunset).
+    public var derivedQuantities: Set<DailyQuantity> = []
 
     /// A day with every value absent.
     public init(date: LocalDate, isDerived: Bool = false) {
@@ -96,16 +129,37 @@ public struct DailyPoint: Sendable, Equatable {
         self.isDerived = isDerived
     }
 
-    /// The value of one daily quantity in its internal unit.
+    /// The value of one daily quantity in its internal unit (instants as seconds since 1970).
     public subscript(quantity: DailyQuantity) -> Double? {
-        switch quantity {
-        case .temperatureMax: temperatureMaxC
-        case .temperatureMin: temperatureMinC
-        case .precipitationSum: precipitationMM
-        case .precipitationProbabilityMax: precipitationProbabilityMaxPercent
-        case .windSpeedMax: windSpeedMaxMS
-        case .windGustMax: windGustMaxMS
-        case .windDirectionDominant: windDirectionDominantDeg
+        get {
+            switch quantity {
+            case .temperatureMax: temperatureMaxC
+            case .temperatureMin: temperatureMinC
+            case .precipitationSum: precipitationMM
+            case .precipitationProbabilityMax: precipitationProbabilityMaxPercent
+            case .windSpeedMax: windSpeedMaxMS
+            case .windGustMax: windGustMaxMS
+            case .windDirectionDominant: windDirectionDominantDeg
+            case .uvIndexMax: uvIndexMax
+            case .sunrise: sunrise?.timeIntervalSince1970
+            case .sunset: sunset?.timeIntervalSince1970
+            case .daylightDuration: daylightDurationS
+            }
+        }
+        set {
+            switch quantity {
+            case .temperatureMax: temperatureMaxC = newValue
+            case .temperatureMin: temperatureMinC = newValue
+            case .precipitationSum: precipitationMM = newValue
+            case .precipitationProbabilityMax: precipitationProbabilityMaxPercent = newValue
+            case .windSpeedMax: windSpeedMaxMS = newValue
+            case .windGustMax: windGustMaxMS = newValue
+            case .windDirectionDominant: windDirectionDominantDeg = newValue
+            case .uvIndexMax: uvIndexMax = newValue
+            case .sunrise: sunrise = newValue.map(Date.init(timeIntervalSince1970:))
+            case .sunset: sunset = newValue.map(Date.init(timeIntervalSince1970:))
+            case .daylightDuration: daylightDurationS = newValue
+            }
         }
     }
 }

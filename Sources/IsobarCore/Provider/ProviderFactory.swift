@@ -23,11 +23,13 @@ public struct ProviderSettings: Sendable {
 
     /// The program and its arguments, for providers that are outside programs (`exec`).
     public var command: [String]?
+    /// `models`: the weather models to ask for in one request, each a source of its own, where the provider offers several.
+    public var models: [String]?
 
     /// Creates settings.
     public init(id: String, type: String, baseURL: RequestURL? = nil, geocodingURL: RequestURL? = nil, apiKey: String? = nil,
                 apiKeyVariable: String? = nil, forecastDays: Int? = nil, isReplay: Bool = false, contact: String? = nil,
-                command: [String]? = nil) {
+                command: [String]? = nil, models: [String]? = nil) {
         self.id = id
         self.type = type
         self.baseURL = baseURL
@@ -38,6 +40,7 @@ public struct ProviderSettings: Sendable {
         self.isReplay = isReplay
         self.contact = contact
         self.command = command
+        self.models = models
     }
 }
 

@@ -80,11 +80,16 @@ public protocol WeatherProvider: Sendable {
     func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport
     /// How many calls of its rate limits one fetch of `request` counts as.
     func callCost(of request: WeatherRequest) -> Double
+    /// The sources its answers hold, in display order: itself, or each model it asks for (see `WeatherReport.sourceReports`).
+    var sources: [SourceIdentity] { get }
 }
 
 extension WeatherProvider {
     /// One call per fetch unless the provider says otherwise.
     public func callCost(of request: WeatherRequest) -> Double { 1 }
+
+    /// One source: the provider itself, its own family.
+    public var sources: [SourceIdentity] { [SourceIdentity(id: id, name: displayName)] }
 
     /// Asks the provider through `transport` on the system clock with no deadline of its own (tests, tools).
     public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {

@@ -3,8 +3,8 @@ import IsobarCore
 
 /// One provider's forecast steps put on the UTC hour grid (hours ending at whole UTC hours).
 ///
-/// - Continuous quantities (temperature, apparent temperature, humidity, pressure, wind speed, gusts, cloud cover,
-///   visibility) are instantaneous values at a step's time, interpolated linearly between consecutive steps at
+/// - Continuous quantities (those declared `.linear`: temperature, apparent temperature, humidity, pressure, wind speed,
+///   gusts, cloud cover, visibility, dew point, UV index) are instantaneous values at a step's time, interpolated linearly between consecutive steps at
 ///   most `maxGapHours` apart; never extrapolated.
 /// - Wind direction is interpolated as a vector (speed × unit vector when both steps give a speed above 0,
 ///   unit vectors otherwise).
@@ -45,11 +45,14 @@ public struct AlignedSeries: Sendable, Equatable {
     var conditions: [Condition?]
     /// Per hour: true when the condition was held over a longer step.
     var conditionHeld: [Bool]
+    /// Quantities some step computed from others rather than was given (dew point from temperature and humidity).
+    public private(set) var derivedQuantities: Set<Quantity> = []
 
     /// Aligns a provider's steps (any order; a later duplicate of an instant wins).
     public init(provider: String, steps: [WeatherSample], maxGapHours: Double = 6) {
         self.provider = provider
         let sorted = Self.inTimeOrder(steps)
+        for step in sorted where !step.derivedQuantities.isEmpty { derivedQuantities.formUnion(step.derivedQuantities) }
         let seconds = sorted.map(\.time.timeIntervalSince1970)
         guard let first = sorted.first, let last = sorted.last else {
             (firstHour, count, columns, interpolated, conditions, conditionHeld) = (0, 0, [], [], [], [])

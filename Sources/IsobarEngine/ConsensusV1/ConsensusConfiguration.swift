@@ -3,15 +3,10 @@ import IsobarCore
 /// The tunable constants of the v1 merge; the defaults are the documented ones.
 public struct ConsensusConfiguration: Sendable, Equatable {
     /// Per hourly quantity, the smallest disagreement that counts (internal units): the outlier floor and the confidence scale.
-    public var floors: [Quantity: Double] = [
-        .temperature: 2, .apparentTemperature: 3, .humidity: 10, .pressure: 3, .windSpeed: 2, .windGust: 3,
-        .windDirection: 45, .cloudCover: 25, .visibility: 5000, .precipitationRate: 1, .precipitationProbability: 20,
-    ]
+    /// Defaults: each quantity's declared `spec.floor`.
+    public var floors: [Quantity: Double] = Dictionary(uniqueKeysWithValues: Quantity.allCases.map { ($0, $0.spec.floor) })
     /// Per daily quantity, the same for days.
-    public var dailyFloors: [DailyQuantity: Double] = [
-        .temperatureMax: 2, .temperatureMin: 2, .precipitationSum: 3, .precipitationProbabilityMax: 20,
-        .windSpeedMax: 2, .windGustMax: 3, .windDirectionDominant: 45,
-    ]
+    public var dailyFloors: [DailyQuantity: Double] = Dictionary(uniqueKeysWithValues: DailyQuantity.allCases.map { ($0, $0.spec.floor) })
     /// `k` in the outlier rule `|x − median| > max(k × scale × MAD, floor)`.
     public var outlierMultiplier = 3.0
     /// The factor that makes the MAD estimate a normal standard deviation.

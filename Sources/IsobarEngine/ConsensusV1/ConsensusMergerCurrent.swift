@@ -10,14 +10,15 @@ extension ConsensusMerger {
             var inputs: [ProviderValue] = []
             var missing: [String] = []
             for index in reports.indices {
-                if let value = reports[index].current?[quantity] {
-                    inputs.append(ProviderValue(provider: ids[index], value: value, weight: weights[index]))
+                if let current = reports[index].current, let value = current[quantity] {
+                    let origin: ValueOrigin = current.derivedQuantities.contains(quantity) ? .derived : .given
+                    inputs.append(ProviderValue(provider: ids[index], value: value, weight: weights[index], origin: origin))
                 } else {
                     missing.append(ids[index])
                 }
             }
             fields[quantity.consensusSlot] = field(
-                inputs, missing: missing, floor: hourlyFloors[quantity.consensusSlot], circular: quantity == .windDirection, leadHours: 0)
+                inputs, missing: missing, floor: hourlyFloors[quantity.consensusSlot], circular: quantity.spec.interpolation == .circular, leadHours: 0)
         }
         var votes: [ConditionVote] = []
         var missing: [String] = []

@@ -6,7 +6,8 @@ extension ConsensusMerger {
     /// else the day computed from its hours.
     func daily() -> [ConsensusDayV1] {
         let native = reports.map { report in Dictionary(report.daily.map { ($0.date, $0) }, uniquingKeysWith: { _, later in later }) }
-        var dates = Set(native.flatMap(\.keys))
+        // A day holding only the sun's times (OpenWeatherMap's today) adds no day of its own.
+        var dates = Set(native.flatMap { $0.values.filter { !$0.holdsOnlySunTimes }.map(\.date) })
         for aligned in series where aligned.count > 0 {
             let first = calendar.localDate(of: aligned.time(ofHour: aligned.firstHour))
             let last = calendar.localDate(of: aligned.time(ofHour: aligned.firstHour + aligned.count - 1))
@@ -37,7 +38,7 @@ extension ConsensusMerger {
                 }
             }
             values[quantity] = field(
-                inputs, missing: missing, floor: configuration.floor(quantity), circular: quantity == .windDirectionDominant, leadHours: lead)
+                inputs, missing: missing, floor: configuration.floor(quantity), circular: quantity.spec.circular, leadHours: lead)
         }
         var votes: [ConditionVote] = []
         var missing: [String] = []
@@ -53,7 +54,9 @@ extension ConsensusMerger {
             if amount != nil || probability != nil { evidence.append(PrecipitationEvidence(amountMM: amount, probabilityPercent: probability)) }
         }
         let merged = condition(votes, evidence: evidence, missing: missing, leadHours: lead)
-        guard !values.isEmpty || merged != nil else { return nil }
+        // The sun's times alone (OpenWeatherMap's today before its first complete day) are no forecast day.
+        let sunOnly: Set<DailyQuantity> = [.sunrise, .sunset, .daylightDuration]
+        guard values.keys.contains(where: { !sunOnly.contains($0) }) || merged != nil else { return nil }
         return ConsensusDayV1(
             date: date, start: interval.lowerBound, end: interval.upperBound, utcOffsetSeconds: calendar.utcOffsetSeconds(at: interval.lowerBound),
             leadHours: lead, values: values, condition: merged,
@@ -68,7 +71,9 @@ private struct DayInputs {
 
     /// The provider's own value of a field where it gives one, else the computed one.
     func value(_ quantity: DailyQuantity) -> (Double, ValueOrigin)? {
-        if let native, let value = native[quantity] { return (value, native.isDerived ? .derived : .given) }
+        if let native, let value = native[quantity] {
+            return (value, native.isDerived || native.derivedQuantities.contains(quantity) ? .derived : .given)
+        }
         if let value = derived?[quantity] { return (value, .derived) }
         return nil
     }

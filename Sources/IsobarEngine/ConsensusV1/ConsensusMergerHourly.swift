@@ -28,14 +28,14 @@ extension ConsensusMerger {
             for index in series.indices {
                 if let point = series[index].point(quantity, hour: hour) {
                     inputs.append(ProviderValue(
-                        provider: ids[index], value: point.value, weight: weights[index], origin: point.isInterpolated ? .interpolated : .given))
+                        provider: ids[index], value: point.value, weight: weights[index], origin: series[index].derivedQuantities.contains(quantity) ? .derived : point.isInterpolated ? .interpolated : .given))
                 } else {
                     missing.append(ids[index])
                 }
             }
             guard !inputs.isEmpty else { continue }
             anyField = true
-            fields[slot] = field(inputs, missing: missing, floor: hourlyFloors[slot], circular: quantity == .windDirection, leadHours: lead)
+            fields[slot] = field(inputs, missing: missing, floor: hourlyFloors[slot], circular: quantity.spec.interpolation == .circular, leadHours: lead)
         }
         var votes: [ConditionVote] = []
         var missing: [String] = []

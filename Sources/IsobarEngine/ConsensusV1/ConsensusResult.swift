@@ -82,6 +82,9 @@ public struct ConsensusDayV1: Sendable, Equatable {
     /// Length of the day in hours.
     public var hours: Double { end.timeIntervalSince(start) / 3600 }
 
+    /// The moon's phase at the day's middle, computed locally (see `MoonPhase`).
+    public var moonPhase: MoonPhase { MoonPhase(at: start.addingTimeInterval(end.timeIntervalSince(start) / 2)) }
+
     /// The merged value of a daily quantity, when any provider gave it.
     public subscript(quantity: DailyQuantity) -> MergedField? { values[quantity] }
 }
@@ -94,8 +97,12 @@ public struct ConsensusResult: Sendable, Equatable {
     public var providers: [String]
     /// Providers left out because their weight is 0, negative or not a number.
     public var excluded: [String]
-    /// The weight each merged provider had.
+    /// The weight each merged provider had, as configured.
     public var weights: [String: Double]
+    /// The family (shared upstream) of each merged source, by id.
+    public var families: [String: String] = [:]
+    /// The weight each merged source had in the merge: its configured weight times its family's share (see `FamilyWeight`).
+    public var mergeWeights: [String: Double] = [:]
     /// The reference time lead times are counted from.
     public var referenceTime: Date
     /// The zone local days and times are in.

@@ -7,7 +7,7 @@ extension AlignedSeries {
     /// Instantaneous values (temperature, wind, gusts, direction) belong to the day holding their instant, so a day
     /// uses those from its 00:00 to its last hour; hours' amounts, chances and conditions belong to the day holding
     /// the hour's start, so a day uses the hours ending 01:00 … 24:00. A DST day has 23 or 25 of each.
-    /// Max/min temperature, total precipitation, highest chance, highest wind and gust, circular mean of the
+    /// Max/min temperature, total precipitation, highest chance, highest wind, gust and UV index, circular mean of the
     /// directions, and the most frequent condition (a tie goes to the more severe).
     public func derivedDay(_ date: LocalDate, interval: Range<Date>) -> DailyPoint? {
         let start = interval.lowerBound.timeIntervalSince1970 / 3600
@@ -24,6 +24,7 @@ extension AlignedSeries {
         day.windSpeedMaxMS = values(.windSpeed, instants)?.max()
         day.windGustMaxMS = values(.windGust, instants)?.max()
         day.windDirectionDominantDeg = values(.windDirection, instants).flatMap { CircularStatistics.mean($0) }
+        day.uvIndexMax = values(.uvIndex, instants)?.max()
         let conditions = windows.compactMap { condition(hour: $0)?.condition }
         if conditions.count == windows.count { day.condition = Vote.winner(conditions) }
         let hasValue = DailyQuantity.allCases.contains { day[$0] != nil } || day.condition != nil

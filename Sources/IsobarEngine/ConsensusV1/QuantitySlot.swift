@@ -3,10 +3,8 @@ import IsobarCore
 /// Dense indexes for `Quantity`, so aligned series and merged hours can use arrays rather than dictionaries.
 enum QuantitySlot {
     static let count = Quantity.allCases.count
-    /// Quantities interpolated linearly.
-    static let continuous: [Quantity] = [
-        .temperature, .apparentTemperature, .humidity, .pressure, .windSpeed, .windGust, .cloudCover, .visibility,
-    ]
+    /// Quantities interpolated linearly, as declared.
+    static let continuous: [Quantity] = Quantity.allCases.filter { $0.spec.interpolation == .linear }
 }
 
 extension Quantity {
@@ -24,6 +22,8 @@ extension Quantity {
         case .visibility: 8
         case .precipitationRate: 9
         case .precipitationProbability: 10
+        case .dewPoint: 11
+        case .uvIndex: 12
         }
     }
 }
