@@ -41,7 +41,8 @@ public struct JSONLinesRenderer: Renderer {
             answers[request.id, default: Answers()].outcomes.append((report.providerID, ProviderOutcome(report.freshness)))
             emit("provider_result", request, label, provider: report.providerID, resultMembers(result, place: request.place))
         case .failure(_, let providerID, let error):
-            answers[request.id, default: Answers()].failed.append(providerID)
+            // A provider whose coverage leaves the place out was not asked: skipped in the outcomes, not a failure.
+            if error.reason != .outsideCoverage { answers[request.id, default: Answers()].failed.append(providerID) }
             answers[request.id, default: Answers()].outcomes.append((providerID, ProviderOutcome(error)))
             emit("provider_error", request, label, provider: providerID,
                  [("status", .string(ProviderOutcome(error).rawValue)), ("error", errorJSON(error))])
