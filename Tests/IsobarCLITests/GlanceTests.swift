@@ -44,6 +44,38 @@ import Testing
         #expect(short.short == "no rain expected in the next 3 hours", "fewer hours known, fewer said")
     }
 
+    /// Hours after 12:00 UTC at UTC+3 with these UV indexes.
+    static func uvHours(_ indexes: [Double?]) -> [ConsensusHour] {
+        indexes.enumerated().map { offset, index in
+            var values: [Quantity: MergedField] = [.precipitationProbability: MergedField(
+                value: 0, min: 0, max: 0, spread: 0, medianAbsoluteDeviation: 0, inputs: [ProviderValue(provider: "a", value: 0)], confidence: 0.5)]
+            if let index {
+                values[.uvIndex] = MergedField(value: index, min: index, max: index, spread: 0, medianAbsoluteDeviation: 0,
+                                               inputs: [ProviderValue(provider: "a", value: index)], confidence: 0.5)
+            }
+            return ConsensusHour(time: start.addingTimeInterval(Double(offset + 1) * 3600), utcOffsetSeconds: 10_800, leadHours: Double(offset + 1),
+                                 values: values, condition: nil, confidence: 0.5)
+        }
+    }
+
+    @Test func theUVPeakOfTheRestOfTodayIsSaidWithItsWHOCategory() throws {
+        // 16:00 to 23:00 local today, then tomorrow's hours, which do not count.
+        let clause = try #require(Sunscreen.clause(GlanceInput(hoursAhead: Self.uvHours([2.4, 5.6, 6.4, nil, 1, 0, 0, 0, 11, 11]), today: Self.today)))
+        #expect(clause.short == "UV high today (peak 6 at 17:00)")
+        #expect(clause.spoken == "The UV index peaks at 6 at 17:00, high: sun protection is needed.")
+        #expect(Sunscreen.category(0).short == "low" && Sunscreen.category(3).short == "moderate" && Sunscreen.category(8).short == "very high")
+        #expect(Sunscreen.category(11).short == "extreme" && Sunscreen.category(10).short == "very high" && Sunscreen.category(7).short == "high")
+        let line = Glance.line(GlanceInput(hoursAhead: Self.uvHours([0.2]), today: Self.today))
+        #expect(line == "At a glance: no UV for the rest of today; no rain expected in the next hour\n")
+        #expect(Sunscreen.clause(GlanceInput(hoursAhead: Self.uvHours([0.2, 0.6]), today: Self.today))?.short == "UV low today (peak 1 at 17:00)")
+    }
+
+    @Test func noUVGivenTodaySaysNothingOfIt() {
+        #expect(Sunscreen.clause(GlanceInput(hoursAhead: Self.uvHours([nil, nil]), today: Self.today)) == nil)
+        let tomorrowOnly = Array(repeating: nil, count: 8) + [Double?(5)]
+        #expect(Sunscreen.clause(GlanceInput(hoursAhead: Self.uvHours(tomorrowOnly), today: Self.today)) == nil)
+    }
+
     @Test func noChanceGivenOrNoHoursAreNotDry() {
         let none = Umbrella.clause(GlanceInput(hoursAhead: Self.hours([nil, nil]), today: Self.today))
         #expect(none?.short == "no chance of precipitation given for the next 2 hours")

@@ -38,10 +38,10 @@ struct GlanceClause: Equatable {
     let spoken: String
 }
 
-/// The line that answers "do I need an umbrella?" (and later more such questions) from the consensus: one clause each.
+/// The line that answers "do I need sunscreen? an umbrella?" from the consensus: one clause each.
 enum Glance {
     /// The clauses in the order they are said; each may have nothing to say. A new question is one more entry.
-    static let clauses: [@Sendable (GlanceInput) -> GlanceClause?] = [Umbrella.clause]
+    static let clauses: [@Sendable (GlanceInput) -> GlanceClause?] = [Sunscreen.clause, Umbrella.clause]
 
     /// `At a glance: …; …`, or nil when no clause has anything to say.
     static func line(_ input: GlanceInput) -> String? {
@@ -73,8 +73,8 @@ enum Umbrella {
                                 spoken: "No provider gives a chance of precipitation for the next \(ahead.count) hours.")
         }
         guard let (hour, chance) = chances.first(where: { $0.1 >= likely }) else {
-            return GlanceClause(short: "no rain expected in the next \(ahead.count) hours",
-                                spoken: "No rain is expected in the next \(ahead.count) hours.")
+            let span = ahead.count == 1 ? "hour" : "\(ahead.count) hours"
+            return GlanceClause(short: "no rain expected in the next \(span)", spoken: "No rain is expected in the next \(span).")
         }
         let what = kind(hour.condition?.value)
         let when = input.when(hour)
