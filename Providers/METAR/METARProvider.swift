@@ -11,8 +11,8 @@ public struct METARProvider: WeatherProvider {
         public var id: String
         /// Base URL, `https://aviationweather.gov` unless pointed elsewhere.
         public var baseURL: RequestURL
-        /// The stations to choose from.
-        public var stations: METARStations
+        /// The stations to choose from, read the first time a station is wanted (an answer from the cache needs none).
+        public var stations: @Sendable () throws(METARStationsError) -> METARStations
         /// How far from the place a station may be, in kilometres.
         public var maxDistanceKilometres: Double = 50
         /// How many of the nearest stations are asked at once, so that one without a recent report falls back to the next.
@@ -20,8 +20,14 @@ public struct METARProvider: WeatherProvider {
         /// How old a report may be and still stand for now, in seconds.
         public var maxAgeSeconds: Double = 3 * 3_600
 
-        /// Creates a configuration.
+        /// Creates a configuration choosing among `stations`.
         public init(id: String = "metar", baseURL: RequestURL = RequestURL(string: "https://aviationweather.gov")!, stations: METARStations) {
+            self.init(id: id, baseURL: baseURL, stations: { stations })
+        }
+
+        /// Creates a configuration whose stations come from `stations` when first wanted.
+        public init(id: String = "metar", baseURL: RequestURL = RequestURL(string: "https://aviationweather.gov")!,
+                    stations: @escaping @Sendable () throws(METARStationsError) -> METARStations) {
             self.id = id
             self.baseURL = baseURL
             self.stations = stations
@@ -49,10 +55,12 @@ public struct METARProvider: WeatherProvider {
     /// Creates the provider.
     public init(configuration: Configuration) { self.configuration = configuration }
 
-    /// The stations a fetch for `place` asks about, nearest first.
-    public func candidates(for place: Place) -> [(station: METARStation, kilometres: Double)] {
-        configuration.stations.nearest(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude,
-                                       withinKilometres: configuration.maxDistanceKilometres, limit: configuration.candidates)
+    /// The stations a fetch for `place` asks about, nearest first; a station list that cannot be read is `not_configured`.
+    public func candidates(for place: Place) throws(ProviderError) -> [(station: METARStation, kilometres: Double)] {
+        let stations: METARStations
+        do { stations = try configuration.stations() } catch { throw ProviderError(.notConfigured, error.description) }
+        return stations.nearest(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude,
+                                withinKilometres: configuration.maxDistanceKilometres, limit: configuration.candidates)
     }
 
     /// The one request a fetch sends: the last three hours of reports of every candidate station.
@@ -71,7 +79,7 @@ public struct METARProvider: WeatherProvider {
     /// Asks for the candidates' reports and keeps the latest recent one of the nearest station that has one.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         let place = request.place
-        let candidates = candidates(for: place)
+        let candidates = try candidates(for: place)
         let radius = Int(configuration.maxDistanceKilometres)
         guard !candidates.isEmpty else {
             throw ProviderError(.notFound, "no METAR station within \(radius) km of \(place.name)")

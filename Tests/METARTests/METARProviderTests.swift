@@ -44,6 +44,18 @@ import Testing
         #expect(transport.requests.isEmpty)
     }
 
+    @Test func anUnreadableStationListIsNotConfiguredAndAsksNothing() async throws {
+        let transport = StubTransport(status: 200, body: "[]")
+        let broken = METARProvider(configuration: .init(stations: { () throws(METARStationsError) in
+            try METARStations(path: "/nonexistent/metar-stations.tsv")
+        }))
+        await #expect { try await broken.fetch(WeatherRequest(place: minsk, kinds: [.current]), context: context(transport)) } throws: {
+            let error = $0 as? ProviderError
+            return error?.code == .notConfigured && error?.message == "cannot read the METAR station list /nonexistent/metar-stations.tsv"
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test func theServiceIsAskedOverRealHTTP() async throws {
         let body = try Files.fixture("new-york")
         let server = try LoopbackServer { request in

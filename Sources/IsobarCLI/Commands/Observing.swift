@@ -11,14 +11,9 @@ extension IsobarCommandLine {
     func observe(_ place: Place, _ setup: WeatherSetup) async {
         guard let entry = setup.configuration.observations, setup.configuration.archiveDays > 0, let store = setup.store,
               let dataDirectory = DataDirectory.locate(environment: environment), let directory = userDataDirectory() else { return }
-        let stations: METARStations
-        do {
-            stations = try METARStations(path: dataDirectory + "/stations/metar-stations.tsv")
-        } catch {
-            warn("observations are not kept: \(error.description)")
-            return
-        }
-        var configuration = METARProvider.Configuration(stations: stations)
+        // Read only when the observation is not in the cache: most commands within half an hour of the last need no station.
+        let path = dataDirectory + "/stations/metar-stations.tsv"
+        var configuration = METARProvider.Configuration(stations: { () throws(METARStationsError) in try METARStations(path: path) })
         if let url = entry.baseURL { configuration.baseURL = url }
         if let distance = entry.maxDistanceKilometres { configuration.maxDistanceKilometres = distance }
         let provider = METARProvider(configuration: configuration)
