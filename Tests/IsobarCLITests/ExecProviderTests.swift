@@ -42,7 +42,7 @@ import Testing
         """
         _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: Data(config.utf8))
         let cache = temporaryDirectory("exec-cache")
-        let run = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--timeout", "8", "--config", directory + "/config.json",
+        let run = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--timeout", "20", "--config", directory + "/config.json",
                                 "--cache-dir", cache], environment: ["PATH": path])
         #expect(run.code == 2, "\(run.stderr)")
         let lines = try parseLines(run)
