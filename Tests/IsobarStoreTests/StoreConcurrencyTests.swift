@@ -183,14 +183,14 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throw
                 let begin = clock.now
                 #expect(try await store.entry(for: key("k"))?.payload == "stale")
                 #expect(try await store.statistics().groups.first?.count == 1)
-                // Well below the 5 s a reader waiting for the write lock would take.
-                #expect(clock.now - begin < .milliseconds(3000))
+                // Below the 5 s a reader waiting for the write lock would take (a loaded machine adds up to a second or so).
+                #expect(clock.now - begin < .milliseconds(4500))
             }
             // A command starting now opens the file and reads without waiting for the lock either.
             let begin = clock.now
             let late = try await Store.open(directory: (store.path as NSString).deletingLastPathComponent, warn: noWarnings)
             #expect(try await late.entry(for: key("k"))?.payload == "stale")
-            #expect(clock.now - begin < .milliseconds(3000))
+            #expect(clock.now - begin < .milliseconds(4500))
             try await Task.sleep(for: .milliseconds(300))
         }
         // Eight writes waiting 5 s for the lock on the pool's two threads would stall the probe for seconds.
