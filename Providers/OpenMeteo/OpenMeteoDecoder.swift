@@ -32,7 +32,13 @@ public struct OpenMeteoDecoder: Sendable {
 
     /// Decodes a response to one forecast per model asked for (one forecast, unsuffixed, when `models` is empty); with more
     /// than one model every variable's key ends in `_<model>`, and a model that gave none of its variables is an error.
-    public func decode(_ response: HTTPResponse, now: Date, models: [String]) throws(ProviderError) -> [OpenMeteoForecast] {
+    /// When `kinds` is given, the blocks of the other kinds are cut out unread (current conditions alone skip the steps and days).
+    public func decode(_ response: HTTPResponse, now: Date, models: [String], kinds: Set<DataKind>? = nil) throws(ProviderError) -> [OpenMeteoForecast] {
+        var response = response
+        if let kinds {
+            let unasked = Self.blocks(notAskedBy: kinds)
+            if !unasked.isEmpty, let trimmed = TopLevelMembers.removing(unasked, from: response.body) { response.body = trimmed }
+        }
         let body = try CheckedBody(response, provider: providerName, messageKey: "reason", now: now)
         let reason = body.serverMessage
         return try ProviderError.decoding(provider: providerName) {
@@ -68,6 +74,15 @@ public struct OpenMeteoDecoder: Sendable {
                 return forecast
             }
         }
+    }
+
+    /// The top-level members `kinds` does not need: the current block without `.current`, the steps and days (which fill
+    /// one cache slot together) without `.hourly` or `.daily`.
+    static func blocks(notAskedBy kinds: Set<DataKind>) -> Set<String> {
+        var blocks: Set<String> = []
+        if !kinds.contains(.current) { blocks.formUnion(["current", "current_units"]) }
+        if kinds.isDisjoint(with: [.hourly, .daily]) { blocks.formUnion(["hourly", "hourly_units", "daily", "daily_units"]) }
+        return blocks
     }
 
     /// True when some block holds a key ending in `suffix` (a model the body answers for).

@@ -112,7 +112,8 @@ public struct OpenMeteoProvider: WeatherProvider {
         let now = context.time.now()
         do {
             let response = try await context.transport.send(httpRequest)
-            decoded = try OpenMeteoDecoder(providerName: displayName).decode(response, now: now, models: configuration.models)
+            decoded = try OpenMeteoDecoder(providerName: displayName).decode(response, now: now, models: configuration.models,
+                                                                     kinds: context.onlyAskedKinds ? request.kinds : nil)
         } catch {
             throw error.redacting(httpRequest.secretValues)
         }

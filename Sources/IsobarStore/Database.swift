@@ -47,6 +47,12 @@ final class Database: Sendable {
         try await reader.submit(.snapshot, body)
     }
 
+    /// Runs `body`, which runs one statement, on the reader outside an explicit transaction: the statement's own implicit
+    /// one is its snapshot, and two round trips through SQLite (`BEGIN`, `COMMIT`) are saved.
+    func readOne<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
+        try await reader.submit(.bare, body)
+    }
+
     /// Runs `body` on the writer's connection outside any transaction (pragmas that cannot run inside one).
     func bare<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
         try await writer.submit(.bare, body)

@@ -4,7 +4,7 @@ import IsobarEngine
 extension Store: ResponseCache, CacheMaintenance {
     /// The entry stored under `key`, if any.
     public func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry? {
-        try await reading { connection throws(StoreError) in
+        try await readingOne { connection throws(StoreError) in
             let rows = try connection.query(
                 "SELECT fetched_at, payload, lifetime_s, must_revalidate FROM cache WHERE provider = ? AND kind = ? AND place_key = ?",
                 [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey)])

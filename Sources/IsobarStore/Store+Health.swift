@@ -1,13 +1,27 @@
 import FoundationEssentials
 import IsobarEngine
 
-extension Store: CooldownStore, BreakerStore {
+extension Store: ProviderHealthStore {
     /// The provider's cooldown, if one lasts beyond `now`.
     public func cooldown(provider: String, now: Date) async throws(StorageError) -> Cooldown? {
-        try await reading { connection throws(StoreError) in
+        try await readingOne { connection throws(StoreError) in
             let rows = try connection.query("SELECT until, reason FROM cooldowns WHERE provider = ?", [.text(provider)])
             guard let row = rows.first, let until = row[0].double.map(Date.init(timeIntervalSince1970:)), until > now else { return nil }
             return Cooldown(until: until, reason: row[1].text ?? "")
+        }
+    }
+
+    /// The provider's cooldown, if one lasts beyond `now`, and its breaker, in one statement on the reader.
+    public func health(provider: String, now: Date) async throws(StorageError) -> (cooldown: Cooldown?, breaker: BreakerState) {
+        try await readingOne { connection throws(StoreError) in
+            let row = try connection.query("""
+                SELECT (SELECT until FROM cooldowns WHERE provider = ?1), (SELECT reason FROM cooldowns WHERE provider = ?1),
+                       (SELECT failures FROM breakers WHERE provider = ?1), (SELECT opened_at FROM breakers WHERE provider = ?1)
+                """, [.text(provider)]).first ?? []
+            let value = { (column: Int) in column < row.count ? row[column] : SQLValue.null }
+            let until = value(0).double.map(Date.init(timeIntervalSince1970:))
+            let cooldown = until.flatMap { $0 > now ? Cooldown(until: $0, reason: value(1).text ?? "") : nil }
+            return (cooldown, BreakerState(failures: value(2).int ?? 0, openedAt: value(3).double.map(Date.init(timeIntervalSince1970:))))
         }
     }
 
@@ -37,7 +51,7 @@ extension Store: CooldownStore, BreakerStore {
 
     /// The provider's breaker.
     public func breaker(provider: String) async throws(StorageError) -> BreakerState {
-        try await reading { connection throws(StoreError) in try Self.breaker(provider, connection) }
+        try await readingOne { connection throws(StoreError) in try Self.breaker(provider, connection) }
     }
 
     /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures); returns the new state.

@@ -28,7 +28,7 @@ extension Store: CallLedger {
 
     /// Weighted calls counted in each window ending at `now`.
     public func usage(provider: String, windows: [RateLimit], now: Date) async throws(StorageError) -> [Double] {
-        try await reading { connection throws(StoreError) in
+        try await readingOne { connection throws(StoreError) in
             let calls = try Self.calls(of: provider, within: windows, now: now, connection)
             return windows.map { window in
                 let since = now.addingTimeInterval(-window.perSeconds)
@@ -52,15 +52,20 @@ extension Store: CallLedger {
     }
 
     /// True when the request fits in every window: the costs counted in each (as `LedgerWindow` counts them) plus its own
-    /// are within the limit.
+    /// are within the limit. One range scan of the index on the instant a call stops counting, bounded by the longest window,
+    /// sums every window at once.
     private static func fits(_ request: PermitRequest, now: Date, _ connection: Connection) throws(StoreError) -> Bool {
-        for window in request.windows {
-            let rows = try connection.query(
-                "SELECT total(cost) FROM rate_events WHERE provider = ? AND coalesce(settled_at, deadline, at) > ?",
-                [.text(request.provider), .real(now.addingTimeInterval(-window.perSeconds).timeIntervalSince1970)])
-            let used = rows.first?[0].double ?? 0
-            if used + request.cost > window.limit + 1e-9 { return false }
-        }
+        guard let longest = request.windows.map(\.perSeconds).max(), let smallest = request.windows.map(\.limit).min() else { return true }
+        // Every call that counts in a window is among the provider's calls kept: when even all of them leave room under the
+        // smallest limit (with a margin for rounding in the running total), every window has room.
+        let kept = try connection.query("SELECT cost FROM rate_totals WHERE provider = ?", [.text(request.provider)]).first?[0].double ?? 0
+        if kept + request.cost <= smallest - 1e-6 { return true }
+        let sums = request.windows.map { _ in "total(CASE WHEN coalesce(settled_at, deadline, at) > ? THEN cost END)" }
+        let sql = "SELECT \(sums.joined(separator: ", ")) FROM rate_events WHERE provider = ? AND coalesce(settled_at, deadline, at) > ?"
+        let since = { (seconds: Double) in SQLValue.real(now.addingTimeInterval(-seconds).timeIntervalSince1970) }
+        let rows = try connection.query(sql, request.windows.map { since($0.perSeconds) } + [.text(request.provider), since(longest)])
+        guard let row = rows.first else { return true }
+        for (window, used) in zip(request.windows, row) where (used.double ?? 0) + request.cost > window.limit + 1e-9 { return false }
         return true
     }
 

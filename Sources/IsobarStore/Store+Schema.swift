@@ -37,6 +37,27 @@ extension Store {
         CREATE TABLE http_validations(request_key TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, body TEXT NOT NULL,
                                       stored_at REAL NOT NULL, headers TEXT NOT NULL DEFAULT '');
         """,
+        // The ledger's window queries read only the calls still counting: indexed by provider and the instant a call stops
+        // counting (its settling time, else its deadline, else its grant), with its cost, so a window is summed from the index.
+        // And each provider's cost over every call kept, maintained by triggers: while it leaves room under the smallest
+        // limit, no window can be full, and the windows need not be summed.
+        """
+        CREATE INDEX rate_events_by_counts_until ON rate_events(provider, coalesce(settled_at, deadline, at), cost);
+        CREATE TABLE rate_totals(provider TEXT PRIMARY KEY, cost REAL NOT NULL);
+        INSERT INTO rate_totals(provider, cost) SELECT provider, total(cost) FROM rate_events GROUP BY provider;
+        CREATE TRIGGER rate_events_added AFTER INSERT ON rate_events BEGIN
+            INSERT INTO rate_totals(provider, cost) VALUES (new.provider, new.cost)
+            ON CONFLICT(provider) DO UPDATE SET cost = cost + excluded.cost;
+        END;
+        CREATE TRIGGER rate_events_removed AFTER DELETE ON rate_events BEGIN
+            UPDATE rate_totals SET cost = cost - old.cost WHERE provider = old.provider;
+        END;
+        CREATE TRIGGER rate_events_changed AFTER UPDATE OF provider, cost ON rate_events BEGIN
+            UPDATE rate_totals SET cost = cost - old.cost WHERE provider = old.provider;
+            INSERT INTO rate_totals(provider, cost) VALUES (new.provider, new.cost)
+            ON CONFLICT(provider) DO UPDATE SET cost = cost + excluded.cost;
+        END;
+        """,
     ]
 
     /// The cache's layout.

@@ -4,7 +4,7 @@ import IsobarEngine
 extension Store: HTTPValidatorStore {
     /// The validation record kept under `key`, if any.
     public func validation(for key: String) async throws(StorageError) -> HTTPValidation? {
-        try await reading { connection throws(StoreError) in
+        try await readingOne { connection throws(StoreError) in
             let rows = try connection.query("SELECT etag, last_modified, body, stored_at, headers FROM http_validations WHERE request_key = ?",
                                             [.text(key)])
             guard let row = rows.first, let body = row[2].text, let storedAt = row[3].double else { return nil }

@@ -105,6 +105,16 @@ public final class Store: Sendable {
         }
     }
 
+    /// `reading` for a body that runs a single statement: its implicit transaction is its snapshot (see `Database.readOne`).
+    @discardableResult
+    func readingOne<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StorageError) -> T {
+        do {
+            return try await database.readOne(body)
+        } catch {
+            throw StorageError(error.message)
+        }
+    }
+
     /// Write transactions committed so far (tests).
     var writeTransactions: Int { database.transactions }
 

@@ -105,11 +105,15 @@ public struct FetchContext: Sendable {
     public var time: any TimeSource
     /// The instant the whole fetch must be over by; the transport refuses to start a request after it.
     public var deadline: Date
+    /// True when only the kinds the request asks for are wanted: a provider whose one answer holds every kind may leave the
+    /// others out of its report instead of decoding them (false: it may give everything it got, for the cache).
+    public var onlyAskedKinds: Bool
 
-    /// A context; by default on the system clock with no deadline.
-    public init(transport: any Transport, time: any TimeSource = SystemTime(), deadline: Date = .distantFuture) {
+    /// A context; by default on the system clock with no deadline, every kind the answer holds wanted.
+    public init(transport: any Transport, time: any TimeSource = SystemTime(), deadline: Date = .distantFuture, onlyAskedKinds: Bool = false) {
         self.transport = transport
         self.time = time
         self.deadline = deadline
+        self.onlyAskedKinds = onlyAskedKinds
     }
 }

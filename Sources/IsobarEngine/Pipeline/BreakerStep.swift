@@ -65,7 +65,7 @@ public struct BreakerStep: PipelineStep {
 
     /// Throws while open; when half-open, returns the probe's lease owner, or throws when another caller holds the probe.
     private func admit(_ call: ProviderCall) async throws(ProviderError) -> LeaseOwner? {
-        guard try await isHalfOpen(), let probes else { return nil }
+        guard try await isHalfOpen(known: call.breakerReadWithCooldown), let probes else { return nil }
         let owner = LeaseOwner.random()
         let now = time.now()
         let acquired: Bool
@@ -89,11 +89,16 @@ public struct BreakerStep: PipelineStep {
         return owner
     }
 
-    /// False when closed, true once the open period has passed; throws `breakerOpen` while open.
-    private func isHalfOpen() async throws(ProviderError) -> Bool {
+    /// False when closed, true once the open period has passed; throws `breakerOpen` while open. `known` is the state when
+    /// it was just read (with the cooldown); nil to read it.
+    private func isHalfOpen(known: BreakerState? = nil) async throws(ProviderError) -> Bool {
         let state: BreakerState
         do {
-            state = try await breakers.breaker(provider: storageKey)
+            if let known {
+                state = known
+            } else {
+                state = try await breakers.breaker(provider: storageKey)
+            }
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot read the breaker of \(provider.id): \(error.message)"))
             return false

@@ -24,6 +24,9 @@ public struct CooldownStep: PipelineStep {
     public let waitsForRateLimits: Bool
     /// Where a 429's pause is told to the calls already queued for the provider; nil for nowhere.
     public let pause: ProviderPause?
+    /// When the cooldowns and the breakers are one backend that reads both at once: it, so that the breaker step below
+    /// is handed the breaker read with the cooldown; nil to read the cooldown alone.
+    public let health: (any ProviderHealthStore)?
 
     /// Seconds of cooldown when a 429 names none.
     public static let defaultRetryAfterSeconds = 60.0
@@ -31,7 +34,8 @@ public struct CooldownStep: PipelineStep {
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, cooldowns: any CooldownStore, longestWaitSeconds: Double,
                 maxCooldownSeconds: Double = 3600, time: any TimeSource, diagnostics: any DiagnosticSink, storageKey: String? = nil,
-                waitsForRateLimits: Bool = false, pause: ProviderPause? = nil) {
+                waitsForRateLimits: Bool = false, pause: ProviderPause? = nil, health: (any ProviderHealthStore)? = nil) {
+        self.health = health
         self.next = next
         self.provider = provider
         self.cooldowns = cooldowns
@@ -47,7 +51,8 @@ public struct CooldownStep: PipelineStep {
     /// Waits out or skips a cooldown, then calls; records a 429's cooldown (and, when `waitsForRateLimits`, waits it out and asks again).
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
         while true {
-            try await waitOut(before: call.deadline)
+            var call = call
+            call.breakerReadWithCooldown = try await waitOut(before: call.deadline)
             do {
                 return try await next.answer(call)
             } catch {
@@ -77,15 +82,21 @@ public struct CooldownStep: PipelineStep {
         }
     }
 
-    private func waitOut(before deadline: Date) async throws(ProviderError) {
+    /// Waits out the provider's cooldown, if any; returns the breaker when it was read with the cooldown and no wait followed.
+    private func waitOut(before deadline: Date) async throws(ProviderError) -> BreakerState? {
         let cooldown: Cooldown?
+        var breaker: BreakerState?
         do {
-            cooldown = try await cooldowns.cooldown(provider: storageKey, now: time.now())
+            if let health {
+                (cooldown, breaker) = try await health.health(provider: storageKey, now: time.now())
+            } else {
+                cooldown = try await cooldowns.cooldown(provider: storageKey, now: time.now())
+            }
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot read the cooldown of \(provider.id): \(error.message)"))
-            return
+            return nil
         }
-        guard let cooldown else { return }
+        guard let cooldown else { return breaker }
         let wait = cooldown.until.timeIntervalSince(time.now())
         let name = provider.displayName
         if wait > longestWaitSeconds {
@@ -97,5 +108,6 @@ public struct CooldownStep: PipelineStep {
                                 "\(name) is cooling down until \(MessageTime.clock(cooldown.until)) UTC (\(cooldown.reason))", reason: .cooldownWait)
         }
         try await IsobarEngine.pause(wait, on: time, provider: name)
+        return nil
     }
 }

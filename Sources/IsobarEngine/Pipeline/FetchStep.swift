@@ -18,10 +18,14 @@ public struct FetchStep: PipelineStep {
     public let storageKey: String
     /// Where storage failures go.
     public let diagnostics: any DiagnosticSink
+    /// True to let the provider leave out the kinds not asked for (see `FetchContext.onlyAskedKinds`).
+    public let onlyAskedKinds: Bool
 
     /// A step asking `provider` through `transport`.
     public init(provider: any WeatherProvider, transport: any Transport, time: any TimeSource, validators: (any HTTPValidatorStore)? = nil,
-                conditional: Bool = true, storageKey: String? = nil, diagnostics: any DiagnosticSink = DiagnosticLog()) {
+                conditional: Bool = true, storageKey: String? = nil, diagnostics: any DiagnosticSink = DiagnosticLog(),
+                onlyAskedKinds: Bool = false) {
+        self.onlyAskedKinds = onlyAskedKinds
         self.provider = provider
         self.transport = transport
         self.time = time
@@ -37,7 +41,8 @@ public struct FetchStep: PipelineStep {
         let deadlined = DeadlineTransport(base: transport, deadline: call.deadline, time: time)
         let transport = RevalidatingTransport(base: deadlined, store: validators, conditional: conditional, storageKey: storageKey,
                                               time: time, diagnostics: diagnostics)
-        var report = try await provider.fetch(call.request, context: FetchContext(transport: transport, time: time, deadline: call.deadline))
+        var report = try await provider.fetch(call.request, context: FetchContext(transport: transport, time: time, deadline: call.deadline,
+                                                                                   onlyAskedKinds: onlyAskedKinds))
             .validated(now: time.now())
         if report.source == .live { report.fetchedAt = time.now() }
         report.caching = transport.caching

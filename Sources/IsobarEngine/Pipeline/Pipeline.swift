@@ -28,7 +28,7 @@ public enum Pipeline {
         let paused = ProviderPause()
         let fetch = ConcurrencyStep(next: FetchStep(provider: provider, transport: binding.transport, time: time, validators: validators,
                                                     conditional: options.readCache, storageKey: binding.storageKey,
-                                                    diagnostics: diagnostics),
+                                                    diagnostics: diagnostics, onlyAskedKinds: options.cachesOnlyAskedKinds),
                                     slots: slots, providerName: provider.displayName, pause: paused, time: time)
         guard let policy = binding.policy, let storage else { return (fetch, nil) }
         let key = binding.storageKey
@@ -43,7 +43,8 @@ public enum Pipeline {
                                   probes: storage.locks)
         let cooled = CooldownStep(next: guarded, provider: provider, cooldowns: storage.cooldowns,
                                   longestWaitSeconds: options.longestWaitSeconds, maxCooldownSeconds: policy.maxCooldownSeconds, time: time,
-                                  diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits, pause: paused)
+                                  diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits, pause: paused,
+                                  health: oneHealthBackend(storage))
         let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
                                       readCache: options.readCache, time: time, diagnostics: diagnostics,
                                       cachesOnlyAskedKinds: options.cachesOnlyAskedKinds)
@@ -51,5 +52,12 @@ public enum Pipeline {
         let stale = StaleIfErrorStep(next: cached, cache: cache)
         guard let budget = policy.budgetSeconds else { return (stale, stale) }
         return (BudgetStep(next: stale, budgetSeconds: budget, time: time), stale)
+    }
+
+    /// The storage's cooldowns when they are also its breakers (one object that reads both at once), else nil.
+    private static func oneHealthBackend(_ storage: EngineStorage) -> (any ProviderHealthStore)? {
+        guard let health = storage.cooldowns as? any ProviderHealthStore, type(of: storage.breakers) is AnyObject.Type,
+              type(of: health) is AnyObject.Type, (storage.breakers as AnyObject) === (health as AnyObject) else { return nil }
+        return health
     }
 }

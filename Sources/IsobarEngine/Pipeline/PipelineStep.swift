@@ -26,6 +26,9 @@ public struct ProviderCall: Sendable {
     public var deadline: Date
     /// The engine request it serves.
     public var requestID: RequestID
+    /// The provider's breaker as read together with its cooldown just before this step, when it was; the breaker step then
+    /// need not read it again.
+    public var breakerReadWithCooldown: BreakerState?
 
     /// Creates a call.
     public init(request: WeatherRequest, deadline: Date, requestID: RequestID = RequestID(0)) {

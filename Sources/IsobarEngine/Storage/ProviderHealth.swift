@@ -47,3 +47,10 @@ public protocol BreakerStore: Sendable {
     /// Closes the provider's breaker and forgets its failures (`isobar providers reset`).
     func resetBreaker(provider: String) async throws(StorageError)
 }
+
+/// A backend that reads a provider's cooldown and breaker in one step (a cooldown read is followed by a breaker read on
+/// every call).
+public protocol ProviderHealthStore: CooldownStore, BreakerStore {
+    /// The provider's cooldown, if one lasts beyond `now`, and its breaker, read together.
+    func health(provider: String, now: Date) async throws(StorageError) -> (cooldown: Cooldown?, breaker: BreakerState)
+}
