@@ -38,7 +38,7 @@ extension Store {
                                       stored_at REAL NOT NULL, headers TEXT NOT NULL DEFAULT '');
         """,
         // The ledger's window queries read only the calls still counting: indexed by provider and the instant a call stops
-        // counting (its settling time, else its deadline, else its grant), with its cost, so a window is summed from the index.
+        // counting (its settling time, else its deadline, else its grant), so a window reads only the calls that may count in it.
         // And each provider's cost over every call kept, maintained by triggers: while it leaves room under the smallest
         // limit, no window can be full, and the windows need not be summed.
         """
