@@ -99,11 +99,19 @@ final class RedisConnection: @unchecked Sendable {
     }
 
     private func exchange(_ context: UnsafeMutablePointer<redisContext>, _ arguments: [String]) throws(RedisFailure) -> RedisReply {
-        // Copies the strings hiredis reads (never past their lengths); freed once the reply is in.
-        let copies = arguments.map { UnsafePointer(strdup($0)) }
-        defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        // The arguments' bytes side by side in one buffer, read by hiredis only up to each one's length.
         let lengths = arguments.map { $0.utf8.count }
-        let reply = isobar_redis_command(context, Int32(arguments.count), copies, lengths)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, lengths.reduce(0, +)), alignment: 1)
+        defer { bytes.deallocate() }
+        var starts: [UnsafePointer<CChar>?] = []
+        starts.reserveCapacity(arguments.count)
+        var offset = 0
+        for (argument, length) in zip(arguments, lengths) {
+            UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + length)]).copyBytes(from: argument.utf8)
+            starts.append(UnsafePointer(bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)))
+            offset += length
+        }
+        let reply = isobar_redis_command(context, Int32(arguments.count), starts, lengths)
         guard let reply else {
             let cause = isobar_redis_timed_out(context) != 0 ? "no answer in \(timeoutMilliseconds) ms"
                 : String(cString: isobar_redis_error_text(context))
