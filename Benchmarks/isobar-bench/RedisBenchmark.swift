@@ -13,7 +13,7 @@ import Glibc
 /// `isobar now 53.9,27.57 --format jsonl` (OpenWeatherMap, live on a loopback server) from the local cache alone, from the
 /// local cache with a shared store configured, and from the shared store after a local miss (each run on a copy of an
 /// empty local cache file); then, in this process, one cache read and one permit from SQLite
-/// and from Redis. `ISOBAR_BENCH_RUNS` sets the command runs (default 25).
+/// and from Redis. `ISOBAR_BENCH_RUNS` sets the command runs (default 41).
 func benchmarkRedis() async throws {
     guard let isobar = siblingIsobar(for: "redis") else { return }
     guard RedisTestServer.executable != nil else {
@@ -31,7 +31,7 @@ func benchmarkRedis() async throws {
     _ = FileManager.default.createFile(atPath: scratch + "/local.json", contents: Data(#"{"providers": [\#(provider)]}"#.utf8))
     _ = FileManager.default.createFile(atPath: scratch + "/shared.json",
                                        contents: Data(#"{"shared_store": "\#(redis.url)", "providers": [\#(provider)]}"#.utf8))
-    let runs = ProcessInfo.processInfo.environment["ISOBAR_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 25
+    let runs = ProcessInfo.processInfo.environment["ISOBAR_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 41
     func environment(_ cache: String) -> [String] {
         ["BENCH_OWM_KEY=bench", "XDG_CACHE_HOME=\(cache)", "HOME=\(scratch)", "ISOBAR_DATA_DIR=\(dataDirectory())", recordingTimeShift()]
     }
@@ -48,7 +48,9 @@ func benchmarkRedis() async throws {
         return
     }
     let asked = server.requests.count
+    let loadBefore = loadAverage()
     var times: [[Double]] = [[], [], []]
+    var cpu: [[Double]] = [[], [], []]
     for run in 0..<runs {
         let copy = scratch + "/empty-\(run)"
         guard spawnAndMeasure("/bin/cp", ["-R", scratch + "/empty", copy], environment: []).status == 0 else {
@@ -59,14 +61,27 @@ func benchmarkRedis() async throws {
         // A different case first each run, so that none gains from following another.
         for offset in 0..<3 {
             let index = (run + offset) % 3
-            times[index].append(spawnAndMeasure(isobar, cases[index].0, environment: environment(cases[index].1)).seconds * 1000)
+            let measured = spawnAndMeasure(isobar, cases[index].0, environment: environment(cases[index].1))
+            guard measured.status == 0 else {
+                print("redis: a run failed (exit status \(measured.status))")
+                return
+            }
+            times[index].append(measured.seconds * 1000)
+            cpu[index].append(measured.cpuSeconds * 1000)
         }
+        try? FileManager.default.removeItem(atPath: copy)
     }
-    let medians = times.map { $0.sorted()[runs / 2] }
-    print("redis: isobar now 53.9,27.57 --format jsonl, one live provider, \(runs) runs each, redis-server on loopback")
-    print("  SQLite alone, local hit            median \(format(medians[0])) ms")
-    print("  with the shared store, local hit   median \(format(medians[1])) ms   (\(signed(medians[1] - medians[0])) ms)")
-    print("  local miss, shared hit            median \(format(medians[2])) ms   (\(signed(medians[2] - medians[0])) ms)")
+    let loadAfter = loadAverage()
+    let medians = times.map { median($0) }
+    // Each run's three cases ran back to back: the median of the differences within a run is the figure least moved by load.
+    let paired = [1, 2].map { index in median(zip(times[index], times[0]).map { $0 - $1 }) }
+    print("redis: isobar now 53.9,27.57 --format jsonl, one live provider, \(runs) runs each (cases interleaved), redis-server on loopback")
+    print("  load average before \(loadBefore), after \(loadAfter)")
+    print("  SQLite alone, local hit            median \(format(medians[0])) ms   p25–p75 \(spread(times[0])) ms   CPU \(format(median(cpu[0]))) ms")
+    print("  with the shared store, local hit   median \(format(medians[1])) ms   p25–p75 \(spread(times[1])) ms   CPU \(format(median(cpu[1]))) ms")
+    print("  local miss, shared hit             median \(format(medians[2])) ms   p25–p75 \(spread(times[2])) ms   CPU \(format(median(cpu[2]))) ms")
+    print("  added to the SQLite-alone local hit (median of each run's difference): shared local hit \(signed(paired[0])) ms, "
+        + "local miss + shared hit \(signed(paired[1])) ms (difference of medians \(signed(medians[1] - medians[0])), \(signed(medians[2] - medians[0])))")
     print("  upstream requests after warming: \(server.requests.count - asked)")
 
     let store = try await Store.open(directory: scratch + "/micro", warn: { print("redis: \($0)") })
@@ -83,9 +98,28 @@ func benchmarkRedis() async throws {
         if case .granted(let call) = try await store.acquire(permit, now: Date()) { try await store.settle(call, at: Date()) }
     }
     let permitShared = try await timeAsync(runs: micro) { _ = try await shared.acquire(permit, now: Date()) }
+    let url = try RedisURL(parsing: redis.url)
+    let firstRead = try await timeAsync(runs: 200) { _ = try await RedisStore(url: url).entry(for: key) }
     print("  in this process, \(micro) runs each (median, p90):")
     print("    cache read  SQLite \(format(readLocal.median)) µs, \(format(readLocal.p90)) µs   Redis \(format(readShared.median)) µs, \(format(readShared.p90)) µs")
+    print("    connect and first read, Redis \(format(firstRead.median)) µs, \(format(firstRead.p90)) µs (200 runs)")
     print("    permit      SQLite (grant + settle) \(format(permitLocal.median)) µs, \(format(permitLocal.p90)) µs   Redis (one GCRA script) \(format(permitShared.median)) µs, \(format(permitShared.p90)) µs")
+}
+
+/// The median of `values` (the upper one of an even count).
+private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+/// `p25–p75` of `values`.
+private func spread(_ values: [Double]) -> String {
+    let sorted = values.sorted()
+    return "\(format(sorted[sorted.count / 4]))–\(format(sorted[sorted.count * 3 / 4]))"
+}
+
+/// The 1, 5 and 15 minute load averages.
+private func loadAverage() -> String {
+    var loads = [Double](repeating: 0, count: 3)
+    guard getloadavg(&loads, 3) == 3 else { return "unknown" }
+    return loads.map { format($0) }.joined(separator: " ")
 }
 
 /// `+1.5` or `-0.3`.

@@ -1,6 +1,7 @@
 import CHiredis
 import Dispatch
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,15 +35,19 @@ struct RedisFailure: Error, Sendable {
     var message: String
 }
 
-/// The one place that touches hiredis: a connection, opened on first use and again after any failure, used from one serial queue.
+/// The one place that touches hiredis: a connection, opened on first use and again after any failure.
 ///
-/// hiredis contexts are not thread-safe, and every call blocks (up to the timeout); the queue keeps both away from Swift's
-/// cooperative threads.
+/// hiredis contexts are not thread-safe, and every call blocks (up to the timeout). A call finding the connection idle runs
+/// on the caller's thread: on loopback a round trip is tens of microseconds, less than handing it to another thread and
+/// back, and at worst (a server that stopped answering) it blocks for the timeout once, after which `SharedStoreState`
+/// leaves the server alone for a while. Calls that find it busy queue on a serial queue of its own instead, so that
+/// concurrent callers never hold Swift's cooperative threads while they wait for each other.
 final class RedisConnection: @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: `context` is read and written only on `queue`.
+    // Safety of `@unchecked Sendable`: `context` is read and written only while `lock` is held.
     private let url: RedisURL
     private let timeoutMilliseconds: Int
     private let queue = DispatchQueue(label: "isobar.redis")
+    private let lock = Mutex(())
     private var context: UnsafeMutablePointer<redisContext>?
 
     /// A connection to `url` whose connect and every command give up after `timeoutMilliseconds`.
@@ -57,13 +62,14 @@ final class RedisConnection: @unchecked Sendable {
 
     /// Sends `arguments` as one command and returns the reply (an `.error` reply is returned, not thrown).
     func command(_ arguments: [String]) async throws(RedisFailure) -> RedisReply {
+        if let done = lock.withLockIfAvailable({ _ in send(arguments) }) { return try done.get() }
         let result: Result<RedisReply, RedisFailure> = await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: self.send(arguments)) }
+            queue.async { continuation.resume(returning: self.lock.withLock { _ in self.send(arguments) }) }
         }
         return try result.get()
     }
 
-    /// Runs on `queue`: connects when needed, sends, copies the reply; any failure drops the context so the next call reconnects.
+    /// Runs with `lock` held: connects when needed, sends, copies the reply; any failure drops the context so the next call reconnects.
     private func send(_ arguments: [String]) -> Result<RedisReply, RedisFailure> {
         do {
             let context = try connected()
@@ -99,11 +105,19 @@ final class RedisConnection: @unchecked Sendable {
     }
 
     private func exchange(_ context: UnsafeMutablePointer<redisContext>, _ arguments: [String]) throws(RedisFailure) -> RedisReply {
-        // Copies the strings hiredis reads (never past their lengths); freed once the reply is in.
-        let copies = arguments.map { UnsafePointer(strdup($0)) }
-        defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        // The arguments' bytes side by side in one buffer, read by hiredis only up to each one's length.
         let lengths = arguments.map { $0.utf8.count }
-        let reply = isobar_redis_command(context, Int32(arguments.count), copies, lengths)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, lengths.reduce(0, +)), alignment: 1)
+        defer { bytes.deallocate() }
+        var starts: [UnsafePointer<CChar>?] = []
+        starts.reserveCapacity(arguments.count)
+        var offset = 0
+        for (argument, length) in zip(arguments, lengths) {
+            UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + length)]).copyBytes(from: argument.utf8)
+            starts.append(UnsafePointer(bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)))
+            offset += length
+        }
+        let reply = isobar_redis_command(context, Int32(arguments.count), starts, lengths)
         guard let reply else {
             let cause = isobar_redis_timed_out(context) != 0 ? "no answer in \(timeoutMilliseconds) ms"
                 : String(cString: isobar_redis_error_text(context))

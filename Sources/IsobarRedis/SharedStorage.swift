@@ -28,6 +28,8 @@ public struct TieredCache: ResponseCache {
 
     /// The local entry when fresh; otherwise the newer of the local and the shared one.
     public func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry? {
+        // A copy of this answer still being written is read back, not missed.
+        await state.writes.wait(for: key)
         var localError: StorageError?
         var near: CacheEntry?
         do {
@@ -41,20 +43,25 @@ public struct TieredCache: ResponseCache {
             if let localError { throw localError }
             return near
         }
-        // A copy for the next command on this machine; the answer is served whether or not it could be kept.
-        do { try await local.store(far, for: key) } catch {}
+        // A copy for the next command on this machine, written while the answer is delivered (`SharedStoreState.finish()`
+        // waits for it before the command ends); the answer is served whether or not it could be kept.
+        state.writes.start(key) { [local] in
+            do { try await local.store(far, for: key) } catch {}
+        }
         return far
     }
 
-    /// Keeps the entry locally and on the server.
+    /// Keeps the entry locally and on the server (after any copy still being written, so that an older one never lands last).
     public func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError) {
         _ = await state.attempt { () async throws(StorageError) in try await shared.store(entry, for: key) }
+        await state.writes.wait(for: key)
         try await local.store(entry, for: key)
     }
 
-    /// Deletes the entry in both.
+    /// Deletes the entry in both (after any copy still being written).
     public func removeEntry(for key: CacheKey) async throws(StorageError) {
         _ = await state.attempt { () async throws(StorageError) in try await shared.removeEntry(for: key) }
+        await state.writes.wait(for: key)
         try await local.removeEntry(for: key)
     }
 }
@@ -180,5 +187,11 @@ public struct FallbackLock: FetchLock {
     public func release(_ key: String, owner: LeaseOwner) async throws(StorageError) {
         _ = await state.attempt { () async throws(StorageError) in try await shared.release(key, owner: owner) }
         try await local.release(key, owner: owner)
+    }
+
+    /// Waits with `LeaseBackoff` instead of the step's fixed interval: the holder is on another machine, so its answer is
+    /// looked for soon and then ever less often.
+    public func awaitTurn(_ key: String, attempt: Int, pollSeconds: Double, time: any TimeSource) async throws {
+        try await time.sleep(seconds: LeaseBackoff.seconds(attempt: attempt, random: Double.random(in: 0...1)))
     }
 }

@@ -14,6 +14,8 @@ public final class SharedStoreState: Sendable {
     private let retrySeconds: Double
     private let fallback: String
     private let seconds: @Sendable () -> Double
+    /// Local copies of shared answers still being written.
+    let writes = PendingWrites()
 
     /// A state that tells the first failure to `warn`, with `fallback` saying what happens instead; `seconds` is a monotonic
     /// clock (tests pass their own).
@@ -48,6 +50,11 @@ public final class SharedStoreState: Sendable {
             failed(error.message)
             return nil
         }
+    }
+
+    /// Waits until every local copy of a shared answer started so far is written; a command calls it before it ends.
+    public func finish() async {
+        await writes.wait()
     }
 
     /// Notes a failure: warns the first time, and leaves the store alone for `retrySeconds`.

@@ -28,9 +28,10 @@ final class ManualSeconds: Sendable {
     let key = CacheKey(provider: "p", slot: .current, placeKey: "1,2")
 
     func compose(_ server: RedisTestServer, local: MemoryStorage, machines: Int = 1, retrySeconds: Double = 5, clock: ManualSeconds = ManualSeconds(),
+                 state given: SharedStoreState? = nil,
                  fresh: @escaping @Sendable (CacheKey, CacheEntry) -> Bool = { _, _ in false }) throws -> (EngineStorage, Warnings) {
         let warnings = Warnings()
-        let state = SharedStoreState(retrySeconds: retrySeconds, fallback: "using the local store", seconds: clock.read, warn: warnings.tell)
+        let state = given ?? SharedStoreState(retrySeconds: retrySeconds, fallback: "using the local store", seconds: clock.read, warn: warnings.tell)
         let shared = RedisStore(url: try RedisURL(parsing: server.url), timeoutMilliseconds: 2000)
         return (SharedStorage.compose(local: EngineStorage(local), shared: shared, state: state, expectedMachines: machines, isFresh: fresh), warnings)
     }
@@ -49,11 +50,13 @@ final class ManualSeconds: Sendable {
     @Test func aLocalMissTakesTheSharedAnswerAndKeepsACopy() async throws {
         let server = try RedisTestServer()
         let local = MemoryStorage()
-        let (storage, _) = try compose(server, local: local)
+        let state = SharedStoreState(fallback: "using the local store", warn: { _ in })
+        let (storage, _) = try compose(server, local: local, state: state)
         let shared = RedisStore(url: try RedisURL(parsing: server.url))
         let entry = CacheEntry(fetchedAt: t0, payload: "far", lifetimeSeconds: 60)
         try await shared.store(entry, for: key)
         #expect(try await storage.cache.entry(for: key) == entry)
+        await state.finish()
         #expect(try await local.entry(for: key) == entry)
     }
 

@@ -75,6 +75,7 @@ extension IsobarCommandLine {
                                total: errors.isTerminal && !options.quiet ? path : nil)
         let ticker = Task { await watch.run(book: book, consumer: consumer, time: time, started: started, stopTaking: stopTaking) }
         await consumer.value
+        await setup.shared?.finish()
         stopTaking()
         ticker.cancel()
         let ending = await ticker.value

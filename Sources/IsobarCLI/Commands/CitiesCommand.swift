@@ -60,6 +60,7 @@ extension IsobarCommandLine {
             }
         }
         waiting.stop()
+        await setup.shared?.finish()
         let results = cities.indices.map { ($0, consensus[$0], outcomes[$0]) }
         let units = setup.units
         if parsed.options.format == .jsonl {

@@ -15,6 +15,11 @@ struct SharedStoreSetup: Sendable {
     var state: SharedStoreState
     /// How many machines share the limits (each takes its share while the server is away).
     var expectedMachines: Int
+
+    /// Waits for the local copies of shared answers still being written; called before the command ends.
+    func finish() async {
+        await state.finish()
+    }
 }
 
 extension IsobarCommandLine {

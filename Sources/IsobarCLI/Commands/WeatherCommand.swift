@@ -107,6 +107,7 @@ extension IsobarCommandLine {
             renderer.handle(event)
         }
         renderer.finish()
+        await setup.shared?.finish()
         await archiveLive(reports, setup.configuration)
         await observation
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }

@@ -15,7 +15,7 @@ public struct SingleFlightStep: PipelineStep {
     public let locks: any FetchLock
     /// Seconds a lease lasts unless renewed.
     public let leaseSeconds: Double
-    /// Seconds between checks while another holder fetches.
+    /// Seconds between checks while another holder fetches (the lock may wait otherwise; see `FetchLock.awaitTurn`).
     public let pollSeconds: Double
     /// True to accept cached answers within their time to live (false under `--refresh`: only answers fetched after the call began).
     public let readCache: Bool
@@ -51,6 +51,7 @@ public struct SingleFlightStep: PipelineStep {
         let owner = LeaseOwner(token: "\(self.owner.token)/\(LeaseOwner.random().token)")
         let started = time.now()
         let name = cache.provider.displayName
+        var waits = 0
         while true {
             if await acquire(key, owner: owner) {
                 return try await holding(key, owner: owner) { () async throws(ProviderError) -> WeatherReport in
@@ -61,7 +62,12 @@ public struct SingleFlightStep: PipelineStep {
                     return report
                 }
             }
-            try await pause(pollSeconds, on: time, provider: name)
+            do {
+                try await locks.awaitTurn(key, attempt: waits, pollSeconds: pollSeconds, time: time)
+            } catch {
+                throw ProviderError(.cancelled, "\(name): cancelled", reason: .cancelled)
+            }
+            waits += 1
             if let cached = await cache.usable(call.request, fetchedAfter: started, withinTTL: readCache) { return cached }
         }
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarCore
 
 /// Who holds a lease: a random token per holder, meaningful on any machine.
 public struct LeaseOwner: Sendable, Hashable, CustomStringConvertible {
@@ -29,6 +30,15 @@ public protocol FetchLock: Sendable {
     func renew(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool
     /// Ends `owner`'s lease, if it still holds it.
     func release(_ key: String, owner: LeaseOwner) async throws(StorageError)
+    /// Waits before a waiter looks at `key` again while another owner holds it; `attempt` counts the waits so far, from 0.
+    func awaitTurn(_ key: String, attempt: Int, pollSeconds: Double, time: any TimeSource) async throws
+}
+
+extension FetchLock {
+    /// Sleeps `pollSeconds` on `time`, whatever the attempt.
+    public func awaitTurn(_ key: String, attempt: Int, pollSeconds: Double, time: any TimeSource) async throws {
+        try await time.sleep(seconds: pollSeconds)
+    }
 }
 
 /// Everything the engine keeps between runs, each part behind its own protocol so that backends can be mixed.
