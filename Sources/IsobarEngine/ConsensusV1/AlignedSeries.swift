@@ -37,37 +37,49 @@ public struct AlignedSeries: Sendable, Equatable {
     public let firstHour: Int
     /// Number of grid hours covered.
     public let count: Int
-    /// Per quantity slot, per hour: the value, NaN when absent.
-    var columns: [[Double]]
-    /// Per quantity slot, per hour: interpolated, held or split.
-    var interpolated: [[Bool]]
+    /// The value of slot `s` at hour index `i` is at `s × count + i`: NaN when absent (one contiguous block).
+    var columns: [Double]
+    /// Interpolated, held or split, indexed as `columns`.
+    var interpolated: [Bool]
     /// Per hour: the held condition.
     var conditions: [Condition?]
     /// Per hour: true when the condition was held over a longer step.
     var conditionHeld: [Bool]
     /// Quantities some step computed from others rather than was given (dew point from temperature and humidity).
     public private(set) var derivedQuantities: Set<Quantity> = []
+    /// The same as bits by quantity slot, for the merge's inner loop.
+    private(set) var derivedSlots: UInt32 = 0
 
     /// Aligns a provider's steps (any order; a later duplicate of an instant wins).
     public init(provider: String, steps: [WeatherSample], maxGapHours: Double = 6) {
         self.provider = provider
         let sorted = Self.inTimeOrder(steps)
-        for step in sorted where !step.derivedQuantities.isEmpty { derivedQuantities.formUnion(step.derivedQuantities) }
-        let seconds = sorted.map(\.time.timeIntervalSince1970)
+        var derived: UInt32 = 0
+        for step in sorted where !step.derivedQuantities.isEmpty {
+            for quantity in step.derivedQuantities { derived |= 1 << UInt32(quantity.consensusSlot) }
+        }
+        derivedSlots = derived
+        if derived != 0 { derivedQuantities = Set(QuantitySlot.all.filter { derived & (1 << UInt32($0.consensusSlot)) != 0 }) }
         guard let first = sorted.first, let last = sorted.last else {
             (firstHour, count, columns, interpolated, conditions, conditionHeld) = (0, 0, [], [], [], [])
             return
         }
-        let earliest = first.time.timeIntervalSince1970 - max(0, sorted.map(\.periodHours).max() ?? 0) * 3600
+        var seconds: [Double] = []
+        seconds.reserveCapacity(sorted.count)
+        var longestPeriod = 0.0
+        for step in sorted {
+            seconds.append(step.time.timeIntervalSince1970)
+            longestPeriod = Swift.max(longestPeriod, step.periodHours)
+        }
+        let earliest = first.time.timeIntervalSince1970 - longestPeriod * 3600
         firstHour = Int((earliest / 3600).rounded(.down))
         count = max(0, Int((last.time.timeIntervalSince1970 / 3600).rounded(.up)) + 1 - firstHour)
-        columns = Array(repeating: Array(repeating: .nan, count: count), count: QuantitySlot.count)
-        interpolated = Array(repeating: Array(repeating: false, count: count), count: QuantitySlot.count)
+        columns = Array(repeating: .nan, count: count * QuantitySlot.count)
+        interpolated = Array(repeating: false, count: count * QuantitySlot.count)
         conditions = Array(repeating: nil, count: count)
         conditionHeld = Array(repeating: false, count: count)
         for quantity in QuantitySlot.continuous {
-            let points = sorted.indices.compactMap { index in sorted[index][quantity].map { (seconds[index], $0) } }
-            fillLinear(points, slot: quantity.consensusSlot, maxGap: maxGapHours * 3600)
+            fillLinear(sorted, seconds: seconds, quantity: quantity, maxGap: maxGapHours * 3600)
         }
         fillDirection(sorted, seconds: seconds, maxGap: maxGapHours * 3600)
         fillPrecipitation(sorted, seconds: seconds)
@@ -78,9 +90,10 @@ public struct AlignedSeries: Sendable, Equatable {
     /// `maxSpanHours` after the first (so one absurd timestamp cannot make the grid enormous).
     private static func inTimeOrder(_ steps: [WeatherSample]) -> [WeatherSample] {
         // Steps outside 1970…9999 or with absurd periods cannot be placed on the grid.
-        let placeable = steps.filter {
-            PlausibleRange.unixSeconds.contains($0.time.timeIntervalSince1970) && $0.periodHours.isFinite && (0...48).contains($0.periodHours)
+        func isPlaceable(_ step: WeatherSample) -> Bool {
+            PlausibleRange.unixSeconds.contains(step.time.timeIntervalSince1970) && step.periodHours.isFinite && (0...48).contains(step.periodHours)
         }
+        let placeable = steps.allSatisfy(isPlaceable) ? steps : steps.filter(isPlaceable)
         var sorted = placeable
         if !zip(placeable, placeable.dropFirst()).allSatisfy({ $0.time < $1.time }) {
             var byTime: [Date: WeatherSample] = [:]
@@ -101,8 +114,9 @@ public struct AlignedSeries: Sendable, Equatable {
     public func point(_ quantity: Quantity, hour: Int) -> Point? {
         let index = hour - firstHour
         guard index >= 0, index < count else { return nil }
-        let value = columns[quantity.consensusSlot][index]
-        return value.isNaN ? nil : Point(value: value, isInterpolated: interpolated[quantity.consensusSlot][index])
+        let position = quantity.consensusSlot * count + index
+        let value = columns[position]
+        return value.isNaN ? nil : Point(value: value, isInterpolated: interpolated[position])
     }
 
     /// The value of a quantity for the hour ending at `time`, when `time` is a whole UTC hour the series covers.
@@ -132,20 +146,29 @@ public struct AlignedSeries: Sendable, Equatable {
     }
 
     mutating func set(_ slot: Int, _ hour: Int, _ value: Double, interpolated isInterpolated: Bool) {
-        columns[slot][hour - firstHour] = value
-        interpolated[slot][hour - firstHour] = isInterpolated
+        columns[slot * count + hour - firstHour] = value
+        interpolated[slot * count + hour - firstHour] = isInterpolated
     }
 
-    private mutating func fillLinear(_ points: [(Double, Double)], slot: Int, maxGap: Double) {
-        for (index, (time, value)) in points.enumerated() {
+    /// A linear quantity at each step that gives it, and between consecutive such steps at most `maxGap` seconds apart.
+    private mutating func fillLinear(_ steps: [WeatherSample], seconds: [Double], quantity: Quantity, maxGap: Double) {
+        let slot = quantity.consensusSlot
+        var previous: (time: Double, value: Double)?
+        for index in steps.indices {
+            guard let value = steps[index][quantity] else { continue }
+            let time = seconds[index]
+            if let (lastTime, lastValue) = previous { interpolate(slot, from: lastTime, lastValue, to: time, value, maxGap: maxGap) }
             if let hour = hours(from: time, through: time)?.lowerBound { set(slot, hour, value, interpolated: false) }
-            guard index + 1 < points.count else { continue }
-            let (nextTime, nextValue) = points[index + 1]
-            guard nextTime - time <= maxGap, let range = hours(from: time, through: nextTime) else { continue }
-            for hour in range where Double(hour) * 3600 > time && Double(hour) * 3600 < nextTime {
-                let fraction = (Double(hour) * 3600 - time) / (nextTime - time)
-                set(slot, hour, value + fraction * (nextValue - value), interpolated: true)
-            }
+            previous = (time, value)
+        }
+    }
+
+    /// The hours strictly between two values of a quantity, interpolated linearly when they are at most `maxGap` apart.
+    private mutating func interpolate(_ slot: Int, from time: Double, _ value: Double, to nextTime: Double, _ nextValue: Double, maxGap: Double) {
+        guard nextTime - time <= maxGap, let range = hours(from: time, through: nextTime) else { return }
+        for hour in range where Double(hour) * 3600 > time && Double(hour) * 3600 < nextTime {
+            let fraction = (Double(hour) * 3600 - time) / (nextTime - time)
+            set(slot, hour, value + fraction * (nextValue - value), interpolated: true)
         }
     }
 }
