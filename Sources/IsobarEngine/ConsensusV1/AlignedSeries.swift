@@ -54,36 +54,41 @@ public struct AlignedSeries: Sendable, Equatable {
     public init(provider: String, steps: [WeatherSample], maxGapHours: Double = 6) {
         self.provider = provider
         let sorted = Self.inTimeOrder(steps)
+        // Fields are read through a buffer pointer, so no step is copied whole.
         var derived: UInt32 = 0
-        for step in sorted where !step.derivedQuantities.isEmpty {
-            for quantity in step.derivedQuantities { derived |= 1 << UInt32(quantity.consensusSlot) }
-        }
-        derivedSlots = derived
-        if derived != 0 { derivedQuantities = Set(QuantitySlot.all.filter { derived & (1 << UInt32($0.consensusSlot)) != 0 }) }
-        guard let first = sorted.first, let last = sorted.last else {
-            (firstHour, count, columns, interpolated, conditions, conditionHeld) = (0, 0, [], [], [], [])
-            return
-        }
         var seconds: [Double] = []
         seconds.reserveCapacity(sorted.count)
         var longestPeriod = 0.0
-        for step in sorted {
-            seconds.append(step.time.timeIntervalSince1970)
-            longestPeriod = Swift.max(longestPeriod, step.periodHours)
+        sorted.withUnsafeBufferPointer { steps in
+            for index in steps.indices {
+                if !steps[index].derivedQuantities.isEmpty {
+                    for quantity in steps[index].derivedQuantities { derived |= 1 << UInt32(quantity.consensusSlot) }
+                }
+                seconds.append(steps[index].time.timeIntervalSince1970)
+                longestPeriod = Swift.max(longestPeriod, steps[index].periodHours)
+            }
         }
-        let earliest = first.time.timeIntervalSince1970 - longestPeriod * 3600
+        derivedSlots = derived
+        if derived != 0 { derivedQuantities = Set(QuantitySlot.all.filter { derived & (1 << UInt32($0.consensusSlot)) != 0 }) }
+        guard let first = seconds.first, let last = seconds.last else {
+            (firstHour, count, columns, interpolated, conditions, conditionHeld) = (0, 0, [], [], [], [])
+            return
+        }
+        let earliest = first - longestPeriod * 3600
         firstHour = Int((earliest / 3600).rounded(.down))
-        count = max(0, Int((last.time.timeIntervalSince1970 / 3600).rounded(.up)) + 1 - firstHour)
+        count = max(0, Int((last / 3600).rounded(.up)) + 1 - firstHour)
         columns = Array(repeating: .nan, count: count * QuantitySlot.count)
         interpolated = Array(repeating: false, count: count * QuantitySlot.count)
         conditions = Array(repeating: nil, count: count)
         conditionHeld = Array(repeating: false, count: count)
-        for quantity in QuantitySlot.continuous {
-            fillLinear(sorted, seconds: seconds, quantity: quantity, maxGap: maxGapHours * 3600)
+        sorted.withUnsafeBufferPointer { steps in
+            for quantity in QuantitySlot.continuous {
+                fillLinear(steps, seconds: seconds, quantity: quantity, maxGap: maxGapHours * 3600)
+            }
+            fillDirection(steps, seconds: seconds, maxGap: maxGapHours * 3600)
+            fillPrecipitation(steps, seconds: seconds)
+            fillHeld(steps, seconds: seconds)
         }
-        fillDirection(sorted, seconds: seconds, maxGap: maxGapHours * 3600)
-        fillPrecipitation(sorted, seconds: seconds)
-        fillHeld(sorted, seconds: seconds)
     }
 
     /// The steps in time order, a later duplicate of an instant replacing the earlier one, and none more than
@@ -95,7 +100,8 @@ public struct AlignedSeries: Sendable, Equatable {
         }
         let placeable = steps.allSatisfy(isPlaceable) ? steps : steps.filter(isPlaceable)
         var sorted = placeable
-        if !zip(placeable, placeable.dropFirst()).allSatisfy({ $0.time < $1.time }) {
+        let inOrder = placeable.withUnsafeBufferPointer { steps in steps.indices.dropFirst().allSatisfy { steps[$0 - 1].time < steps[$0].time } }
+        if !inOrder {
             var byTime: [Date: WeatherSample] = [:]
             for step in placeable { byTime[step.time] = step }
             sorted = byTime.values.sorted { $0.time < $1.time }
@@ -151,7 +157,7 @@ public struct AlignedSeries: Sendable, Equatable {
     }
 
     /// A linear quantity at each step that gives it, and between consecutive such steps at most `maxGap` seconds apart.
-    private mutating func fillLinear(_ steps: [WeatherSample], seconds: [Double], quantity: Quantity, maxGap: Double) {
+    private mutating func fillLinear(_ steps: UnsafeBufferPointer<WeatherSample>, seconds: [Double], quantity: Quantity, maxGap: Double) {
         let slot = quantity.consensusSlot
         var previous: (time: Double, value: Double)?
         for index in steps.indices {

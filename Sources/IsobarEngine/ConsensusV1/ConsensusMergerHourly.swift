@@ -43,12 +43,10 @@ extension ConsensusMerger {
             guard present > 0 else { continue }
             anyField = true
             guard present >= minimumSources else { continue }
-            let inputs = [ProviderValue](unsafeUninitializedCapacity: present) { buffer, count in
-                for index in 0..<providers where !values[base + index].isNaN {
-                    (buffer.baseAddress! + count).initialize(to: ProviderValue(
-                        provider: ids[index], value: values[base + index], weight: weights[index], origin: origins[base + index]))
-                    count += 1
-                }
+            var inputs: [ProviderValue] = []
+            inputs.reserveCapacity(present)
+            for index in 0..<providers where !values[base + index].isNaN {
+                inputs.append(ProviderValue(provider: ids[index], value: values[base + index], weight: weights[index], origin: origins[base + index]))
             }
             var missing: [String] = []
             if present < providers {
@@ -64,13 +62,11 @@ extension ConsensusMerger {
         guard anyField || voteCount > 0 else { return nil }
         var merged: MergedConditionV1?
         if voteCount >= minimumSources {
-            let votes = [ConditionVote](unsafeUninitializedCapacity: voteCount) { buffer, count in
-                for index in 0..<providers {
-                    guard let held = conditions[conditionRow + index] else { continue }
-                    (buffer.baseAddress! + count).initialize(to: ConditionVote(
-                        provider: ids[index], condition: held.condition, weight: weights[index], origin: held.isHeld ? .interpolated : .given))
-                    count += 1
-                }
+            var votes: [ConditionVote] = []
+            votes.reserveCapacity(voteCount)
+            for index in 0..<providers {
+                guard let held = conditions[conditionRow + index] else { continue }
+                votes.append(ConditionVote(provider: ids[index], condition: held.condition, weight: weights[index], origin: held.isHeld ? .interpolated : .given))
             }
             var missing: [String] = []
             if voteCount < providers {

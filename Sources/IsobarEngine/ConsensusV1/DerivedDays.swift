@@ -25,11 +25,30 @@ extension AlignedSeries {
         day.windGustMaxMS = summary(.windGust, instants)?.max
         day.windDirectionDominantDeg = values(.windDirection, instants).flatMap { CircularStatistics.mean($0) }
         day.uvIndexMax = summary(.uvIndex, instants)?.max
-        let conditions = windows.compactMap { condition(hour: $0)?.condition }
-        if conditions.count == windows.count { day.condition = Vote.winner(conditions) }
+        day.condition = conditionWinner(windows)
         let hasValue = QuantitySlot.allDaily.contains { day[$0] != nil } || day.condition != nil
         return hasValue ? day : nil
     }
+
+    /// `Vote.winner` of the hours' conditions (the most frequent; a tie goes to the more severe), nil unless every hour has one.
+    private func conditionWinner(_ hours: ClosedRange<Int>) -> Condition? {
+        guard hours.lowerBound >= firstHour, hours.upperBound < firstHour + count else { return nil }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.conditionCases.count) { counts in
+            counts.initialize(repeating: 0)
+            for hour in hours {
+                guard let condition = conditions[hour - firstHour] else { return nil }
+                counts[condition.rawValue] += 1
+            }
+            var winner: Condition?
+            for condition in Self.conditionCases where counts[condition.rawValue] > 0 {
+                if let best = winner, counts[condition.rawValue] < counts[best.rawValue] { continue }
+                winner = condition
+            }
+            return winner
+        }
+    }
+
+    private static let conditionCases = Condition.allCases
 
     /// The highest, the lowest and the sum (from 0, in hour order) of every hour's value of a quantity, or nil when one
     /// is missing.
