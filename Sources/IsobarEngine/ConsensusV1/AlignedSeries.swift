@@ -81,9 +81,12 @@ public struct AlignedSeries: Sendable, Equatable {
         interpolated = Array(repeating: false, count: count * QuantitySlot.count)
         conditions = Array(repeating: nil, count: count)
         conditionHeld = Array(repeating: false, count: count)
+        // Each step's hour bounds, worked out once for every quantity: ⌈t / 1 h⌉ and ⌊t / 1 h⌋, as `hours(from:through:)` does.
+        let ceilings = seconds.map { Int(($0 / 3600).rounded(.up)) }
+        let floors = seconds.map { Int(($0 / 3600).rounded(.down)) }
         sorted.withUnsafeBufferPointer { steps in
             for quantity in QuantitySlot.continuous {
-                fillLinear(steps, seconds: seconds, quantity: quantity, maxGap: maxGapHours * 3600)
+                fillLinear(steps, seconds: seconds, ceilings: ceilings, floors: floors, quantity: quantity, maxGap: maxGapHours * 3600)
             }
             fillDirection(steps, seconds: seconds, maxGap: maxGapHours * 3600)
             fillPrecipitation(steps, seconds: seconds)
@@ -156,25 +159,35 @@ public struct AlignedSeries: Sendable, Equatable {
         interpolated[slot * count + hour - firstHour] = isInterpolated
     }
 
-    /// A linear quantity at each step that gives it, and between consecutive such steps at most `maxGap` seconds apart.
-    private mutating func fillLinear(_ steps: UnsafeBufferPointer<WeatherSample>, seconds: [Double], quantity: Quantity, maxGap: Double) {
+    /// A linear quantity at each step that gives it, and between consecutive such steps at most `maxGap` seconds apart;
+    /// `ceilings` and `floors` are each step's time in hours rounded up and down.
+    private mutating func fillLinear(
+        _ steps: UnsafeBufferPointer<WeatherSample>, seconds: [Double], ceilings: [Int], floors: [Int], quantity: Quantity, maxGap: Double
+    ) {
         let slot = quantity.consensusSlot
-        var previous: (time: Double, value: Double)?
+        let lastHour = firstHour + count - 1
+        var previous = -1
+        var previousValue = 0.0
         for index in steps.indices {
             guard let value = steps[index][quantity] else { continue }
             let time = seconds[index]
-            if let (lastTime, lastValue) = previous { interpolate(slot, from: lastTime, lastValue, to: time, value, maxGap: maxGap) }
-            if let hour = hours(from: time, through: time)?.lowerBound { set(slot, hour, value, interpolated: false) }
-            previous = (time, value)
-        }
-    }
-
-    /// The hours strictly between two values of a quantity, interpolated linearly when they are at most `maxGap` apart.
-    private mutating func interpolate(_ slot: Int, from time: Double, _ value: Double, to nextTime: Double, _ nextValue: Double, maxGap: Double) {
-        guard nextTime - time <= maxGap, let range = hours(from: time, through: nextTime) else { return }
-        for hour in range where Double(hour) * 3600 > time && Double(hour) * 3600 < nextTime {
-            let fraction = (Double(hour) * 3600 - time) / (nextTime - time)
-            set(slot, hour, value + fraction * (nextValue - value), interpolated: true)
+            if previous >= 0, time - seconds[previous] <= maxGap {
+                // The hours strictly between the two steps (as `hours(from:through:)` clips them).
+                let lastTime = seconds[previous]
+                let start = Swift.max(firstHour, ceilings[previous])
+                let end = Swift.min(lastHour, floors[index])
+                if start <= end {
+                    for hour in start...end where Double(hour) * 3600 > lastTime && Double(hour) * 3600 < time {
+                        let fraction = (Double(hour) * 3600 - lastTime) / (time - lastTime)
+                        set(slot, hour, previousValue + fraction * (value - previousValue), interpolated: true)
+                    }
+                }
+            }
+            // The step's own hour, when it ends at a whole hour the series covers.
+            let own = Swift.max(firstHour, ceilings[index])
+            if own <= Swift.min(lastHour, floors[index]) { set(slot, own, value, interpolated: false) }
+            previous = index
+            previousValue = value
         }
     }
 }

@@ -47,9 +47,10 @@ struct ConsensusMerger {
     }
 
     /// Merges one quantity's inputs, or nil when there are fewer than the minimum number of sources.
-    func field(_ inputs: consuming [ProviderValue], missing: [String], floor: Double, circular: Bool, leadFactor: Double) -> MergedField? {
+    func field(_ inputs: [ProviderValue], missing: [String], floor: Double, circular: Bool, leadFactor: Double) -> MergedField? {
         guard inputs.count >= minimumSources else { return nil }
-        return FieldMerge.merge(owning: inputs, missing: missing, floor: floor, circular: circular, leadFactor: leadFactor, rules: rules)
+        var inputs = inputs
+        return FieldMerge.merge(owning: &inputs, missing: missing, floor: floor, circular: circular, leadFactor: leadFactor, rules: rules)
     }
 
     /// The condition vote, or nil when there are fewer votes than the minimum number of sources.

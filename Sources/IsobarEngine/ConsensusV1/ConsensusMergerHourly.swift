@@ -54,7 +54,7 @@ extension ConsensusMerger {
                 for index in 0..<providers where values[base + index].isNaN { missing.append(ids[index]) }
             }
             fields[slot] = FieldMerge.merge(
-                owning: inputs, missing: missing, floor: hourlyFloors[slot], circular: hourlyCircular[slot], leadFactor: factor, rules: rules)
+                owning: &inputs, missing: missing, floor: hourlyFloors[slot], circular: hourlyCircular[slot], leadFactor: factor, rules: rules)
         }
         let conditionRow = (hour - first) * providers
         var voteCount = 0

@@ -17,16 +17,16 @@ public enum FieldMerge {
         configuration: ConsensusConfiguration = ConsensusConfiguration()
     ) -> MergedField? {
         let rules = MergeRules(configuration)
-        return merge(owning: inputs, missing: missing, floor: floor, circular: circular,
+        var inputs = inputs
+        return merge(owning: &inputs, missing: missing, floor: floor, circular: circular,
                      leadFactor: ConsensusConfidence.leadTime(hours: leadHours, halfLifeHours: rules.leadTimeHalfLifeHours), rules: rules)
     }
 
-    /// The merge of inputs the caller hands over (their outliers are marked in place), with the lead-time factor of
+    /// The merge of inputs the caller hands over (their outliers are marked in place, so no copy is made), with the lead-time factor of
     /// `ConsensusConfidence` already worked out: the same result as `merge(_:missing:floor:circular:leadHours:configuration:)`.
     static func merge(
-        owning inputs: consuming [ProviderValue], missing: [String], floor: Double, circular: Bool, leadFactor: Double, rules: MergeRules
+        owning inputs: inout [ProviderValue], missing: [String], floor: Double, circular: Bool, leadFactor: Double, rules: MergeRules
     ) -> MergedField? {
-        var inputs = inputs
         if !inputs.allSatisfy(isUsable) { inputs.removeAll { !isUsable($0) } }
         guard !inputs.isEmpty else { return nil }
         let count = inputs.count
