@@ -88,7 +88,7 @@ public enum FieldMerge {
                     keptSpread = keptHigh - keptLow
                 }
                 // As `ConsensusConfidence.confidence`, with the lead-time factor worked out once per hour.
-                let confidence = ConsensusConfidence.agreement(spread: keptSpread, floor: floor) * ConsensusConfidence.sources(weight: keptWeight)
+                let confidence = ConsensusConfidence.agreement(spread: keptSpread, floor: floor) * ConsensusConfidence.wholeSources(weight: keptWeight)
                     * leadFactor
                 return MergedField(
                     value: circular ? wrap(origin + value) : value, min: low, max: high, spread: spread, medianAbsoluteDeviation: mad,

@@ -102,7 +102,7 @@ public enum ConditionMerge {
             }
             let agreement = tally[value.rawValue] / total
             // As `ConsensusConfidence.confidence`, with the lead-time factor worked out once per hour.
-            let confidence = agreement * ConsensusConfidence.sources(weight: total) * leadFactor
+            let confidence = agreement * ConsensusConfidence.wholeSources(weight: total) * leadFactor
             return MergedConditionV1(value: value, votes: votes, missing: missing, demotedFrom: demoted, confidence: confidence)
         }
     }
