@@ -164,30 +164,39 @@ public struct AlignedSeries: Sendable, Equatable {
     private mutating func fillLinear(
         _ steps: UnsafeBufferPointer<WeatherSample>, seconds: [Double], ceilings: [Int], floors: [Int], quantity: Quantity, maxGap: Double
     ) {
-        let slot = quantity.consensusSlot
+        let first = firstHour
         let lastHour = firstHour + count - 1
-        var previous = -1
-        var previousValue = 0.0
-        for index in steps.indices {
-            guard let value = steps[index][quantity] else { continue }
-            let time = seconds[index]
-            if previous >= 0, time - seconds[previous] <= maxGap {
-                // The hours strictly between the two steps (as `hours(from:through:)` clips them).
-                let lastTime = seconds[previous]
-                let start = Swift.max(firstHour, ceilings[previous])
-                let end = Swift.min(lastHour, floors[index])
-                if start <= end {
-                    for hour in start...end where Double(hour) * 3600 > lastTime && Double(hour) * 3600 < time {
-                        let fraction = (Double(hour) * 3600 - lastTime) / (time - lastTime)
-                        set(slot, hour, previousValue + fraction * (value - previousValue), interpolated: true)
+        let base = quantity.consensusSlot * count - first
+        columns.withUnsafeMutableBufferPointer { values in
+            interpolated.withUnsafeMutableBufferPointer { flags in
+                var previous = -1
+                var previousValue = 0.0
+                for index in steps.indices {
+                    guard let value = steps[index][quantity] else { continue }
+                    let time = seconds[index]
+                    if previous >= 0, time - seconds[previous] <= maxGap {
+                        // The hours strictly between the two steps (as `hours(from:through:)` clips them).
+                        let lastTime = seconds[previous]
+                        let start = Swift.max(first, ceilings[previous])
+                        let end = Swift.min(lastHour, floors[index])
+                        if start <= end {
+                            for hour in start...end where Double(hour) * 3600 > lastTime && Double(hour) * 3600 < time {
+                                let fraction = (Double(hour) * 3600 - lastTime) / (time - lastTime)
+                                values[base + hour] = previousValue + fraction * (value - previousValue)
+                                flags[base + hour] = true
+                            }
+                        }
                     }
+                    // The step's own hour, when it ends at a whole hour the series covers.
+                    let own = Swift.max(first, ceilings[index])
+                    if own <= Swift.min(lastHour, floors[index]) {
+                        values[base + own] = value
+                        flags[base + own] = false
+                    }
+                    previous = index
+                    previousValue = value
                 }
             }
-            // The step's own hour, when it ends at a whole hour the series covers.
-            let own = Swift.max(firstHour, ceilings[index])
-            if own <= Swift.min(lastHour, floors[index]) { set(slot, own, value, interpolated: false) }
-            previous = index
-            previousValue = value
         }
     }
 }
