@@ -67,10 +67,6 @@ public enum WeightedMedian {
             return
         }
         guard count > 1, let entries = buffer.baseAddress else { return }
-        if count <= 8 {
-            sortByRank(entries, count: count)
-            return
-        }
         var index = 1
         while index < count {
             let entry = entries[index]
@@ -81,28 +77,6 @@ public enum WeightedMedian {
             }
             entries[position] = entry
             index += 1
-        }
-    }
-
-    /// The stable sort of up to 8 entries without data-dependent branches: each entry's place is the number of entries
-    /// before it in (value, weight, position) order, so the result is the one insertion sort gives.
-    private static func sortByRank(_ entries: UnsafeMutablePointer<Entry>, count: Int) {
-        withUnsafeTemporaryAllocation(of: Entry.self, capacity: count) { sorted in
-            for index in 0..<count {
-                let entry = entries[index]
-                var rank = 0
-                for other in 0..<count {
-                    let candidate = entries[other]
-                    let below = candidate.value < entry.value ? 1 : 0
-                    let level = candidate.value == entry.value ? 1 : 0
-                    let lighter = candidate.weight < entry.weight ? 1 : 0
-                    let sameWeight = candidate.weight == entry.weight ? 1 : 0
-                    let earlier = other < index ? 1 : 0
-                    rank += below | (level & (lighter | (sameWeight & earlier)))
-                }
-                (sorted.baseAddress! + rank).initialize(to: entry)
-            }
-            entries.update(from: sorted.baseAddress!, count: count)
         }
     }
 }
