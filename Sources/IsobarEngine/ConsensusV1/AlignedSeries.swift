@@ -37,52 +37,74 @@ public struct AlignedSeries: Sendable, Equatable {
     public let firstHour: Int
     /// Number of grid hours covered.
     public let count: Int
-    /// Per quantity slot, per hour: the value, NaN when absent.
-    var columns: [[Double]]
-    /// Per quantity slot, per hour: interpolated, held or split.
-    var interpolated: [[Bool]]
+    /// The value of slot `s` at hour index `i` is at `s × count + i`: NaN when absent (one contiguous block).
+    var columns: [Double]
+    /// Interpolated, held or split, indexed as `columns`.
+    var interpolated: [Bool]
     /// Per hour: the held condition.
     var conditions: [Condition?]
     /// Per hour: true when the condition was held over a longer step.
     var conditionHeld: [Bool]
     /// Quantities some step computed from others rather than was given (dew point from temperature and humidity).
     public private(set) var derivedQuantities: Set<Quantity> = []
+    /// The same as bits by quantity slot, for the merge's inner loop.
+    private(set) var derivedSlots: UInt32 = 0
 
     /// Aligns a provider's steps (any order; a later duplicate of an instant wins).
     public init(provider: String, steps: [WeatherSample], maxGapHours: Double = 6) {
         self.provider = provider
         let sorted = Self.inTimeOrder(steps)
-        for step in sorted where !step.derivedQuantities.isEmpty { derivedQuantities.formUnion(step.derivedQuantities) }
-        let seconds = sorted.map(\.time.timeIntervalSince1970)
-        guard let first = sorted.first, let last = sorted.last else {
+        // Fields are read through a buffer pointer, so no step is copied whole.
+        var derived: UInt32 = 0
+        var seconds: [Double] = []
+        seconds.reserveCapacity(sorted.count)
+        var longestPeriod = 0.0
+        sorted.withUnsafeBufferPointer { steps in
+            for index in steps.indices {
+                if !steps[index].derivedQuantities.isEmpty {
+                    for quantity in steps[index].derivedQuantities { derived |= 1 << UInt32(quantity.consensusSlot) }
+                }
+                seconds.append(steps[index].time.timeIntervalSince1970)
+                longestPeriod = Swift.max(longestPeriod, steps[index].periodHours)
+            }
+        }
+        derivedSlots = derived
+        if derived != 0 { derivedQuantities = Set(QuantitySlot.all.filter { derived & (1 << UInt32($0.consensusSlot)) != 0 }) }
+        guard let first = seconds.first, let last = seconds.last else {
             (firstHour, count, columns, interpolated, conditions, conditionHeld) = (0, 0, [], [], [], [])
             return
         }
-        let earliest = first.time.timeIntervalSince1970 - max(0, sorted.map(\.periodHours).max() ?? 0) * 3600
+        let earliest = first - longestPeriod * 3600
         firstHour = Int((earliest / 3600).rounded(.down))
-        count = max(0, Int((last.time.timeIntervalSince1970 / 3600).rounded(.up)) + 1 - firstHour)
-        columns = Array(repeating: Array(repeating: .nan, count: count), count: QuantitySlot.count)
-        interpolated = Array(repeating: Array(repeating: false, count: count), count: QuantitySlot.count)
+        count = max(0, Int((last / 3600).rounded(.up)) + 1 - firstHour)
+        columns = Array(repeating: .nan, count: count * QuantitySlot.count)
+        interpolated = Array(repeating: false, count: count * QuantitySlot.count)
         conditions = Array(repeating: nil, count: count)
         conditionHeld = Array(repeating: false, count: count)
-        for quantity in QuantitySlot.continuous {
-            let points = sorted.indices.compactMap { index in sorted[index][quantity].map { (seconds[index], $0) } }
-            fillLinear(points, slot: quantity.consensusSlot, maxGap: maxGapHours * 3600)
+        // Each step's hour bounds, worked out once for every quantity: ⌈t / 1 h⌉ and ⌊t / 1 h⌋, as `hours(from:through:)` does.
+        let ceilings = seconds.map { Int(($0 / 3600).rounded(.up)) }
+        let floors = seconds.map { Int(($0 / 3600).rounded(.down)) }
+        sorted.withUnsafeBufferPointer { steps in
+            for quantity in QuantitySlot.continuous {
+                fillLinear(steps, seconds: seconds, ceilings: ceilings, floors: floors, quantity: quantity, maxGap: maxGapHours * 3600)
+            }
+            fillDirection(steps, seconds: seconds, maxGap: maxGapHours * 3600)
+            fillPrecipitation(steps, seconds: seconds)
+            fillHeld(steps, seconds: seconds)
         }
-        fillDirection(sorted, seconds: seconds, maxGap: maxGapHours * 3600)
-        fillPrecipitation(sorted, seconds: seconds)
-        fillHeld(sorted, seconds: seconds)
     }
 
     /// The steps in time order, a later duplicate of an instant replacing the earlier one, and none more than
     /// `maxSpanHours` after the first (so one absurd timestamp cannot make the grid enormous).
     private static func inTimeOrder(_ steps: [WeatherSample]) -> [WeatherSample] {
         // Steps outside 1970…9999 or with absurd periods cannot be placed on the grid.
-        let placeable = steps.filter {
-            PlausibleRange.unixSeconds.contains($0.time.timeIntervalSince1970) && $0.periodHours.isFinite && (0...48).contains($0.periodHours)
+        func isPlaceable(_ step: WeatherSample) -> Bool {
+            PlausibleRange.unixSeconds.contains(step.time.timeIntervalSince1970) && step.periodHours.isFinite && (0...48).contains(step.periodHours)
         }
+        let placeable = steps.allSatisfy(isPlaceable) ? steps : steps.filter(isPlaceable)
         var sorted = placeable
-        if !zip(placeable, placeable.dropFirst()).allSatisfy({ $0.time < $1.time }) {
+        let inOrder = placeable.withUnsafeBufferPointer { steps in steps.indices.dropFirst().allSatisfy { steps[$0 - 1].time < steps[$0].time } }
+        if !inOrder {
             var byTime: [Date: WeatherSample] = [:]
             for step in placeable { byTime[step.time] = step }
             sorted = byTime.values.sorted { $0.time < $1.time }
@@ -101,8 +123,9 @@ public struct AlignedSeries: Sendable, Equatable {
     public func point(_ quantity: Quantity, hour: Int) -> Point? {
         let index = hour - firstHour
         guard index >= 0, index < count else { return nil }
-        let value = columns[quantity.consensusSlot][index]
-        return value.isNaN ? nil : Point(value: value, isInterpolated: interpolated[quantity.consensusSlot][index])
+        let position = quantity.consensusSlot * count + index
+        let value = columns[position]
+        return value.isNaN ? nil : Point(value: value, isInterpolated: interpolated[position])
     }
 
     /// The value of a quantity for the hour ending at `time`, when `time` is a whole UTC hour the series covers.
@@ -132,19 +155,47 @@ public struct AlignedSeries: Sendable, Equatable {
     }
 
     mutating func set(_ slot: Int, _ hour: Int, _ value: Double, interpolated isInterpolated: Bool) {
-        columns[slot][hour - firstHour] = value
-        interpolated[slot][hour - firstHour] = isInterpolated
+        columns[slot * count + hour - firstHour] = value
+        interpolated[slot * count + hour - firstHour] = isInterpolated
     }
 
-    private mutating func fillLinear(_ points: [(Double, Double)], slot: Int, maxGap: Double) {
-        for (index, (time, value)) in points.enumerated() {
-            if let hour = hours(from: time, through: time)?.lowerBound { set(slot, hour, value, interpolated: false) }
-            guard index + 1 < points.count else { continue }
-            let (nextTime, nextValue) = points[index + 1]
-            guard nextTime - time <= maxGap, let range = hours(from: time, through: nextTime) else { continue }
-            for hour in range where Double(hour) * 3600 > time && Double(hour) * 3600 < nextTime {
-                let fraction = (Double(hour) * 3600 - time) / (nextTime - time)
-                set(slot, hour, value + fraction * (nextValue - value), interpolated: true)
+    /// A linear quantity at each step that gives it, and between consecutive such steps at most `maxGap` seconds apart;
+    /// `ceilings` and `floors` are each step's time in hours rounded up and down.
+    private mutating func fillLinear(
+        _ steps: UnsafeBufferPointer<WeatherSample>, seconds: [Double], ceilings: [Int], floors: [Int], quantity: Quantity, maxGap: Double
+    ) {
+        let first = firstHour
+        let lastHour = firstHour + count - 1
+        let base = quantity.consensusSlot * count - first
+        columns.withUnsafeMutableBufferPointer { values in
+            interpolated.withUnsafeMutableBufferPointer { flags in
+                var previous = -1
+                var previousValue = 0.0
+                for index in steps.indices {
+                    guard let value = steps[index][quantity] else { continue }
+                    let time = seconds[index]
+                    if previous >= 0, time - seconds[previous] <= maxGap {
+                        // The hours strictly between the two steps (as `hours(from:through:)` clips them).
+                        let lastTime = seconds[previous]
+                        let start = Swift.max(first, ceilings[previous])
+                        let end = Swift.min(lastHour, floors[index])
+                        if start <= end {
+                            for hour in start...end where Double(hour) * 3600 > lastTime && Double(hour) * 3600 < time {
+                                let fraction = (Double(hour) * 3600 - lastTime) / (time - lastTime)
+                                values[base + hour] = previousValue + fraction * (value - previousValue)
+                                flags[base + hour] = true
+                            }
+                        }
+                    }
+                    // The step's own hour, when it ends at a whole hour the series covers.
+                    let own = Swift.max(first, ceilings[index])
+                    if own <= Swift.min(lastHour, floors[index]) {
+                        values[base + own] = value
+                        flags[base + own] = false
+                    }
+                    previous = index
+                    previousValue = value
+                }
             }
         }
     }

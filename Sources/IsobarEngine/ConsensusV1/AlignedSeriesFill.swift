@@ -8,7 +8,7 @@ import Darwin
 
 extension AlignedSeries {
     /// Wind direction interpolated as a vector between consecutive steps that give one.
-    mutating func fillDirection(_ steps: [WeatherSample], seconds: [Double], maxGap: Double) {
+    mutating func fillDirection(_ steps: UnsafeBufferPointer<WeatherSample>, seconds: [Double], maxGap: Double) {
         let slot = Quantity.windDirection.consensusSlot
         let indexes = steps.indices.filter { steps[$0].windDirectionDeg != nil }
         for (position, index) in indexes.enumerated() {
@@ -40,15 +40,15 @@ extension AlignedSeries {
     }
 
     /// Each step's amount spread evenly over its period and summed per grid hour; only hours fully covered keep an amount.
-    mutating func fillPrecipitation(_ steps: [WeatherSample], seconds: [Double]) {
+    mutating func fillPrecipitation(_ steps: UnsafeBufferPointer<WeatherSample>, seconds: [Double]) {
         let slot = Quantity.precipitationRate.consensusSlot
         var amounts = [Double](repeating: 0, count: count)
         var covered = [Double](repeating: 0, count: count)
         var split = [Bool](repeating: false, count: count)
-        for (index, step) in steps.enumerated() {
-            guard let amount = step.precipitationMM, step.periodHours > 0 else { continue }
+        for index in steps.indices {
+            guard let amount = steps[index].precipitationMM, steps[index].periodHours > 0 else { continue }
             let end = seconds[index]
-            let start = end - step.periodHours * 3600
+            let start = end - steps[index].periodHours * 3600
             guard let range = hours(from: start + 1e-6, through: end + 3600 - 1e-6) else { continue }
             for hour in range {
                 let overlap = min(end, Double(hour) * 3600) - max(start, Double(hour - 1) * 3600)
@@ -64,17 +64,20 @@ extension AlignedSeries {
     }
 
     /// Precipitation probability and condition held over each step's period, chosen by the hour's middle.
-    mutating func fillHeld(_ steps: [WeatherSample], seconds: [Double]) {
+    mutating func fillHeld(_ steps: UnsafeBufferPointer<WeatherSample>, seconds: [Double]) {
         let slot = Quantity.precipitationProbability.consensusSlot
-        for (index, step) in steps.enumerated() where step.condition != nil || step.precipitationProbabilityPercent != nil {
+        for index in steps.indices where steps[index].condition != nil || steps[index].precipitationProbabilityPercent != nil {
             let end = seconds[index]
-            let start = end - max(step.periodHours, 0) * 3600
+            let period = steps[index].periodHours
+            let start = end - max(period, 0) * 3600
             // Hours ending at h whose middle h − 30 min lies in (start, end].
             guard let range = hours(from: start + 1800 + 1e-6, through: end + 1800) else { continue }
+            let probability = steps[index].precipitationProbabilityPercent
+            let condition = steps[index].condition
             for hour in range {
-                let isHeld = !(step.periodHours == 1 && Double(hour) * 3600 == end)
-                if let probability = step.precipitationProbabilityPercent { set(slot, hour, probability, interpolated: isHeld) }
-                if let condition = step.condition {
+                let isHeld = !(period == 1 && Double(hour) * 3600 == end)
+                if let probability { set(slot, hour, probability, interpolated: isHeld) }
+                if let condition {
                     conditions[hour - firstHour] = condition
                     conditionHeld[hour - firstHour] = isHeld
                 }

@@ -29,6 +29,14 @@ public enum ConsensusConfidence {
     /// The sources factor for a total weight `n`: 1 − 2^(−n).
     public static func sources(weight n: Double) -> Double { n > 0 ? 1 - pow(2, -n) : 0 }
 
+    /// `sources(weight:)`, looked up rather than computed for the whole weights 1…16 most merges have.
+    static func wholeSources(weight n: Double) -> Double {
+        if n >= 1, n <= 16, n == n.rounded(.down) { return sourcesOfWholeWeights[Int(n)] }
+        return sources(weight: n)
+    }
+
+    private static let sourcesOfWholeWeights = (0...16).map { sources(weight: Double($0)) }
+
     /// The lead-time factor for `hours` ahead: 2^(−hours / halfLife), 1 for the past.
     public static func leadTime(hours: Double, halfLifeHours: Double) -> Double {
         guard hours > 0, halfLifeHours > 0 else { return 1 }

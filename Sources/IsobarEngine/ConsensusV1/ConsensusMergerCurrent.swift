@@ -6,7 +6,7 @@ extension ConsensusMerger {
     func current() -> ConsensusHour? {
         guard let time = reports.compactMap(\.current?.time).max() else { return nil }
         var fields = [MergedField?](repeating: nil, count: QuantitySlot.count)
-        for quantity in Quantity.allCases {
+        for quantity in QuantitySlot.all {
             var inputs: [ProviderValue] = []
             var missing: [String] = []
             for index in reports.indices {
@@ -18,7 +18,7 @@ extension ConsensusMerger {
                 }
             }
             fields[quantity.consensusSlot] = field(
-                inputs, missing: missing, floor: hourlyFloors[quantity.consensusSlot], circular: quantity.spec.interpolation == .circular, leadHours: 0)
+                inputs, missing: missing, floor: hourlyFloors[quantity.consensusSlot], circular: hourlyCircular[quantity.consensusSlot], leadFactor: 1)
         }
         var votes: [ConditionVote] = []
         var missing: [String] = []

@@ -26,8 +26,9 @@ extension ConsensusMerger {
     private func day(_ date: LocalDate, interval: Range<Date>, inputs days: [DayInputs]) -> ConsensusDayV1? {
         let middle = interval.lowerBound.addingTimeInterval(interval.upperBound.timeIntervalSince(interval.lowerBound) / 2)
         let lead = leadHours(middle)
+        let factor = leadFactor(lead)
         var values: [DailyQuantity: MergedField] = [:]
-        for quantity in DailyQuantity.allCases {
+        for (slot, quantity) in QuantitySlot.allDaily.enumerated() {
             var inputs: [ProviderValue] = []
             var missing: [String] = []
             for (index, day) in days.enumerated() {
@@ -37,8 +38,7 @@ extension ConsensusMerger {
                     missing.append(ids[index])
                 }
             }
-            values[quantity] = field(
-                inputs, missing: missing, floor: configuration.floor(quantity), circular: quantity.spec.circular, leadHours: lead)
+            values[quantity] = field(inputs, missing: missing, floor: dailyFloors[slot], circular: quantity.spec.circular, leadFactor: factor)
         }
         var votes: [ConditionVote] = []
         var missing: [String] = []
@@ -53,14 +53,14 @@ extension ConsensusMerger {
             let probability = day.value(.precipitationProbabilityMax)?.0
             if amount != nil || probability != nil { evidence.append(PrecipitationEvidence(amountMM: amount, probabilityPercent: probability)) }
         }
-        let merged = condition(votes, evidence: evidence, missing: missing, leadHours: lead)
+        let merged = condition(votes, dry: ConditionMerge.isDry(evidence, configuration: configuration), missing: missing, leadFactor: factor)
         // The sun's times alone (OpenWeatherMap's today before its first complete day) are no forecast day.
         let sunOnly: Set<DailyQuantity> = [.sunrise, .sunset, .daylightDuration]
         guard values.keys.contains(where: { !sunOnly.contains($0) }) || merged != nil else { return nil }
         return ConsensusDayV1(
             date: date, start: interval.lowerBound, end: interval.upperBound, utcOffsetSeconds: calendar.utcOffsetSeconds(at: interval.lowerBound),
             leadHours: lead, values: values, condition: merged,
-            confidence: Self.meanConfidence(DailyQuantity.allCases.map { values[$0] }, merged))
+            confidence: Self.meanConfidence(QuantitySlot.allDaily.lazy.map { values[$0] }, merged))
     }
 }
 
@@ -72,7 +72,7 @@ private struct DayInputs {
     /// The provider's own value of a field where it gives one, else the computed one.
     func value(_ quantity: DailyQuantity) -> (Double, ValueOrigin)? {
         if let native, let value = native[quantity] {
-            return (value, native.isDerived || native.derivedQuantities.contains(quantity) ? .derived : .given)
+            return (value, native.isDerived || (!native.derivedQuantities.isEmpty && native.derivedQuantities.contains(quantity)) ? .derived : .given)
         }
         if let value = derived?[quantity] { return (value, .derived) }
         return nil

@@ -16,7 +16,17 @@ public enum FieldMerge {
         _ inputs: [ProviderValue], missing: [String] = [], floor: Double, circular: Bool = false, leadHours: Double = 0,
         configuration: ConsensusConfiguration = ConsensusConfiguration()
     ) -> MergedField? {
+        let rules = MergeRules(configuration)
         var inputs = inputs
+        return merge(owning: &inputs, missing: missing, floor: floor, circular: circular,
+                     leadFactor: ConsensusConfidence.leadTime(hours: leadHours, halfLifeHours: rules.leadTimeHalfLifeHours), rules: rules)
+    }
+
+    /// The merge of inputs the caller hands over (their outliers are marked in place, so no copy is made), with the lead-time factor of
+    /// `ConsensusConfidence` already worked out: the same result as `merge(_:missing:floor:circular:leadHours:configuration:)`.
+    static func merge(
+        owning inputs: inout [ProviderValue], missing: [String], floor: Double, circular: Bool, leadFactor: Double, rules: MergeRules
+    ) -> MergedField? {
         if !inputs.allSatisfy(isUsable) { inputs.removeAll { !isUsable($0) } }
         guard !inputs.isEmpty else { return nil }
         let count = inputs.count
@@ -28,10 +38,14 @@ public enum FieldMerge {
                 let high: Double
                 let spread: Double
                 if circular {
-                    let arc = smallestArc(inputs.map { wrap($0.value) })
+                    for index in 0..<count { values[index] = wrap(inputs[index].value) }
+                    let arc = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { angles in
+                        for index in 0..<count { angles[index] = values[index] }
+                        return smallestArc(sorting: angles)
+                    }
                     origin = arc.start
                     for index in 0..<count {
-                        let angle = wrap(inputs[index].value)
+                        let angle = values[index]
                         values[index] = angle == origin ? 0 : wrap(angle - origin)
                     }
                     (low, high, spread) = (arc.start, arc.end, arc.width)
@@ -48,8 +62,8 @@ public enum FieldMerge {
 
                 var disagreement: Disagreement?
                 var outliers = 0
-                if totalWeight >= configuration.outlierRuleMinimumWeight - 1e-9 {
-                    let threshold = Swift.max(configuration.outlierMultiplier * configuration.madScale * mad, floor)
+                if totalWeight >= rules.outlierRuleMinimumWeight - 1e-9 {
+                    let threshold = Swift.max(rules.outlierMultiplier * rules.madScale * mad, floor)
                     for index in 0..<count where abs(values[index] - center) > threshold {
                         inputs[index].isOutlier = true
                         outliers += 1
@@ -73,9 +87,9 @@ public enum FieldMerge {
                     (value, keptWeight) = WeightedMedian.medianAndTotalWeight(sorting: UnsafeMutableBufferPointer(rebasing: buffer[0..<kept]))!
                     keptSpread = keptHigh - keptLow
                 }
-                let confidence = ConsensusConfidence.confidence(
-                    agreement: ConsensusConfidence.agreement(spread: keptSpread, floor: floor), sourceWeight: keptWeight,
-                    leadHours: leadHours, halfLifeHours: configuration.leadTimeHalfLifeHours)
+                // As `ConsensusConfidence.confidence`, with the lead-time factor worked out once per hour.
+                let confidence = ConsensusConfidence.agreement(spread: keptSpread, floor: floor) * ConsensusConfidence.wholeSources(weight: keptWeight)
+                    * leadFactor
                 return MergedField(
                     value: circular ? wrap(origin + value) : value, min: low, max: high, spread: spread, medianAbsoluteDeviation: mad,
                     inputs: inputs, missing: missing, disagreement: disagreement, confidence: confidence)
@@ -91,7 +105,21 @@ public enum FieldMerge {
     /// The smallest arc holding every angle (each in 0..<360, not empty): it starts after the widest gap between
     /// neighbours, and its ends are input angles exactly. The first of equally wide gaps counts, in ascending order.
     static func smallestArc(_ degrees: [Double]) -> (start: Double, end: Double, width: Double) {
-        let sorted = degrees.sorted()
+        var copy = degrees
+        return copy.withUnsafeMutableBufferPointer { smallestArc(sorting: $0) }
+    }
+
+    /// `smallestArc` of a buffer of angles, which it sorts in place.
+    static func smallestArc(sorting sorted: UnsafeMutableBufferPointer<Double>) -> (start: Double, end: Double, width: Double) {
+        for index in sorted.indices.dropFirst() {
+            let angle = sorted[index]
+            var position = index
+            while position > 0 && angle < sorted[position - 1] {
+                sorted[position] = sorted[position - 1]
+                position -= 1
+            }
+            sorted[position] = angle
+        }
         var widestGap = sorted[0] + 360 - sorted[sorted.count - 1]
         var start = sorted[0]
         var end = sorted[sorted.count - 1]
@@ -108,5 +136,20 @@ public enum FieldMerge {
         let result = degrees.truncatingRemainder(dividingBy: 360)
         let positive = result < 0 ? result + 360 : result
         return positive >= 360 ? 0 : positive
+    }
+}
+
+/// The constants of `ConsensusConfiguration` a field merge reads, copied out once per merge.
+struct MergeRules {
+    var outlierMultiplier: Double
+    var madScale: Double
+    var outlierRuleMinimumWeight: Double
+    var leadTimeHalfLifeHours: Double
+
+    init(_ configuration: ConsensusConfiguration) {
+        outlierMultiplier = configuration.outlierMultiplier
+        madScale = configuration.madScale
+        outlierRuleMinimumWeight = configuration.outlierRuleMinimumWeight
+        leadTimeHalfLifeHours = configuration.leadTimeHalfLifeHours
     }
 }

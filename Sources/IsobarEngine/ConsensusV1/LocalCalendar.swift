@@ -43,14 +43,14 @@ public struct LocalCalendar: Sendable, Equatable {
     }
 
     /// The place's IANA zone (else the first report's) when its file loads; otherwise the first report's UTC offset,
-    /// else the place's, else UTC.
+    /// else the place's, else UTC. A zone file is read once per process and kept.
     public static func resolve(place: Place, reports: [WeatherReport], zoneDirectory: String = ZoneInfo.defaultDirectory) -> LocalCalendar {
         let offset = reports.lazy.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds
         guard let identifier = place.timeZoneIdentifier ?? reports.lazy.compactMap(\.timeZoneIdentifier).first else {
             return LocalCalendar(fixedOffsetSeconds: offset ?? 0, fallbackReason: offset == nil ? "no time zone or UTC offset is known" : nil)
         }
         do {
-            return LocalCalendar(zoneInfo: try ZoneInfo.load(identifier: identifier, directory: zoneDirectory))
+            return LocalCalendar(zoneInfo: try ZoneInfoCache.zone(identifier: identifier, directory: zoneDirectory))
         } catch {
             return LocalCalendar(fixedOffsetSeconds: offset ?? 0, fallbackReason: error.message)
         }

@@ -73,24 +73,42 @@ public enum ConditionMerge {
         _ votes: [ConditionVote], evidence: [PrecipitationEvidence], missing: [String] = [], leadHours: Double = 0,
         configuration: ConsensusConfiguration = ConsensusConfiguration()
     ) -> MergedConditionV1? {
-        let votes = votes.filter { $0.weight > 0 && $0.weight.isFinite }
-        guard !votes.isEmpty else { return nil }
-        var tally = [Double](repeating: 0, count: Condition.allCases.count)
-        // Summed in weight order, so the order of the providers cannot change the last bit.
-        for vote in votes.sorted(by: { $0.weight < $1.weight }) { tally[vote.condition.rawValue] += vote.weight }
-        var total = 0.0
-        for weight in tally { total += weight }
-        var value = heaviest(tally, total: total) { _ in true }!
-        var demoted: Condition?
-        if value.isPrecipitation && isDry(evidence, configuration: configuration) {
-            demoted = value
-            value = heaviest(tally, total: total) { !$0.isPrecipitation } ?? .cloudy
-        }
-        let agreement = tally[value.rawValue] / total
-        let confidence = ConsensusConfidence.confidence(
-            agreement: agreement, sourceWeight: total, leadHours: leadHours, halfLifeHours: configuration.leadTimeHalfLifeHours)
-        return MergedConditionV1(value: value, votes: votes, missing: missing, demotedFrom: demoted, confidence: confidence)
+        merge(owning: votes, dry: isDry(evidence, configuration: configuration), missing: missing,
+              leadFactor: ConsensusConfidence.leadTime(hours: leadHours, halfLifeHours: configuration.leadTimeHalfLifeHours))
     }
+
+    /// The merge of votes the caller hands over, with `isDry` and the lead-time factor of `ConsensusConfidence` already
+    /// worked out: the same result as `merge(_:evidence:missing:leadHours:configuration:)`.
+    static func merge(owning votes: consuming [ConditionVote], dry: Bool, missing: [String], leadFactor: Double) -> MergedConditionV1? {
+        var votes = votes
+        if !votes.allSatisfy({ $0.weight > 0 && $0.weight.isFinite }) { votes.removeAll { !($0.weight > 0 && $0.weight.isFinite) } }
+        guard !votes.isEmpty else { return nil }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: conditions.count) { tally in
+            tally.initialize(repeating: 0)
+            // Summed in weight order, so the order of the providers cannot change the last bit.
+            let firstWeight = votes[0].weight
+            if votes.allSatisfy({ $0.weight == firstWeight }) {
+                for vote in votes { tally[vote.condition.rawValue] += vote.weight }
+            } else {
+                for vote in votes.sorted(by: { $0.weight < $1.weight }) { tally[vote.condition.rawValue] += vote.weight }
+            }
+            var total = 0.0
+            for weight in tally { total += weight }
+            var value = heaviest(tally, total: total) { _ in true }!
+            var demoted: Condition?
+            if value.isPrecipitation && dry {
+                demoted = value
+                value = heaviest(tally, total: total) { !$0.isPrecipitation } ?? .cloudy
+            }
+            let agreement = tally[value.rawValue] / total
+            // As `ConsensusConfidence.confidence`, with the lead-time factor worked out once per hour.
+            let confidence = agreement * ConsensusConfidence.wholeSources(weight: total) * leadFactor
+            return MergedConditionV1(value: value, votes: votes, missing: missing, demotedFrom: demoted, confidence: confidence)
+        }
+    }
+
+    /// Every condition, least severe first (kept, as `allCases` builds a new array each time it is read).
+    private static let conditions = Condition.allCases
 
     /// True when some source gives an amount, every amount is dry and every chance given is low.
     static func isDry(_ evidence: [PrecipitationEvidence], configuration: ConsensusConfiguration) -> Bool {
@@ -106,9 +124,9 @@ public enum ConditionMerge {
     }
 
     /// The condition with the most weight among those `allowed` with some weight; ties go to the more severe.
-    private static func heaviest(_ tally: [Double], total: Double, allowed: (Condition) -> Bool) -> Condition? {
+    private static func heaviest(_ tally: UnsafeMutableBufferPointer<Double>, total: Double, allowed: (Condition) -> Bool) -> Condition? {
         var best: Condition?
-        for condition in Condition.allCases where tally[condition.rawValue] > 0 && allowed(condition) {
+        for condition in conditions where tally[condition.rawValue] > 0 && allowed(condition) {
             // Conditions run from least to most severe, so `>=` within the tolerance hands ties to the later one.
             if let current = best, tally[condition.rawValue] < tally[current.rawValue] - 1e-9 * total { continue }
             best = condition

@@ -3,6 +3,10 @@ import IsobarCore
 /// Dense indexes for `Quantity`, so aligned series and merged hours can use arrays rather than dictionaries.
 enum QuantitySlot {
     static let count = Quantity.allCases.count
+    /// Every quantity, in slot order (kept, as `allCases` builds a new array each time it is read).
+    static let all: [Quantity] = Quantity.allCases
+    /// Every daily quantity, in declaration order.
+    static let allDaily: [DailyQuantity] = DailyQuantity.allCases
     /// Quantities interpolated linearly, as declared.
     static let continuous: [Quantity] = Quantity.allCases.filter { $0.spec.interpolation == .linear }
 }
@@ -27,3 +31,4 @@ extension Quantity {
         }
     }
 }
+

@@ -39,39 +39,44 @@ public enum WeightedMedian {
 
     /// The weighted median and the total weight (summed in sorted order, so the same for any input order).
     static func medianAndTotalWeight(sorting buffer: UnsafeMutableBufferPointer<Entry>) -> (median: Double, totalWeight: Double)? {
-        guard !buffer.isEmpty else { return nil }
+        let count = buffer.count
+        guard count > 0, let entries = buffer.baseAddress else { return nil }
         sort(buffer)
         var total = 0.0
-        for entry in buffer { total += entry.weight }
+        for index in 0..<count { total += entries[index].weight }
         let half = total / 2
         let tolerance = 1e-9 * total
         var running = 0.0
-        for index in buffer.indices {
-            running += buffer[index].weight
-            if abs(running - half) <= tolerance, index + 1 < buffer.count {
-                return ((buffer[index].value + buffer[index + 1].value) / 2, total)
+        for index in 0..<count {
+            running += entries[index].weight
+            if abs(running - half) <= tolerance, index + 1 < count {
+                return ((entries[index].value + entries[index + 1].value) / 2, total)
             }
-            if running > half { return (buffer[index].value, total) }
+            if running > half { return (entries[index].value, total) }
         }
-        return (buffer[buffer.count - 1].value, total)
+        return (entries[count - 1].value, total)
     }
 
     /// Sorts by value, then weight: insertion sort for the handful of providers a merge has.
     static func sort(_ buffer: UnsafeMutableBufferPointer<Entry>) {
-        func precedes(_ a: Entry, _ b: Entry) -> Bool { a.value < b.value || (a.value == b.value && a.weight < b.weight) }
-        guard buffer.count <= 16 else {
+        @inline(__always) func precedes(_ a: Entry, _ b: Entry) -> Bool { a.value < b.value || (a.value == b.value && a.weight < b.weight) }
+        let count = buffer.count
+        guard count <= 16 else {
             var copy = buffer  // `sort` is declared mutating; it writes through the same pointer.
             copy.sort(by: precedes)
             return
         }
-        for index in buffer.indices.dropFirst() {
-            let entry = buffer[index]
+        guard count > 1, let entries = buffer.baseAddress else { return }
+        var index = 1
+        while index < count {
+            let entry = entries[index]
             var position = index
-            while position > 0 && precedes(entry, buffer[position - 1]) {
-                buffer[position] = buffer[position - 1]
+            while position > 0 && precedes(entry, entries[position - 1]) {
+                entries[position] = entries[position - 1]
                 position -= 1
             }
-            buffer[position] = entry
+            entries[position] = entry
+            index += 1
         }
     }
 }

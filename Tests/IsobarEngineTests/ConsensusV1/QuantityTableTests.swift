@@ -66,6 +66,39 @@ struct QuantityTableTests {
         }
     }
 
+    @Test("the JSON Schema has every quantity in each line type that carries it, with the type its unit writes")
+    func schema() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("schemas/isobar-lines-v1.schema.json")))
+        let definitions = try JSONDocument(parsing: bytes).rootValue.member("$defs")
+        let hourly = Quantity.allCases.map { ($0.rawValue, $0.dimension) }
+        let daily = DailyQuantity.allCases.map { ($0.rawValue, $0.dimension) }
+        // (where, the object, the quantities it carries, whether every one is required, what each property is)
+        let objects: [(String, JSONValue, [(String, Dimension)], Bool, SchemaProperty)] = [
+            ("units", try definitions.member("units"), hourly + daily, true, .unitSymbol),
+            ("a provider's hour", try definitions.member("sample"), hourly, true, .value),
+            ("a provider's day", try definitions.member("day"), daily, true, .value),
+            ("a consensus hour", try definitions.member("consensus_hour"), hourly, true, .value),
+            ("a consensus hour's merged", try definitions.member("consensus_hour").member("properties").member("merged"), hourly, true, .merged),
+            ("a consensus day", try definitions.member("consensus_day"), daily, true, .value),
+            ("a consensus day's merged", try definitions.member("consensus_day").member("properties").member("merged"), daily, true, .merged),
+            ("archived values", try definitions.member("archive_values"), hourly, false, .archived),
+        ]
+        for (place, object, quantities, allRequired, kind) in objects {
+            let properties = try object.member("properties")
+            let required = Set(try object.member(ifPresent: "required")?.stringsOrNulls().compactMap { $0 } ?? [])
+            for (name, dimension) in quantities {
+                guard let property = try properties.member(ifPresent: name) else {
+                    Issue.record("the schema has no \(name) in \(place)")
+                    continue
+                }
+                if allRequired { #expect(required.contains(name), "the schema does not require \(name) in \(place)") }
+                #expect(try kind.matches(property, dimension), "\(name) in \(place) has the wrong type in the schema")
+            }
+        }
+    }
+
     @Test("a provider without a quantity is listed as missing, never as 0")
     func missing() {
         let withUV = Fixture.report("om", current: Fixture.step(0) { $0.uvIndex = 3; $0.temperatureC = 1 })
@@ -164,6 +197,35 @@ struct MoonPhaseTests {
             let fraction = MoonPhase(at: new.addingTimeInterval(hour * 3600)).fraction
             #expect(fraction > last && fraction < 1)
             last = fraction
+        }
+    }
+}
+
+/// What a quantity's property in the schema holds.
+private enum SchemaProperty {
+    /// Its unit's symbol, a string.
+    case unitSymbol
+    /// Its value or null: a number, or for an instant a local time (a string).
+    case value
+    /// How it was merged: a merged field (an instant's, for an instant).
+    case merged
+    /// Its archived value, a number.
+    case archived
+
+    func matches(_ property: JSONValue, _ dimension: Dimension) throws -> Bool {
+        let types: Set<String>
+        if let type = try property.member(ifPresent: "type") {
+            types = type.kind == .string ? [try type.string()] : Set(try type.stringsOrNulls().compactMap { $0 })
+        } else {
+            types = []
+        }
+        switch self {
+        case .unitSymbol: return types == ["string"]
+        case .value: return types == [dimension == .instant ? "string" : "number", "null"]
+        case .archived: return types == ["number"]
+        case .merged:
+            let reference = try property.member(ifPresent: "$ref")?.string()
+            return reference == (dimension == .instant ? "#/$defs/merged_instant_field" : "#/$defs/merged_field")
         }
     }
 }
