@@ -1,0 +1,47 @@
+/// The v2 merge of one field: values corrected for their learned bias, outliers found among independent families with
+/// the v1 rule, and the consensus the weighted mean of the rest.
+///
+/// 1. `c_i = x_i − correction_i`; `m` = weighted median of the `c_i`, `MAD` = weighted median of `|c_i − m|`.
+/// 2. With at least three families (a family: sources that share an upstream or whose errors correlate), an input with
+///    `|c_i − m| > max(3 × 1.4826 × MAD, floor)` is an outlier.
+/// 3. The consensus is `Σ w_i c_i / Σ w_i` over the rest: with weights ∝ 1/MSE this is the least-squares combination,
+///    which a median cannot be (a source that holds more than half of the weight would be the median every hour).
+enum LearnedFieldMerge {
+    /// The merged value, which inputs were outliers, and the kept inputs' range and weighted standard deviation.
+    struct Outcome {
+        var value: Double
+        var isOutlier: [Bool]
+        var keptSpread: Double
+        var keptDeviation: Double
+    }
+
+    /// Merges corrected values with their weights and families; nil when no input has a positive weight and a finite value.
+    static func merge(_ corrected: [Double], weights: [Double], families: [String], floor: Double,
+                      configuration: ConsensusConfiguration) -> Outcome? {
+        let usable = corrected.indices.filter { corrected[$0].isFinite && weights[$0] > 0 && weights[$0].isFinite }
+        guard !usable.isEmpty else { return nil }
+        let entries = usable.map { WeightedMedian.Entry(corrected[$0], weight: weights[$0]) }
+        let center = WeightedMedian.median(entries)!
+        let mad = WeightedMedian.absoluteDeviation(entries, from: center)!
+        var isOutlier = [Bool](repeating: false, count: corrected.count)
+        for index in corrected.indices where !usable.contains(index) { isOutlier[index] = true }
+        if Set(usable.map { families[$0] }).count >= 3 {
+            let threshold = max(configuration.outlierMultiplier * configuration.madScale * mad, floor)
+            for index in usable where abs(corrected[index] - center) > threshold { isOutlier[index] = true }
+        }
+        let kept = usable.filter { !isOutlier[$0] }
+        guard !kept.isEmpty else { return nil }
+        var total = 0.0
+        var sum = 0.0
+        for index in kept {
+            total += weights[index]
+            sum += weights[index] * corrected[index]
+        }
+        let mean = sum / total
+        var square = 0.0
+        for index in kept { square += weights[index] * (corrected[index] - mean) * (corrected[index] - mean) }
+        let values = kept.map { corrected[$0] }
+        return Outcome(value: mean, isOutlier: isOutlier, keptSpread: values.max()! - values.min()!,
+                       keptDeviation: (square / total).squareRoot())
+    }
+}
