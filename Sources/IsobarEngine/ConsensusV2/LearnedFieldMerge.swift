@@ -1,7 +1,10 @@
 /// The v2 merge of one field: values corrected for their learned bias, outliers found among independent families with
 /// the v1 rule, and the consensus the weighted mean of the rest.
 ///
-/// 1. `c_i = x_i − correction_i`; `m` = weighted median of the `c_i`, `MAD` = weighted median of `|c_i − m|`.
+/// 1. `c_i = x_i − correction_i`; `m` = median of the `c_i` with each family weighing one (its members sharing it),
+///    `MAD` = the same median of `|c_i − m|`. Not the learned weights: a source holding more than half of them would be
+///    `m` with a MAD of 0, and every other source further from it than the floor would be left out, the merge leaning
+///    back to that one source.
 /// 2. With at least three families (a family: sources that share an upstream or whose errors correlate), an input with
 ///    `|c_i − m| > max(3 × 1.4826 × MAD, floor)` is an outlier.
 /// 3. The consensus is `Σ w_i c_i / Σ w_i` over the rest: with weights ∝ 1/MSE this is the least-squares combination,
@@ -20,12 +23,14 @@ enum LearnedFieldMerge {
                       configuration: ConsensusConfiguration) -> Outcome? {
         let usable = corrected.indices.filter { corrected[$0].isFinite && weights[$0] > 0 && weights[$0].isFinite }
         guard !usable.isEmpty else { return nil }
-        let entries = usable.map { WeightedMedian.Entry(corrected[$0], weight: weights[$0]) }
+        var members: [String: Double] = [:]
+        for index in usable { members[families[index], default: 0] += 1 }
+        let entries = usable.map { WeightedMedian.Entry(corrected[$0], weight: 1 / members[families[$0]]!) }
         let center = WeightedMedian.median(entries)!
         let mad = WeightedMedian.absoluteDeviation(entries, from: center)!
         var isOutlier = [Bool](repeating: false, count: corrected.count)
         for index in corrected.indices where !usable.contains(index) { isOutlier[index] = true }
-        if Set(usable.map { families[$0] }).count >= 3 {
+        if members.count >= 3 {
             let threshold = max(configuration.outlierMultiplier * configuration.madScale * mad, floor)
             for index in usable where abs(corrected[index] - center) > threshold { isOutlier[index] = true }
         }
