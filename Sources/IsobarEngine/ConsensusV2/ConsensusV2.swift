@@ -63,8 +63,9 @@ public enum ConsensusV2 {
         let corrections = ids.map { skill.corrections[$0] ?? 0 }
         let families = ids.map { skill.families[$0] ?? declared[$0] ?? $0 }
         let corrected = field.inputs.indices.map { field.inputs[$0].value - corrections[$0] }
-        guard let outcome = LearnedFieldMerge.merge(corrected, weights: weights, families: families, floor: floor,
-                                                    configuration: configuration) else { return nil }
+        let typical = ids.map { skill.typicalError($0) }
+        guard let outcome = LearnedFieldMerge.merge(corrected, weights: weights, families: families, typicalErrors: typical,
+                                                    floor: floor, configuration: configuration) else { return nil }
         var refined = field
         refined.value = min(max(outcome.value, range.lowerBound), range.upperBound)
         for index in refined.inputs.indices { refined.inputs[index].isOutlier = outcome.isOutlier[index] }

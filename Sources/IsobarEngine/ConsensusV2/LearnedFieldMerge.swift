@@ -6,7 +6,9 @@
 ///    `m` with a MAD of 0, and every other source further from it than the floor would be left out, the merge leaning
 ///    back to that one source.
 /// 2. With at least three families (a family: sources that share an upstream or whose errors correlate), an input with
-///    `|c_i − m| > max(3 × 1.4826 × MAD, floor)` is an outlier.
+///    `|c_i − m| > max(3 × 1.4826 × MAD, floor, 3 × e_i)` is an outlier, where `e_i` is its typical error in the record
+///    (`SourceSkill.typicalError`): a source known to miss by 2 °C is not left out for missing by 3 °C, which would
+///    lean the merge toward the others whenever it happens to be far, but a spike beyond its usual misses is.
 /// 3. The consensus is `Σ w_i c_i / Σ w_i` over the rest: with weights ∝ 1/MSE this is the least-squares combination,
 ///    which a median cannot be (a source that holds more than half of the weight would be the median every hour).
 enum LearnedFieldMerge {
@@ -19,7 +21,7 @@ enum LearnedFieldMerge {
     }
 
     /// Merges corrected values with their weights and families; nil when no input has a positive weight and a finite value.
-    static func merge(_ corrected: [Double], weights: [Double], families: [String], floor: Double,
+    static func merge(_ corrected: [Double], weights: [Double], families: [String], typicalErrors: [Double]? = nil, floor: Double,
                       configuration: ConsensusConfiguration) -> Outcome? {
         let usable = corrected.indices.filter { corrected[$0].isFinite && weights[$0] > 0 && weights[$0].isFinite }
         guard !usable.isEmpty else { return nil }
@@ -32,7 +34,9 @@ enum LearnedFieldMerge {
         for index in corrected.indices where !usable.contains(index) { isOutlier[index] = true }
         if members.count >= 3 {
             let threshold = max(configuration.outlierMultiplier * configuration.madScale * mad, floor)
-            for index in usable where abs(corrected[index] - center) > threshold { isOutlier[index] = true }
+            for index in usable where abs(corrected[index] - center) > max(threshold, 3 * (typicalErrors?[index] ?? 0)) {
+                isOutlier[index] = true
+            }
         }
         let kept = usable.filter { !isOutlier[$0] }
         guard !kept.isEmpty else { return nil }

@@ -60,6 +60,11 @@ extension SkillRecord {
         for (source, sum) in sums where sum.weight > 0 {
             skill.sources[source] = SourceSkill(pairs: sum.weight, bias: sum.error / sum.weight, meanSquareError: sum.square / sum.weight)
         }
+        var deviations: [String: Double] = [:]
+        for item in cases {
+            for (source, value) in item.values { deviations[source, default: 0] += item.weight * abs(value - item.truth - skill.sources[source]!.bias) }
+        }
+        for (source, sum) in deviations { skill.sources[source]!.absoluteDeviation = sum / skill.sources[source]!.pairs }
         let ids = skill.sources.keys.sorted()
         guard !ids.isEmpty else { return skill }
         skill.families = families(ids, cases: cases, skill: skill, declared: declared, settings: settings)
@@ -146,8 +151,9 @@ extension SkillRecord {
             let corrected = ids.map { item.values[$0]! - (skill.corrections[$0] ?? 0) }
             let weights = ids.map { skill.weights[$0] ?? 0 }
             let families = ids.map { skill.families[$0] ?? $0 }
-            guard let outcome = LearnedFieldMerge.merge(corrected, weights: weights, families: families, floor: floor,
-                                                        configuration: configuration) else { continue }
+            let typical = ids.map { skill.typicalError($0) }
+            guard let outcome = LearnedFieldMerge.merge(corrected, weights: weights, families: families, typicalErrors: typical,
+                                                        floor: floor, configuration: configuration) else { continue }
             errors.append((outcome.value - item.truth, item.weight))
             spreads.append((outcome.keptSpread, item.weight))
         }

@@ -8,13 +8,20 @@ public struct SourceSkill: Sendable, Equatable {
     public var bias: Double
     /// Mean square error.
     public var meanSquareError: Double
+    /// Mean absolute deviation of the errors from the bias: a spread that a few wild errors inflate less than the MSE.
+    public var absoluteDeviation = 0.0
 
     /// Creates a skill.
-    public init(pairs: Double, bias: Double, meanSquareError: Double) {
+    public init(pairs: Double, bias: Double, meanSquareError: Double, absoluteDeviation: Double = 0) {
         self.pairs = pairs
         self.bias = bias
         self.meanSquareError = meanSquareError
+        self.absoluteDeviation = absoluteDeviation
     }
+
+    /// The error a source usually makes once `correction` is subtracted, as a normal standard deviation:
+    /// `1.2533 × absolute deviation + |bias − correction|`.
+    public func typicalError(correction: Double) -> Double { 1.2533 * absoluteDeviation + abs(bias - correction) }
 
     /// The error variance about the bias: the MSE left once the bias is corrected.
     public var variance: Double { max(0, meanSquareError - bias * bias) }
@@ -57,6 +64,11 @@ public struct FieldSkill: Sendable, Equatable {
 
     /// An empty skill.
     public init() {}
+
+    /// A source's typical error once corrected (0 when the record does not know it).
+    public func typicalError(_ id: String) -> Double {
+        sources[id].map { $0.typicalError(correction: corrections[id] ?? 0) } ?? 0
+    }
 }
 
 /// A field and lead bucket that skill is learned for.
