@@ -1,4 +1,7 @@
+import Foundation
 import IsobarCLI
+import IsobarCore
+import IsobarStore
 import Testing
 
 /// Parses configuration text.
@@ -63,5 +66,51 @@ struct LearnedWeightsOutputTests {
         let run = await runCLI(["compare", "Minsk", "--demo", "--bias-correction"])
         #expect(run.code == 64)
         #expect(run.stderr.contains("--bias-correction needs learned weights"))
+    }
+}
+
+@Suite("Learned weights from an archive")
+struct LearnedWeightsArchiveTests {
+    /// Ten days of forecasts for Minsk from the two demo providers (OpenWeatherMap 1 °C warm), issued at midnight for
+    /// the next six hours, with the truth observed every hour.
+    static func seededDataHome() async throws -> String {
+        let home = temporaryDirectory("learned-data")
+        let store = try await UserDataStore.open(directory: home + "/isobar")
+        let minsk = Place(name: "Minsk", coordinate: Coordinate(latitude: 53.9, longitude: 27.5667)!)
+        let recorded = Date(timeIntervalSince1970: 1_795_856_400 + 3 * 3_600)
+        let firstDay = Date(timeIntervalSince1970: (recorded.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 - 10 * 86_400)
+        for day in 0..<10 {
+            let issued = firstDay.addingTimeInterval(Double(day) * 86_400)
+            for (provider, offset) in [("openweathermap", 1.0), ("open-meteo", 0.0)] {
+                let steps = (0..<6).map { lead in
+                    var step = WeatherSample(time: issued.addingTimeInterval(Double(lead) * 3_600), periodHours: 1)
+                    step.temperatureC = Double(lead) + offset + (lead % 2 == 0 ? 0.3 : -0.3)
+                    return step
+                }
+                try await store.archive(WeatherReport(providerID: provider, place: minsk, fetchedAt: issued, hourly: steps))
+            }
+            for lead in 0..<6 {
+                var observed = WeatherSample(time: issued.addingTimeInterval(Double(lead) * 3_600), periodHours: 1)
+                observed.temperatureC = Double(lead)
+                try await store.archiveObservation(observed, source: "metar", station: "UMMS", place: minsk)
+            }
+        }
+        return home
+    }
+
+    @Test func enoughHistoryGivesLearnedWeightsAndCorrections() async throws {
+        let home = try await Self.seededDataHome()
+        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--weights", "auto", "--bias-correction"],
+                               environment: ["XDG_DATA_HOME": home])
+        #expect(run.code == 0, "\(run.stderr)")
+        let consensus = try #require(try parseLines(run).last)
+        #expect(try consensus.string("weighting") == "learned (bias-corrected)")
+        let temperature = try consensus.member("current").member("merged").member("temperature")
+        #expect(try temperature.string("interval_basis") == "record")
+        #expect(try temperature.string("weighting") == "learned (bias-corrected)")
+        let corrections = try temperature.member("inputs").elements().map { (try $0.string("provider"), try $0.double("correction")) }
+        #expect(corrections.contains { $0.0 == "openweathermap" && abs($0.1 - 1) < 0.05 })
+        let table = await runCLI(["compare", "Minsk", "--demo", "--weights", "auto", "--bias-correction"], environment: ["XDG_DATA_HOME": home])
+        #expect(table.stdout.contains("bias corrections learned from the forecast archive"))
     }
 }
