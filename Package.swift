@@ -48,12 +48,16 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
+        // The consensus simulation harness: truth and providers with error models, run end to end (tests and the benchmark).
+        .target(
+            name: "IsobarSimulation", dependencies: ["IsobarCore", "IsobarEngine", "IsobarStore", "IsobarTestKit", "OpenMeteo"],
+            swiftSettings: strict),
 
         .executableTarget(
             name: "isobar-bench",
             dependencies: [
                 "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson", "Exec",
-                "IsobarRedis", "IsobarStore",
+                "IsobarRedis", "IsobarStore", "IsobarSimulation",
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
 
@@ -78,6 +82,7 @@ let package = Package(
             name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "IsobarCore", "IsobarTestKit", "FixtureReplay", "OpenMeteo"], swiftSettings: strict),
+        .testTarget(name: "IsobarSimulationTests", dependencies: ["IsobarSimulation", "IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarFuzzTests", dependencies: ["IsobarFuzzTargets"], swiftSettings: strict),
         .testTarget(

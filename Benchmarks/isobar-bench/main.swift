@@ -158,7 +158,7 @@ func format(_ value: Double) -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Memory figures are peaks: cachehit (a child's peak includes this process's peak at spawn) and places (this
 // process's peak) run first, before the other benchmarks grow this process; cities (which prints this process's peak
-// beside its child's) runs last.
+// beside its child's) runs last. `simulate` (the consensus simulation harness) runs only when named.
 let known = ["cachehit", "places", "decode", "fanout", "http", "consensus", "exec", "cities", "batch", "redis"]
 for name in arguments.isEmpty ? known : arguments {
     switch name {
@@ -171,7 +171,8 @@ for name in arguments.isEmpty ? known : arguments {
     case "exec": try await benchmarkExec()
     case "batch": try benchmarkBatch()
     case "redis": try await benchmarkRedis()
+    case "simulate": try await benchmarkSimulation()
     case "cities": try benchmarkCities(cap: ProcessInfo.processInfo.environment["ISOBAR_BENCH_CAP"].flatMap { Int($0) }.map { max(1, $0) } ?? 8)
-    default: print("unknown benchmark '\(name)'; known: \(known.joined(separator: ", "))")
+    default: print("unknown benchmark '\(name)'; known: \((known + ["simulate"]).joined(separator: ", "))")
     }
 }

@@ -212,8 +212,9 @@ public struct Engine: Sendable {
             return fresh
         }
         let identities = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        emit(.consensus(request, ConsensusV1.merge(merged, place: request.place, weights: options.weights, sources: identities,
-                                                   familyWeight: options.familyWeight, now: reference)))
+        let consensus = ConsensusV1.merge(merged, place: request.place, weights: options.weights, sources: identities,
+                                          familyWeight: options.familyWeight, now: reference)
+        emit(.consensus(request, options.learning.map { ConsensusV2.refine(consensus, learning: $0) } ?? consensus))
     }
 
     /// Seconds past the deadline a stale answer may still be looked for in the cache.

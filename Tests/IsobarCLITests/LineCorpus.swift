@@ -33,6 +33,8 @@ enum LineCorpus {
         let environment = ["XDG_DATA_HOME": temporaryDirectory("corpus-data"), "XDG_CACHE_HOME": temporaryDirectory("corpus-cache")]
         let commands: [[String]] = [
             ["Minsk", "--demo"], ["forecast", "Tokyo", "--demo", "--days", "3"], ["compare", "Minsk", "--demo", "--units", "imperial"],
+            // Learned weights with too little history: the v1 values with intervals, labelled.
+            ["forecast", "Minsk", "--demo", "--days", "2", "--hourly", "--weights", "auto", "--bias-correction"],
             // No recording of Paris: every provider fails.
             ["now", "Paris", "--demo"],
             ["cities", "--demo"], ["cities", "add", "Tokyo", "--demo"], ["cities", "add", "Tokyo", "--demo"],

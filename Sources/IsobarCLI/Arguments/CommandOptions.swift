@@ -57,6 +57,10 @@ public struct CommandOptions: Sendable, Equatable {
     public var minimumProviders: Int?
     /// `--weights`, in the order given.
     public var weights: [WeightOverride] = []
+    /// `--weights auto` or `--weights equal`: learned or configured weights, over the configuration's `weights`.
+    public var weighting: WeightsMode?
+    /// `--bias-correction`: subtract each source's learned bias (with learned weights).
+    public var biasCorrection = false
     /// `--verbose`.
     public var verbose = false
     /// `--help`.
@@ -170,7 +174,10 @@ public struct CommandOptions: Sendable, Equatable {
             guard !wanted.isEmpty else { throw UsageError("--providers needs at least one provider id") }
             providers = wanted
         }
-        if let text = parsed["weights"] { weights = try Self.weights(text) }
+        if let text = parsed["weights"] {
+            if let mode = WeightsMode(rawValue: text) { weighting = mode } else { weights = try Self.weights(text) }
+        }
+        biasCorrection = parsed.has("bias-correction")
     }
 
     private mutating func readPresentationOptions(_ parsed: ParsedArguments) throws(UsageError) {
@@ -205,7 +212,7 @@ public struct CommandOptions: Sendable, Equatable {
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces() }
             guard parts.count == 2, let weight = Double(parts[1]), weight >= 0, weight.isFinite else {
-                throw UsageError("--weights takes id=weight pairs such as ID=2, not '\(pair)'")
+                throw UsageError("--weights takes auto, equal, or id=weight pairs such as ID=2, not '\(pair)'")
             }
             weights.append(WeightOverride(provider: parts[0], weight: weight))
         }

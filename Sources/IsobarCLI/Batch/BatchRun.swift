@@ -30,6 +30,8 @@ extension IsobarCommandLine {
         setup.options.maxConcurrentRequests = Self.batchPlacesInFlight(jobs: options.jobs)
         // Resuming asks the same kinds again: answers a provider gives beyond them are not worth encoding.
         setup.options.cachesOnlyAskedKinds = true
+        // Learned weights over every place in the archive: one record for the whole run.
+        setup = await learned(setup, near: nil)
         let view = options.kind.view(days: options.days)
         let started = time.now()
         let book = BatchBook(order: options.order, window: 4 * options.jobs + 32, providers: setup.bindings.count, output: output)

@@ -23,7 +23,8 @@ extension IsobarCommandLine {
             throw UsageError("unexpected argument '\(parsed.positionals[wanted + 1])' for 'cities \(action)' (quote a place name with spaces: \"New York\")")
         default: break
         }
-        let setup = try await weatherSetup(parsed)
+        // Learned weights over every place in the archive, as for a batch.
+        let setup = await learned(try await weatherSetup(parsed), near: nil)
         let store = try await userData(setup.configuration)
         let cities = try await store.cities(seed: seedCities(), now: time.now())
         switch action {

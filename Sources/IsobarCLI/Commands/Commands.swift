@@ -20,7 +20,8 @@ enum Commands {
         .value("cache-dir", "DIR", "keep the cache in DIR (default $XDG_CACHE_HOME/isobar)"),
         .value("shared-store", "URL", "share answers, rate limits, cooldowns and fetch leases with other machines through Redis at URL (redis://[user:password@]host:6379/0)"),
         .value("min-providers", "N", "fail (exit 4) unless at least N providers answer"),
-        .value("weights", "ID=W,...", "weights of providers in the consensus, e.g. ID=2 (default 1 each; 0 leaves one out)"),
+        .value("weights", "ID=W,...", "weights of providers in the consensus, e.g. ID=2 (default 1 each; 0 leaves one out); auto: learned from the forecast archive; equal: as configured"),
+        .flag("bias-correction", "with --weights auto: subtract each provider's learned bias before merging"),
         .flag("verbose", "also show problems with the cache and the rate-limit records (they never stop a command); short: -v"),
         .flag("help", "show this help"),
     ]

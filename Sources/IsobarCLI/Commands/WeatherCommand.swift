@@ -72,6 +72,7 @@ extension IsobarCommandLine {
         }
         options.weights = try weights(parsed.options.weights, configuration)
         options.familyWeight = configuration.familyWeight
+        options.learning = try learningTemplate(parsed.options, configuration)
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
@@ -90,6 +91,7 @@ extension IsobarCommandLine {
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)
         let presentation = Presentation(parsed.options, environment: environment)
         var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
+        let setup = await learned(setup, near: place)
         async let observation: Void = observe(place, setup)
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []

@@ -79,6 +79,10 @@ public struct Configuration: Sendable {
     public var observations: ObservationEntry?
     /// `family_weight`: how much the sources of one family (one upstream) weigh together in the consensus.
     public var familyWeight: FamilyWeight = .one
+    /// `weights`: `"equal"` (the configured weights, the default) or `"auto"` (weights learned from the forecast archive).
+    public var weighting: WeightsMode = .equal
+    /// `bias_correction`: with learned weights, subtract each source's learned bias before merging.
+    public var biasCorrection = false
 
     /// The keys a provider entry may have.
     static let providerKeys = [
@@ -88,7 +92,8 @@ public struct Configuration: Sendable {
     ]
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days", "observations", "shared_store", "expected_machines",
-                               "shared_store_timeout_ms", "family_weight"]
+                               "shared_store_timeout_ms", "family_weight", "weights",
+                               "bias_correction"]
 
     /// Parses configuration text; relative `replay` paths are taken from `directory`.
     public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
@@ -111,6 +116,11 @@ public struct Configuration: Sendable {
             if let familyWeight = try root.nonNullMember("family_weight") {
                 configuration.familyWeight = try Self.familyWeight(familyWeight, file: file)
             }
+            if let text = try root.optionalString("weights") {
+                guard let mode = WeightsMode(rawValue: text) else { throw ConfigurationError("\(file): weights must be \"auto\" or \"equal\", not '\(text)'") }
+                configuration.weighting = mode
+            }
+            if let correct = try root.nonNullMember("bias_correction") { configuration.biasCorrection = try correct.bool() }
             for entry in try root.member("providers").elements() {
                 for (key, _) in try entry.members() where !providerKeys.contains(key) {
                     throw unknownKey(key, among: providerKeys, at: entry.path.description, file: file)
@@ -265,4 +275,12 @@ public struct Configuration: Sendable {
         let suggestion = Spelling.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
         return ConfigurationError("\(file): unknown key '\(key)' at \(path)\(suggestion)")
     }
+}
+
+/// How the consensus weighs its sources: as configured, or as learned from the forecast archive.
+public enum WeightsMode: String, Sendable, CaseIterable {
+    /// Learned per field and lead time from the archive (the v2 merge); the configured rule while there is too little history.
+    case auto
+    /// The configured weights (1 each unless `weight` or `--weights ID=W` says otherwise): the v1 merge.
+    case equal
 }

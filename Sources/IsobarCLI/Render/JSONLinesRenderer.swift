@@ -212,10 +212,21 @@ public struct JSONLinesRenderer: Renderer {
             ("outliers", .array(merged.outliers.map(JSONOutput.string))),
             ("missing", .array(merged.missing.map(JSONOutput.string))),
             ("inputs", .array(merged.inputs.map { input in
-                .object([("provider", .string(input.provider)), ("value", number(input.value, dimension)),
-                         ("weight", .number(input.weight)), ("origin", .string(Self.origin(input.origin))), ("outlier", .bool(input.isOutlier))])
+                var members: [(String, JSONOutput)] = [
+                    ("provider", .string(input.provider)), ("value", number(input.value, dimension)),
+                    ("weight", .number(input.weight)), ("origin", .string(Self.origin(input.origin))), ("outlier", .bool(input.isOutlier))]
+                if let learned = merged.learned {
+                    members.append(("learned_weight", .number(OutputNumber.round3(learned.weights[input.provider] ?? 0))))
+                    members.append(("correction", difference(learned.corrections[input.provider] ?? 0)))
+                }
+                return .object(members)
             })),
         ]
+        if let learned = merged.learned {
+            members.append(("interval_80", .array([number(learned.low, dimension), number(learned.high, dimension)])))
+            members.append(("interval_basis", .string(learned.basis.rawValue)))
+            members.append(("weighting", .string(learned.weighting.rawValue)))
+        }
         let disagreement = merged.disagreement.flatMap { merged.inputs.count >= 2 ? $0 : nil }
         members.append(("disagreement", disagreement.map { disagreement in
             .object([("difference", difference(disagreement.difference)), ("floor", difference(disagreement.floor)),
@@ -302,6 +313,7 @@ public struct JSONLinesRenderer: Renderer {
             ("timezone", .string(consensus.zone.identifier ?? reports.lazy.compactMap(\.timeZoneIdentifier).first)),
             ("units", unitsJSON),
         ]
+        if let weighting = consensus.weighting { members.append(("weighting", .string(weighting.rawValue))) }
         let (wantsCurrent, days, hours) = context.view.sections
         if wantsCurrent { members.append(("current", consensus.current.map(consensusHourJSON) ?? .null)) }
         if days > 0 {

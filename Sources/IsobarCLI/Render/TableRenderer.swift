@@ -43,6 +43,7 @@ public struct TableRenderer: Renderer {
                 text += nowSummary(ordered, consensus) + "\n"
                 text += forecastTables(ordered, consensus, days: 5, hours: 12)
             }
+            text += Self.weightingNote(consensus.weighting)
         }
         for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
             let name = context.name(of: failure.id)
@@ -122,6 +123,17 @@ public struct TableRenderer: Renderer {
         return style.red(text + "*")
     }
 
+    /// The footer saying how the consensus was weighted, when weights are learned (`--weights auto`); empty otherwise.
+    static func weightingNote(_ weighting: Weighting?) -> String {
+        switch weighting {
+        case nil: ""
+        case .learned?: "Weights learned from the forecast archive per quantity and lead time (isobar verify shows the record).\n"
+        case .learnedCorrected?:
+            "Weights and bias corrections learned from the forecast archive per quantity and lead time (isobar verify shows the record).\n"
+        case .equalTooLittleHistory?: "Weights: equal (too little history in the forecast archive to learn from yet).\n"
+        }
+    }
+
     static func percent(_ confidence: Double?) -> String {
         confidence.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
     }
@@ -150,6 +162,11 @@ public struct TableRenderer: Renderer {
                 + reports.map { formatInput($0.current?[quantity], merged, provider: $0.providerID, quantity.dimension) }
                 + [merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension),
                    merged.map { Self.percent($0.confidence) } ?? ""])
+        }
+        if let merged = current?[.temperature], let learned = merged.learned {
+            let dimension = Quantity.temperature.dimension
+            table.rows.append(["80 % interval (\(unit(dimension)))"] + reports.map { _ in "" }
+                + ["\(format(learned.low, dimension))…\(format(learned.high, dimension))", learned.basis.rawValue, ""])
         }
         var text = table.render(width: context.width, bold: style.bold)
         let allFields = current.map { Array($0.values.values) } ?? []

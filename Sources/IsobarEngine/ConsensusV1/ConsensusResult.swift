@@ -103,6 +103,8 @@ public struct ConsensusResult: Sendable, Equatable {
     public var families: [String: String] = [:]
     /// The weight each merged source had in the merge: its configured weight times its family's share (see `FamilyWeight`).
     public var mergeWeights: [String: Double] = [:]
+    /// How the v2 merge weighted the values, when weights are learned (`"weights": "auto"`); nil for the v1 merge.
+    public var weighting: Weighting?
     /// The reference time lead times are counted from.
     public var referenceTime: Date
     /// The zone local days and times are in.

@@ -66,8 +66,10 @@ public struct MergedField: Sendable, Equatable {
     public var missing: [String]
     /// The disagreement, reported instead of outliers when the sources weigh less than the outlier rule needs (two sources or one by default).
     public var disagreement: Disagreement?
-    /// Confidence in 0…1 (see `ConsensusConfidence`).
+    /// Confidence in 0…1 (see `ConsensusConfidence`; with learned weights, `ConsensusV2.confidence`).
     public var confidence: Double
+    /// The v2 provenance (80 % interval, weighting, learned weights and corrections), when the merge learned from the record.
+    public var learned: LearnedField?
 
     /// Creates a merged field (for tests and renderers; merges come from `FieldMerge`).
     public init(value: Double, min: Double, max: Double, spread: Double, medianAbsoluteDeviation: Double, inputs: [ProviderValue],

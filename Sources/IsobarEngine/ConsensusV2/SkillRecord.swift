@@ -1,0 +1,102 @@
+import IsobarCore
+
+/// One source's learned skill for one field and lead bucket.
+public struct SourceSkill: Sendable, Equatable {
+    /// Decayed number of pairs (recent pairs count more; the `n` of the shrinkage).
+    public var pairs: Double
+    /// Mean error, forecast − observed (positive: runs high).
+    public var bias: Double
+    /// Mean square error.
+    public var meanSquareError: Double
+    /// Mean absolute deviation of the errors from the bias: a spread that a few wild errors inflate less than the MSE.
+    public var absoluteDeviation = 0.0
+
+    /// Creates a skill.
+    public init(pairs: Double, bias: Double, meanSquareError: Double, absoluteDeviation: Double = 0) {
+        self.pairs = pairs
+        self.bias = bias
+        self.meanSquareError = meanSquareError
+        self.absoluteDeviation = absoluteDeviation
+    }
+
+    /// The error a source usually makes once `correction` is subtracted, as a normal standard deviation:
+    /// `1.2533 × absolute deviation + |bias − correction|`.
+    public func typicalError(correction: Double) -> Double { 1.2533 * absoluteDeviation + abs(bias - correction) }
+
+    /// The error variance about the bias: the MSE left once the bias is corrected.
+    public var variance: Double { max(0, meanSquareError - bias * bias) }
+}
+
+/// Quantiles of the consensus's own errors (consensus − observed) in the record.
+public struct ErrorQuantiles: Sendable, Equatable {
+    /// The 10 % quantile.
+    public var low: Double
+    /// The 90 % quantile.
+    public var high: Double
+    /// The median spread of the inputs that made those consensus values (the "usual" disagreement).
+    public var typicalSpread: Double
+
+    /// Creates quantiles.
+    public init(low: Double, high: Double, typicalSpread: Double) {
+        self.low = low
+        self.high = high
+        self.typicalSpread = typicalSpread
+    }
+}
+
+/// What was learned for one field and lead bucket: every source's skill, the weights and corrections the merge uses, the
+/// families found, and the consensus's error quantiles.
+public struct FieldSkill: Sendable, Equatable {
+    /// Each source's skill, by id.
+    public var sources: [String: SourceSkill] = [:]
+    /// Each source's weight (summing to 1), shrunk toward equal families.
+    public var weights: [String: Double] = [:]
+    /// Each source's correction subtracted before merging (its bias, when bias correction is on).
+    public var corrections: [String: Double] = [:]
+    /// Each source's family: declared, or joined because their errors correlate.
+    public var families: [String: String] = [:]
+    /// Quantiles of the consensus's errors with these weights, when the record has any case to replay.
+    public var quantiles: ErrorQuantiles?
+    /// The shrinkage factor `n / (n + k)` used.
+    public var shrinkage = 0.0
+    /// True when there was enough history to learn from (else the v1 rule, labelled).
+    public var isLearned = false
+
+    /// An empty skill.
+    public init() {}
+
+    /// A source's typical error once corrected (0 when the record does not know it).
+    public func typicalError(_ id: String) -> Double {
+        sources[id].map { $0.typicalError(correction: corrections[id] ?? 0) } ?? 0
+    }
+}
+
+/// A field and lead bucket that skill is learned for.
+public struct SkillKey: Sendable, Hashable {
+    /// The quantity.
+    public var quantity: Quantity
+    /// The lead bucket.
+    public var bucket: LeadBucket
+
+    /// Creates a key.
+    public init(_ quantity: Quantity, _ bucket: LeadBucket) {
+        self.quantity = quantity
+        self.bucket = bucket
+    }
+}
+
+/// Everything learned from the archive, per field and lead bucket; computed from the archive and observations each
+/// time it is needed, so it is never out of step with them (reset it by clearing the archive).
+public struct SkillRecord: Sendable, Equatable {
+    /// The skill of each field and lead bucket that has pairs.
+    public var fields: [SkillKey: FieldSkill] = [:]
+
+    /// An empty record.
+    public init() {}
+
+    /// The skill for a quantity at a lead time, when there is one.
+    public func skill(_ quantity: Quantity, leadHours: Double) -> FieldSkill? {
+        guard let bucket = LeadBucket(leadHours: leadHours) else { return nil }
+        return fields[SkillKey(quantity, bucket)]
+    }
+}

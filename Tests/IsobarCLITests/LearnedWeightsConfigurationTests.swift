@@ -1,0 +1,116 @@
+import Foundation
+import IsobarCLI
+import IsobarCore
+import IsobarStore
+import Testing
+
+/// Parses configuration text.
+private func parse(_ text: String) throws(ConfigurationError) -> Configuration {
+    try Configuration.parse(Array(text.utf8), file: "config.json", directory: "/tmp")
+}
+
+@Suite("Configuration: learned weights")
+struct LearnedWeightsConfigurationTests {
+    @Test("weights default to equal, without bias correction")
+    func defaults() throws {
+        let configuration = try parse(#"{"providers":[]}"#)
+        #expect(configuration.weighting == .equal)
+        #expect(!configuration.biasCorrection)
+    }
+
+    @Test("weights auto with bias correction")
+    func auto() throws {
+        let configuration = try parse(#"{"weights":"auto","bias_correction":true,"providers":[]}"#)
+        #expect(configuration.weighting == .auto)
+        #expect(configuration.biasCorrection)
+    }
+
+    @Test("bad weights and bias corrections are one-line errors", arguments: [
+        (#"{"weights":"learned","providers":[]}"#, "weights must be \"auto\" or \"equal\""),
+        (#"{"weights":2,"providers":[]}"#, "weights"),
+        (#"{"bias_correction":"yes","providers":[]}"#, "bias_correction"),
+    ])
+    func errors(text: String, fragment: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.message.contains(fragment), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+        }
+    }
+}
+
+@Suite("Learned weights in the output")
+struct LearnedWeightsOutputTests {
+    @Test func withTooLittleHistoryTheConsensusSaysSoAndGivesSpreadIntervals() async throws {
+        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--weights", "auto"])
+        #expect(run.code == 0, "\(run.stderr)")
+        let consensus = try #require(try parseLines(run).last)
+        #expect(try consensus.string("weighting") == "equal (too little history)")
+        let temperature = try consensus.member("current").member("merged").member("temperature")
+        #expect(try temperature.string("interval_basis") == "spread")
+        let interval = try temperature.member("interval_80").elements().map { try $0.double() }
+        let value = try consensus.member("current").double("temperature")
+        #expect(interval.count == 2 && interval[0] < value && value < interval[1])
+        #expect(try temperature.member("inputs").elements().allSatisfy { try $0.double("correction") == 0 })
+        // The same values as the configured weights give.
+        let plain = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl"])
+        #expect(try #require(try parseLines(plain).last).member("current").double("temperature") == value)
+        let table = await runCLI(["compare", "Minsk", "--demo", "--weights", "auto"])
+        #expect(table.stdout.contains("Weights: equal (too little history"))
+        #expect(table.stdout.contains("80 % interval"))
+    }
+
+    @Test func biasCorrectionNeedsLearnedWeights() async {
+        let run = await runCLI(["compare", "Minsk", "--demo", "--bias-correction"])
+        #expect(run.code == 64)
+        #expect(run.stderr.contains("--bias-correction needs learned weights"))
+    }
+}
+
+@Suite("Learned weights from an archive")
+struct LearnedWeightsArchiveTests {
+    /// Ten days of forecasts for Minsk from the two demo providers (OpenWeatherMap 1 °C warm), issued at midnight for
+    /// the next six hours, with the truth observed every hour.
+    static func seededDataHome() async throws -> String {
+        let home = temporaryDirectory("learned-data")
+        let store = try await UserDataStore.open(directory: home + "/isobar")
+        let minsk = Place(name: "Minsk", coordinate: Coordinate(latitude: 53.9, longitude: 27.5667)!)
+        let recorded = Date(timeIntervalSince1970: 1_795_856_400 + 3 * 3_600)
+        let firstDay = Date(timeIntervalSince1970: (recorded.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 - 10 * 86_400)
+        for day in 0..<10 {
+            let issued = firstDay.addingTimeInterval(Double(day) * 86_400)
+            for (provider, offset) in [("openweathermap", 1.0), ("open-meteo", 0.0)] {
+                let steps = (0..<6).map { lead in
+                    var step = WeatherSample(time: issued.addingTimeInterval(Double(lead) * 3_600), periodHours: 1)
+                    step.temperatureC = Double(lead) + offset + (lead % 2 == 0 ? 0.3 : -0.3)
+                    return step
+                }
+                try await store.archive(WeatherReport(providerID: provider, place: minsk, fetchedAt: issued, hourly: steps))
+            }
+            for lead in 0..<6 {
+                var observed = WeatherSample(time: issued.addingTimeInterval(Double(lead) * 3_600), periodHours: 1)
+                observed.temperatureC = Double(lead)
+                try await store.archiveObservation(observed, source: "metar", station: "UMMS", place: minsk)
+            }
+        }
+        return home
+    }
+
+    @Test func enoughHistoryGivesLearnedWeightsAndCorrections() async throws {
+        let home = try await Self.seededDataHome()
+        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--weights", "auto", "--bias-correction"],
+                               environment: ["XDG_DATA_HOME": home])
+        #expect(run.code == 0, "\(run.stderr)")
+        let consensus = try #require(try parseLines(run).last)
+        #expect(try consensus.string("weighting") == "learned (bias-corrected)")
+        let temperature = try consensus.member("current").member("merged").member("temperature")
+        #expect(try temperature.string("interval_basis") == "record")
+        #expect(try temperature.string("weighting") == "learned (bias-corrected)")
+        let corrections = try temperature.member("inputs").elements().map { (try $0.string("provider"), try $0.double("correction")) }
+        #expect(corrections.contains { $0.0 == "openweathermap" && abs($0.1 - 1) < 0.05 })
+        let table = await runCLI(["compare", "Minsk", "--demo", "--weights", "auto", "--bias-correction"], environment: ["XDG_DATA_HOME": home])
+        #expect(table.stdout.contains("bias corrections learned from the forecast archive"))
+    }
+}

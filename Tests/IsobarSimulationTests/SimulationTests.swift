@@ -1,0 +1,62 @@
+import Foundation
+import IsobarSimulation
+import Testing
+
+/// The consensus's promises, checked end to end in the simulation harness after 30 simulated days of history.
+@Suite("Simulation")
+struct SimulationTests {
+    /// Runs one scenario with the test's (small) settings in a fresh archive.
+    static func run(_ scenario: SimulationScenario) async throws -> SimulationOutcome {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-simulation-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try await Simulation.run(scenario, settings: SimulationSettings(historyDays: 30, evaluationDays: 6, seed: 7),
+                                               directory: path)
+        print("simulation \(scenario.name): \(outcome)")
+        return outcome
+    }
+
+    /// Checks what every scenario promises: an interval that holds the truth 75–85 % of the time, and no history no worse
+    /// than 1 % above a plain median.
+    static func expectCommon(_ outcome: SimulationOutcome) {
+        #expect(outcome.hours >= 200)
+        #expect(outcome.recordBasedShare == 1)
+        #expect(outcome.coverage >= 0.75 && outcome.coverage <= 0.85, "80 % interval covered \(outcome.coverage)")
+        #expect(outcome.withoutHistory <= 1.01 * outcome.plainMedian)
+    }
+
+    @Test func honestProvidersWithUnequalNoiseBeatTheBestOne() async throws {
+        let outcome = try await Self.run(.honest)
+        Self.expectCommon(outcome)
+        #expect(outcome.learned <= 0.85 * outcome.bestSingle, "learned \(outcome.learned), best \(outcome.bestSingle)")
+        #expect(outcome.weights["good"]! > outcome.weights["fair"]! && outcome.weights["fair"]! > outcome.weights["poor"]!)
+    }
+
+    @Test func aWarmBiasIsLearnedAndRemoved() async throws {
+        let outcome = try await Self.run(.biased)
+        Self.expectCommon(outcome)
+        #expect(abs(outcome.learnedBias) <= 0.3, "consensus bias \(outcome.learnedBias)")
+        #expect(abs(outcome.corrections["warm"]! - 3) <= 0.3, "learned correction \(outcome.corrections["warm"]!)")
+        #expect(outcome.learned < outcome.withoutHistory)
+    }
+
+    @Test func aSpikySourceNeitherHurtsNorLeads() async throws {
+        let outcome = try await Self.run(.spiky)
+        Self.expectCommon(outcome)
+        #expect(outcome.learned <= outcome.bestSingle)
+        #expect(outcome.weights["spiky"]! < outcome.weights["a"]!)
+    }
+
+    @Test func twoSourcesOneBiasedComeWithinATenthOfTheBetter() async throws {
+        let outcome = try await Self.run(.twoSources)
+        Self.expectCommon(outcome)
+        #expect(outcome.learned <= 1.1 * outcome.singles["good"]!, "learned \(outcome.learned), good \(outcome.singles["good"]!)")
+    }
+
+    @Test func aCorrelatedPairCannotOutvoteTheIndependentSource() async throws {
+        let outcome = try await Self.run(.correlated)
+        Self.expectCommon(outcome)
+        #expect(outcome.learned <= outcome.naiveMean, "learned \(outcome.learned), mean \(outcome.naiveMean)")
+        #expect(outcome.weights["independent"]! > outcome.weights["copy-1"]! + 0.05)
+    }
+}
