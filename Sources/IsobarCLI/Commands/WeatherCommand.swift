@@ -90,7 +90,7 @@ extension IsobarCommandLine {
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)
         let presentation = Presentation(parsed.options, environment: environment)
         var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
-        async let observation: Void = observe(place, setup)
+        async let observation = observe(place, setup)
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
         var merged: ConsensusResult?
@@ -108,7 +108,7 @@ extension IsobarCommandLine {
         }
         renderer.finish()
         await archiveLive(reports, setup.configuration)
-        await observation
+        if await !observation { await archiveProxyObservation(reports, place: place, setup) }
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
         if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)
