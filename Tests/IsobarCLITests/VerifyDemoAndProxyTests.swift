@@ -111,6 +111,24 @@ import Testing
         #expect(try !lines.contains { try $0.string("type") == "archived_observation" })
     }
 
+    @Test func damagedOrNonMetricHistoryIsAConfigurationErrorNamingTheLine() async throws {
+        let good = #"{"schema":1,"type":"archived_observation","observed_by":"metar","station":"UMMS","latitude":53.9,"longitude":27.57,"observed_at":"2026-11-28T09:00:00+00:00","condition":null,"values":{"temperature":-1}}"#
+        for (bad, message) in [("{\"type\":", "minsk.jsonl line 2: not an archive export line"),
+                               (good.replacingOccurrences(of: #""values""#, with: #""units":{"temperature":"°F"},"values""#),
+                                "minsk.jsonl line 2: temperature is in °F; only metric exports can be read"),
+                               (good.replacingOccurrences(of: "2026-11-28T09", with: "yesterday"), "an instant is not ISO-8601")] {
+            let data = temporaryDirectory("verify-bad-history")
+            try FileManager.default.createDirectory(atPath: data + "/demo-history", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: dataDirectory + "/demo.json", toPath: data + "/demo.json")
+            try Data((good + "\n" + bad + "\n").utf8).write(to: URL(fileURLWithPath: data + "/demo-history/minsk.jsonl"))
+            expectOneLineError(await runCLI(["verify", "--demo"], environment: ["ISOBAR_DATA_DIR": data]), code: .configuration, containing: message)
+        }
+        let empty = temporaryDirectory("verify-no-history")
+        try FileManager.default.copyItem(atPath: dataDirectory + "/demo.json", toPath: empty + "/demo.json")
+        expectOneLineError(await runCLI(["verify", "--demo"], environment: ["ISOBAR_DATA_DIR": empty]), code: .configuration,
+                           containing: "cannot read the recorded history")
+    }
+
     @Test func chartsAreForPeopleAndTheDemoHasNoConfigFile() async {
         expectOneLineError(await runCLI(["verify", "--demo", "--chart", "--json"]), code: .usage, containing: "--chart")
         expectOneLineError(await runCLI(["verify", "--demo", "--ascii"]), code: .usage, containing: "--ascii")

@@ -23,9 +23,10 @@ struct ArchiveExportReader {
             guard let data = FileManager.default.contents(atPath: directory + "/" + name) else {
                 throw ConfigurationError("cannot read \(directory)/\(name)")
             }
-            for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
+            // Split as bytes: splitting half a megabyte as characters takes most of the time.
+            for (index, line) in [UInt8](data).split(separator: 10).enumerated() {
                 do {
-                    try reader.add(String(line))
+                    try reader.add(Array(line))
                 } catch {
                     throw ConfigurationError("\(directory)/\(name) line \(index + 1): \(error.message)")
                 }
@@ -34,10 +35,10 @@ struct ArchiveExportReader {
         return reader
     }
 
-    /// Adds one line of an export.
-    mutating func add(_ line: String) throws(ConfigurationError) {
+    /// Adds one line of an export, given as its UTF-8 bytes.
+    mutating func add(_ line: [UInt8]) throws(ConfigurationError) {
         do {
-            let object = try JSONDocument(parsing: Array(line.utf8)).rootValue
+            let object = try JSONDocument(parsing: line).rootValue
             let type = try object.string("type")
             guard type == "archived_step" || type == "archived_observation" else { return }
             let values = try Self.values(object)
