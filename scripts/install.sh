@@ -69,7 +69,7 @@ if [ "$uninstall" -eq 1 ]; then
   exit 0
 fi
 
-for item in places.json demo.json isobar.json gazetteer stations cassettes plugins/nws.py; do
+for item in places.json demo.json isobar.json gazetteer stations cassettes demo-history plugins/nws.py; do
   [ -e "$root/config/$item" ] || fail "the bundled data is incomplete: $root/config/$item is missing"
 done
 [ -f "$root/docs/isobar.1" ] || fail "the man page $root/docs/isobar.1 is missing"
@@ -124,7 +124,7 @@ for item in places.json demo.json isobar.json; do put "$root/config/$item" "shar
 put "$root/config/plugins/nws.py" share/isobar/plugins/nws.py 755
 while IFS= read -r -d '' file; do
   put "$root/config/${file#./}" "share/isobar/${file#./}" 644
-done < <(cd "$root/config" && find ./gazetteer ./stations ./cassettes -type f -print0 | sort -z)
+done < <(cd "$root/config" && find ./gazetteer ./stations ./cassettes ./demo-history -type f -print0 | sort -z)
 if [ -d "$root/schemas" ]; then
   while IFS= read -r -d '' file; do
     put "$root/${file#./}" "share/isobar/${file#./}" 644

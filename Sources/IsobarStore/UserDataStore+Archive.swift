@@ -22,6 +22,19 @@ public struct ArchivedStep: Sendable, Equatable {
 
     /// Hours from issue to the valid time.
     public var leadHours: Double { validAt.timeIntervalSince(issuedAt) / 3_600 }
+
+    /// Creates a step (as read back from an export).
+    public init(provider: String, latitude: Double, longitude: Double, issuedAt: Date, validAt: Date, periodHours: Double,
+                condition: String?, values: [String: Double]) {
+        self.provider = provider
+        self.latitude = latitude
+        self.longitude = longitude
+        self.issuedAt = issuedAt
+        self.validAt = validAt
+        self.periodHours = periodHours
+        self.condition = condition
+        self.values = values
+    }
 }
 
 /// One observation as archived.
@@ -40,6 +53,21 @@ public struct ArchivedObservation: Sendable, Equatable {
     public var condition: String?
     /// Values by quantity, in the model's units.
     public var values: [String: Double]
+
+    /// Creates an observation (as read back from an export).
+    public init(source: String, station: String, latitude: Double, longitude: Double, observedAt: Date, condition: String?,
+                values: [String: Double]) {
+        self.source = source
+        self.station = station
+        self.latitude = latitude
+        self.longitude = longitude
+        self.observedAt = observedAt
+        self.condition = condition
+        self.values = values
+    }
+
+    /// The source id of a provider's "current" values archived as a labelled proxy (the station is the provider's id).
+    public static let proxySource = "proxy"
 }
 
 /// What the archive holds.

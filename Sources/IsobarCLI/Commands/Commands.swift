@@ -119,15 +119,18 @@ enum Commands {
         name: "verify", summary: "How each provider's archived forecasts compare with what was observed: isobar verify [PLACE] [--field F]",
         arguments: [], optionalArguments: ["PLACE"],
         options: [
-            .value("field", "FIELD", "the quantity checked (default temperature)",
-                   choices: ["temperature", "apparent_temperature", "humidity", "pressure", "wind_speed", "wind_gust", "cloud_cover", "visibility"]),
+            .value("field", "FIELD", "the quantity checked (default temperature, which also shows the precipitation chance's Brier score)",
+                   choices: VerifyScores.fields),
             .value("config", "FILE", "read this configuration file"),
+            .flag("demo", "verify the recorded history shipped with the demo, not your archive"),
             .value("units", "SYSTEM", "metric, imperial or standard (default from the configuration)", choices: UnitSystem.allCases.map(\.rawValue)),
-            .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),
+            .value("format", "FORMAT", "table, jsonl or csv (one row per score)", choices: OutputFormat.weather.map(\.rawValue)),
             .flag("json", "the same as --format jsonl"),
+            .flag("chart", "also draw each provider's mean absolute error by lead time"),
+            .flag("ascii", "draw the chart with ASCII characters only (the default when the locale is not UTF-8)"),
             .flag("help", "show this help"),
         ],
-        discussion: "Offline, from the forecast archive: every archived forecast value paired with the observation nearest its valid time (within 30 minutes), errors summed per provider and lead time (0-6h, 6-24h, 1-3d, 3-7d, 7-16d), a pair's weight halving every 14 days of age. The table shows the mean absolute error; --json gives bias, RMSE, the hit rate (within 2 °C for temperatures) and the skill against persistence.")
+        discussion: "Offline, from the forecast archive: every archived forecast value paired with the observation nearest its valid time (within 30 minutes), errors summed per provider and lead time (0-6h, 6-24h, 1-3d, 3-7d, 7-16d), a pair's weight halving every 14 days of age. Observations are METAR reports; where no station reports, a provider's own current values stand in as a proxy, scored apart and labelled. The table shows the mean absolute error and the Brier score of the precipitation chance (against precipitation reported or not); --json and --format csv add bias, RMSE, the hit rate (within 2 °C for temperatures), the skill against persistence and the Brier skill.")
 
     static let providers = CommandSpec(
         name: "providers",

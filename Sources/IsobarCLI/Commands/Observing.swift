@@ -7,10 +7,11 @@ import METAR
 extension IsobarCommandLine {
     /// Asks the configured observation source what the weather at `place` is now, through an engine of its own (cached and
     /// rate-limited like any provider), and archives the answer. Only for live commands with an archive; no answer is
-    /// nothing to archive, never the command's failure.
-    func observe(_ place: Place, _ setup: WeatherSetup) async {
+    /// nothing to archive, never the command's failure. Returns true when an observation was archived.
+    @discardableResult
+    func observe(_ place: Place, _ setup: WeatherSetup) async -> Bool {
         guard let entry = setup.configuration.observations, setup.configuration.archiveDays > 0, let store = setup.store,
-              let dataDirectory = DataDirectory.locate(environment: environment), let directory = userDataDirectory() else { return }
+              let dataDirectory = DataDirectory.locate(environment: environment), let directory = userDataDirectory() else { return false }
         // Read only when the observation is not in the cache: most commands within half an hour of the last need no station.
         let path = dataDirectory + "/stations/metar-stations.tsv"
         var configuration = METARProvider.Configuration(stations: { () throws(METARStationsError) in try METARStations(path: path) })
@@ -24,12 +25,45 @@ extension IsobarCommandLine {
         for await event in engine.run(WeatherRequest(place: place, kinds: [.current])) {
             if case .result(_, let result) = event { observed = result.report }
         }
-        guard let report = observed, let current = report.current else { return }
+        guard let report = observed, let current = report.current else { return false }
         do {
             let archive = try await UserDataStore.open(directory: directory)
             try await archive.archiveObservation(current, source: "metar", station: METARProvider.station(of: report) ?? "?", place: place)
+            return true
+        } catch {
+            warn("the forecast archive was not updated: \(error.message)")
+            return false
+        }
+    }
+
+    /// Where no station observed the place (none in range, or none reporting), archives one live provider's own recent
+    /// "current" values as a labelled proxy (source `proxy`, the provider as its station), so that verification can go
+    /// on, on a basis of its own: the first provider in the configuration's order whose fresh live answer has a current
+    /// sample younger than `proxyMaxAgeSeconds`. Only when observations are configured and archiving is on.
+    func archiveProxyObservation(_ reports: [WeatherReport], place: Place, _ setup: WeatherSetup) async {
+        guard setup.configuration.observations != nil, setup.configuration.archiveDays > 0, let directory = userDataDirectory(),
+              let (provider, current) = Self.proxyObservation(reports, order: setup.bindings.map(\.provider.id), now: time.now())
+        else { return }
+        do {
+            let archive = try await UserDataStore.open(directory: directory)
+            try await archive.archiveObservation(current, source: ArchivedObservation.proxySource, station: provider, place: place)
         } catch {
             warn("the forecast archive was not updated: \(error.message)")
         }
+    }
+
+    /// A provider's "current" is a proxy for an observation only when it is at most this old, in seconds.
+    static let proxyMaxAgeSeconds = 5_400.0
+
+    /// The provider and current sample that stand in for an observation: the first, in `order`, of the fresh live answers
+    /// with a current sample at most `proxyMaxAgeSeconds` from `now`.
+    static func proxyObservation(_ reports: [WeatherReport], order: [String], now: Date) -> (String, WeatherSample)? {
+        let usable = reports.filter { report in
+            guard report.source == .live, report.freshness == .fresh, let current = report.current else { return false }
+            return abs(now.timeIntervalSince(current.time)) <= proxyMaxAgeSeconds
+        }
+        let ranked = usable.sorted { (order.firstIndex(of: $0.providerID) ?? .max) < (order.firstIndex(of: $1.providerID) ?? .max) }
+        guard let report = ranked.first, let current = report.current else { return nil }
+        return (report.providerID, current)
     }
 }

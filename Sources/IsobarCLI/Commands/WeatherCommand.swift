@@ -92,7 +92,7 @@ extension IsobarCommandLine {
         let presentation = Presentation(parsed.options, environment: environment)
         var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
         let setup = await learned(setup, near: place)
-        async let observation: Void = observe(place, setup)
+        async let observation = observe(place, setup)
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
         var merged: ConsensusResult?
@@ -111,7 +111,7 @@ extension IsobarCommandLine {
         renderer.finish()
         await setup.shared?.finish()
         await archiveLive(reports, setup.configuration)
-        await observation
+        if await !observation { await archiveProxyObservation(reports, place: place, setup) }
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
         if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)

@@ -11,16 +11,50 @@ public struct ScoreKey: Sendable, Hashable, Comparable {
     public var field: String
     /// The lead-time bucket.
     public var bucket: LeadBucket
+    /// What the forecasts were checked against: a station's reports, or a provider's "current" standing in for them.
+    public var basis: ObservationBasis
 
-    /// Creates a key.
-    public init(provider: String, field: String, bucket: LeadBucket) {
+    /// Creates a key; the basis is METAR reports unless given.
+    public init(provider: String, field: String, bucket: LeadBucket, basis: ObservationBasis = .metar) {
         self.provider = provider
         self.field = field
         self.bucket = bucket
+        self.basis = basis
     }
 
     public static func < (lhs: ScoreKey, rhs: ScoreKey) -> Bool {
-        (lhs.field, lhs.provider, lhs.bucket) < (rhs.field, rhs.provider, rhs.bucket)
+        (lhs.field, lhs.basis, lhs.provider, lhs.bucket) < (rhs.field, rhs.basis, rhs.provider, rhs.bucket)
+    }
+}
+
+/// What forecasts are checked against: real observations (a station's reports), or a provider's own recent "current"
+/// values standing in where no station is near — kept apart, never mixed.
+public enum ObservationBasis: Sendable, Hashable, Comparable {
+    /// Reports of an observation source, e.g. `metar`.
+    case observed(source: String)
+    /// A provider's own "current" values as a labelled proxy.
+    case proxy(provider: String)
+
+    /// METAR reports.
+    public static let metar = ObservationBasis.observed(source: "metar")
+
+    /// The basis as written out: the source (`metar`) or `proxy:<provider>`.
+    public var id: String {
+        switch self {
+        case .observed(let source): source
+        case .proxy(let provider): "proxy:" + provider
+        }
+    }
+
+    /// The basis an id names (`proxy:<provider>` or a source).
+    public init(id: String) {
+        self = id.hasPrefix("proxy:") ? .proxy(provider: String(id.dropFirst(6))) : .observed(source: id)
+    }
+
+    /// True for a provider's values standing in for observations.
+    public var isProxy: Bool {
+        if case .proxy = self { return true }
+        return false
     }
 }
 
@@ -56,14 +90,17 @@ public enum Verification {
         public var place: String
         /// When it was observed.
         public var time: Date
-        /// The value, in the model's unit.
+        /// The value, in the model's unit (for an event such as precipitation: 1 when it happened, 0 when not).
         public var value: Double
+        /// Where the value comes from; scores on different bases are kept apart.
+        public var basis: ObservationBasis
 
-        /// Creates an observed value.
-        public init(place: String, time: Date, value: Double) {
+        /// Creates an observed value; METAR unless another basis is given.
+        public init(place: String, time: Date, value: Double, basis: ObservationBasis = .metar) {
             self.place = place
             self.time = time
             self.value = value
+            self.basis = basis
         }
     }
 
@@ -90,24 +127,49 @@ public enum Verification {
         ]
     }
 
-    /// The sums of every (provider, field, bucket) that has at least one pair, as of `now`.
+    /// The sums of every (provider, field, bucket, basis) that has at least one pair, as of `now`: a forecast is checked
+    /// against the observations of each basis at its place separately.
     public static func scores(field: String, forecasts: [Forecast], observations: [Observation], now: Date,
                               rules: Rules) -> [ScoreKey: ErrorSums] {
-        let observed = Dictionary(grouping: observations, by: \.place).mapValues { $0.sorted { $0.time < $1.time } }
         var scores: [ScoreKey: ErrorSums] = [:]
-        let halfLife = rules.halfLifeDays * 86_400
-        for forecast in forecasts {
-            guard let bucket = LeadBucket(leadHours: forecast.validAt.timeIntervalSince(forecast.issuedAt) / 3_600),
-                  let list = observed[forecast.place],
-                  let truth = nearest(forecast.validAt, in: list, within: rules.matchWithinSeconds) else { continue }
-            let age = max(0, now.timeIntervalSince(forecast.validAt))
-            let weight = halfLife > 0 ? pow(0.5, age / halfLife) : 1
-            let atIssue = nearest(forecast.issuedAt, in: list, within: rules.persistenceWithinSeconds)
-            scores[ScoreKey(provider: forecast.provider, field: field, bucket: bucket), default: ErrorSums()]
+        forEachPair(forecasts, observations, rules: rules, now: now) { forecast, truth, atIssue, bucket, weight in
+            scores[ScoreKey(provider: forecast.provider, field: field, bucket: bucket, basis: truth.basis), default: ErrorSums()]
                 .add(error: forecast.value - truth.value, weight: weight, hitTolerance: rules.hitTolerance,
                      persistenceError: atIssue.map { $0.value - truth.value })
         }
         return scores
+    }
+
+    /// The Brier sums of every (provider, bucket, basis) of probability forecasts of an event, as of `now`: forecasts'
+    /// values are chances in percent (0–100), observations' values 1 when the event happened and 0 when not.
+    public static func brierScores(field: String, forecasts: [Forecast], observations: [Observation], now: Date,
+                                   rules: Rules) -> [ScoreKey: BrierSums] {
+        var scores: [ScoreKey: BrierSums] = [:]
+        forEachPair(forecasts, observations, rules: rules, now: now) { forecast, truth, _, bucket, weight in
+            scores[ScoreKey(provider: forecast.provider, field: field, bucket: bucket, basis: truth.basis), default: BrierSums()]
+                .add(probability: forecast.value / 100, occurred: truth.value >= 0.5, weight: weight)
+        }
+        return scores
+    }
+
+    /// Calls `body` with each forecast, the observation of each basis standing for its valid time, the one standing
+    /// for its issue time (if any), its lead bucket and its weight.
+    private static func forEachPair(_ forecasts: [Forecast], _ observations: [Observation], rules: Rules, now: Date,
+                                    _ body: (Forecast, Observation, Observation?, LeadBucket, Double) -> Void) {
+        struct Series: Hashable { let place: String; let basis: ObservationBasis }
+        let grouped = Dictionary(grouping: observations) { Series(place: $0.place, basis: $0.basis) }.mapValues { $0.sorted { $0.time < $1.time } }
+        let byPlace = Dictionary(grouping: grouped.keys, by: \.place).mapValues { $0.sorted { $0.basis < $1.basis }.compactMap { grouped[$0] } }
+        let halfLife = rules.halfLifeDays * 86_400
+        for forecast in forecasts {
+            guard let bucket = LeadBucket(leadHours: forecast.validAt.timeIntervalSince(forecast.issuedAt) / 3_600),
+                  let lists = byPlace[forecast.place] else { continue }
+            let age = max(0, now.timeIntervalSince(forecast.validAt))
+            let weight = halfLife > 0 ? pow(0.5, age / halfLife) : 1
+            for list in lists {
+                guard let truth = nearest(forecast.validAt, in: list, within: rules.matchWithinSeconds) else { continue }
+                body(forecast, truth, nearest(forecast.issuedAt, in: list, within: rules.persistenceWithinSeconds), bucket, weight)
+            }
+        }
     }
 
     /// The observation nearest `time` in a list sorted by time, when one is within `seconds`.

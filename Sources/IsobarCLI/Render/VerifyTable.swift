@@ -1,0 +1,85 @@
+import IsobarCore
+import IsobarEngine
+
+/// The verification tables: for each basis (METAR reports first, then each provider's "current" used as a proxy, kept
+/// apart), a row per provider and a column per lead bucket, each cell the MAE and the number of pairs, then the same for
+/// the Brier score of the precipitation chance; the best of each column is marked with `*` (not by colour alone).
+struct VerifyTable {
+    /// The scores.
+    let scores: VerifyScores
+    /// Units of the errors.
+    let units: UnitSystem
+    /// The place's label, when one was asked for.
+    let place: String?
+    /// True for the recorded demo history.
+    let demo: Bool
+
+    /// The tables as text.
+    var text: String {
+        let quantity = scores.quantity
+        let unit = units.symbol(quantity.dimension)
+        let observed = scores.observationCounts.values.reduce(0, +)
+        var text = "Forecast verification: \(quantity.rawValue) (\(unit))\(place.map { " at \($0)" } ?? ""), "
+            + "\(observed) observation(s)\(demo ? " in the recorded demo history" : "")\n"
+        guard !scores.bases.isEmpty else {
+            return text + "No forecast has an observation to be checked against yet: live commands archive both "
+                + "(see isobar archive); check again once some forecast hours have passed.\n"
+        }
+        for basis in scores.bases {
+            text += "\n" + heading(basis) + "\n"
+            let errors = scores.errors.filter { $0.key.basis == basis }
+            if !errors.isEmpty {
+                text += Self.grid(errors.mapValues { sums in sums.meanAbsoluteError.map { (units.convertDifference($0, quantity.dimension), sums.count) } },
+                                  decimals: 1)
+                text += "Mean absolute error in \(unit) (pairs of forecast and observation); * the best at that lead time.\n"
+            }
+            let brier = scores.brier.filter { $0.key.basis == basis }
+            if !brier.isEmpty {
+                if !errors.isEmpty { text += "\n" }
+                text += Self.grid(brier.mapValues { sums in sums.brierScore.map { ($0, sums.count) } }, decimals: 2)
+                text += "Brier score of the precipitation chance (0 is perfect; always saying 50 % scores 0.25); * the best at that lead time.\n"
+            }
+        }
+        text += "\nBias, RMSE, hit rate, skill against persistence and the Brier skill: --json or --format csv.\n"
+        return text
+    }
+
+    /// What a basis is, in words.
+    private func heading(_ basis: ObservationBasis) -> String {
+        switch basis {
+        case .observed(let source):
+            let stations = scores.stations[basis] ?? []
+            let named = stations.isEmpty ? "" : " (\(stations.prefix(3).joined(separator: ", "))\(stations.count > 3 ? ", …" : ""))"
+            return "Against \(source == "metar" ? "METAR reports" : source + " observations")\(named), \(scores.observationCounts[basis] ?? 0) observation(s):"
+        case .proxy(let provider):
+            return "Against \(provider)'s own current values, a proxy where no station reports (not an observation), "
+                + "\(scores.observationCounts[basis] ?? 0) of them:"
+        }
+    }
+
+    /// A row per provider, a column per lead bucket: each cell the value (lower is better) and its pairs, the lowest of
+    /// each column marked with `*` when several providers have one.
+    static func grid(_ cells: [ScoreKey: (value: Double, pairs: Int)?], decimals: Int) -> String {
+        let providers = Set(cells.keys.map(\.provider)).sorted()
+        let buckets = LeadBucket.allCases.filter { bucket in cells.keys.contains { $0.bucket == bucket } }
+        func cell(_ provider: String, _ bucket: LeadBucket) -> (value: Double, pairs: Int)? {
+            cells.first { $0.key.provider == provider && $0.key.bucket == bucket }?.value
+        }
+        var rows = [["provider"] + buckets.map(\.rawValue)]
+        for provider in providers {
+            rows.append([provider] + buckets.map { bucket in
+                guard let (value, pairs) = cell(provider, bucket) else { return "–" }
+                let scored = providers.compactMap { cell($0, bucket)?.value }
+                let best = scored.count > 1 && value <= (scored.min() ?? value)
+                return (best ? "*" : "") + "\(TableRenderer.fixed(value, decimals: decimals)) (\(pairs))"
+            })
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            "  " + row.enumerated().map { column, cell in
+                column == 0 ? cell + String(repeating: " ", count: widths[0] - cell.count)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+}
