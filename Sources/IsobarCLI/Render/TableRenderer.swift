@@ -6,10 +6,9 @@ import IsobarEngine
 public struct TableRenderer: Renderer {
     private let context: RenderContext
     private let output: any OutputSink
-    private var reports: [WeatherReport] = []
-    private var notes: [(id: String, note: ResultNote)] = []
-    private var failures: [(id: String, error: ProviderError)] = []
-    private var consensus: ConsensusResult?
+    private var events = CollectedEvents()
+    private var reports: [WeatherReport] { events.reports }
+    private var consensus: ConsensusResult? { events.consensus }
     private let style: Style
 
     /// A renderer writing to `output`.
@@ -20,19 +19,11 @@ public struct TableRenderer: Renderer {
     }
 
     /// Keeps the event for the final drawing.
-    public mutating func handle(_ event: EngineEvent) {
-        switch event {
-        case .result(_, let result):
-            reports.append(result.report)
-            notes += result.notes.map { (result.report.providerID, $0) }
-        case .failure(_, let id, let error): failures.append((id, error))
-        case .consensus(_, let merged): consensus = merged
-        }
-    }
+    public mutating func handle(_ event: EngineEvent) { events.collect(event) }
 
     /// Draws the view, then failures and the replay notice.
     public mutating func finish() {
-        let ordered = context.providers.compactMap { provider in reports.first { $0.providerID == provider.id } }
+        let ordered = events.answers(in: context)
         var text = heading() + "\n"
         if let consensus, !ordered.isEmpty {
             switch context.view {
@@ -44,18 +35,16 @@ public struct TableRenderer: Renderer {
                 text += forecastTables(ordered, consensus, days: 5, hours: 12)
             }
         }
-        for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
+        for failure in events.failures(in: context) {
             let name = context.name(of: failure.id)
             if failure.error.reason == .outsideCoverage {
                 text += style.dim("\(name): not asked — \(context.place.name) is outside its coverage") + "\n"
                 continue
             }
-            let message = failure.error.message.hasPrefix(name + ": ") ? String(failure.error.message.dropFirst(name.count + 2)) : failure.error.message
-            let outcome = ProviderOutcome(failure.error)
-            let label = outcome == .error ? failure.error.codeName.replacingUnderscores : outcome.rawValue.replacingUnderscores
+            let (label, message) = failure.error.told(by: name)
             text += style.red("\(name): \(label) — \(message)") + "\n"
         }
-        for (id, note) in notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
+        for (id, note) in events.notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
         text += staleNotice(ordered)
         text += replayNotice(ordered)
         text += attributionLine(ordered)
@@ -67,10 +56,7 @@ public struct TableRenderer: Renderer {
 
     /// The credits the licences of the providers shown ask for, on one line.
     private func attributionLine(_ shown: [WeatherReport]) -> String {
-        var credits: [String] = []
-        for report in shown {
-            if let credit = context.attributions[report.providerID], !credits.contains(credit) { credits.append(credit) }
-        }
+        let credits = context.credits(of: shown)
         return credits.isEmpty ? "" : "Data: \(credits.joined(separator: "; "))\n"
     }
 
@@ -263,12 +249,8 @@ public struct TableRenderer: Renderer {
     }
 
     private func replayNotice(_ reports: [WeatherReport]) -> String {
-        let replays = reports.compactMap { report -> String? in
-            guard case .replay(let recordedAt) = report.source else { return nil }
-            return "\(context.name(of: report.providerID)) recorded \(Self.utcText(recordedAt))"
-        }
-        guard !replays.isEmpty else { return "" }
-        return style.yellow("Replayed data, not live: " + replays.joined(separator: "; ")) + "\n"
+        guard let replays = ReplayNotice.clauses(ReplayNotice.replays(reports, name: context.name(of:))) else { return "" }
+        return style.yellow("Replayed data, not live: " + replays) + "\n"
     }
 
     // MARK: Text helpers
