@@ -128,3 +128,21 @@ func cassetteBody(provider: String, place: String, pathSuffix: String) throws ->
 func parseLines(_ run: CLIRun) throws -> [JSONValue] {
     try run.lines.map { try JSONDocument(parsing: Array($0.utf8), rejectingDuplicateKeys: true).rootValue }
 }
+
+/// The demo's providers with Open-Meteo's best match (`open-meteo`, one source) instead of its three models: the bundled
+/// cassettes hold both answers. For tests about one Open-Meteo answer rather than about the models.
+let bestMatchDemoConfig: String = {
+    let cassettes = dataDirectory + "/cassettes"
+    let text = """
+    {"units": "metric", "providers": [
+      {"id": "openweathermap", "type": "openweathermap", "replay": "\(cassettes)/openweathermap"},
+      {"id": "open-meteo", "type": "open-meteo", "replay": "\(cassettes)/open-meteo"},
+      {"id": "met-norway", "type": "met-norway", "replay": "\(cassettes)/met-norway"},
+      {"id": "nws", "type": "exec", "command": ["\(dataDirectory)/plugins/nws.py"], "replay": "\(cassettes)/nws"}
+    ]}
+    """
+    let path = temporaryDirectory("best-match") + "/config.json"
+    precondition(FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]),
+                 "cannot write \(path)")
+    return path
+}()
