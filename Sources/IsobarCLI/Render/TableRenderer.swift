@@ -204,9 +204,11 @@ public struct TableRenderer: Renderer {
         }
         var text = style.bold("Daily consensus") + " in \(consensus.zone) (value, with the providers' range in brackets; * an outlier left out)\n"
             + daily.render(width: context.width, bold: style.bold)
+        text += "\n" + sunTable(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date))
         guard let limit else { return text }
         var hours = TextTable(header: ["Time", "Condition", "Temp \(unit(.temperature))", "Precip. \(unit(.precipitationRate))",
-                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources", "Conf."])
+                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Dew pt \(unit(.temperature))", "UV",
+                                       "Sources", "Conf."])
         hours.leftAligned = [0, 1]
         hours.narrowing = TableLayouts.hourly(units: context.units)
         for hour in window.hours(consensus.hourly, time: \.time).prefix(limit) {
@@ -216,12 +218,44 @@ public struct TableRenderer: Renderer {
                 hour.condition.map { $0.value.label + ($0.isImplausible ? " (?)" : "") } ?? "–",
                 formatMerged(hour[.temperature], .temperature), formatMerged(hour[.precipitationRate], .precipitationRate),
                 formatMerged(hour[.precipitationProbability], .percent), formatMerged(hour[.windSpeed], .speed),
-                formatMerged(hour[.windGust], .speed), String(Set(hour.values.values.flatMap(\.contributors)).count),
+                formatMerged(hour[.windGust], .speed), formatMerged(hour[.dewPoint], .temperature), formatMerged(hour[.uvIndex], .index),
+                String(Set(hour.values.values.flatMap(\.contributors)).count),
                 Self.percent(hour.confidence),
             ])
         }
         text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(width: context.width, bold: style.bold)
         return text
+    }
+
+    /// The days' sun, UV and moon: the UV peak (with the providers' range), sunrise and sunset on the place's clock (`*`: a
+    /// provider left out as an outlier), the daylight, and the moon's phase (computed here) with the share of it lit.
+    private func sunTable(_ days: [ConsensusDayV1]) -> String {
+        var table = TextTable(header: ["Day", "UV max", "Sunrise", "Sunset", "Daylight", "Moon"])
+        table.leftAligned = [0, 5]
+        table.narrowing = TableLayouts.sun
+        for day in days {
+            let (_, month, dayOfMonth) = day.date.components
+            func clock(_ quantity: DailyQuantity) -> String {
+                guard let merged = day[quantity] else { return "–" }
+                let time = CivilTime.clock(Date(timeIntervalSince1970: merged.value.rounded()), utcOffsetSeconds: day.utcOffsetSeconds)
+                return time + (merged.outliers.isEmpty ? "" : "*")
+            }
+            let moon = day.moonPhase
+            table.rows.append([
+                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)", formatMerged(day[.uvIndexMax], .index),
+                clock(.sunrise), clock(.sunset), day[.daylightDuration].map { Self.hoursAndMinutes($0.value) } ?? "–",
+                "\(moon.name), \(Int((moon.illumination * 100).rounded())) % lit",
+            ])
+        }
+        return style.bold("Sun, UV and moon") + "\n" + table.render(width: context.width, bold: style.bold)
+    }
+
+    /// `8 h 05 min`: a duration in seconds, to the minute.
+    static func hoursAndMinutes(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "–" }
+        let minutes = Int((seconds / 60).rounded())
+        let rest = minutes % 60
+        return "\(minutes / 60) h \(rest < 10 ? "0" : "")\(rest) min"
     }
 
     private func staleNotice(_ reports: [WeatherReport]) -> String {
