@@ -46,12 +46,13 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:], re
     return CLIRun(code: code, stdout: output.text, stderr: errors.text)
 }
 
-/// The arguments with `--timeout 60` added to `compare`, `now` and `forecast` when they set none: the whole suite runs
+/// The arguments with `--timeout 60` added to `compare`, `now`, `forecast` and the list of `cities` when they set none: the whole suite runs
 /// in one process on two cores, where a command's tasks can wait seconds for a thread, and the default 10 s deadline is
 /// then about the machine, not the code. Tests of deadlines give their own `--timeout`.
 func withRoomyDeadline(_ arguments: [String]) -> [String] {
-    guard let command = arguments.first, ["compare", "now", "forecast"].contains(command),
-          !arguments.contains("--timeout"), !arguments.contains("--help"), !arguments.contains("-h") else { return arguments }
+    guard let command = arguments.first, ["compare", "now", "forecast", "cities"].contains(command),
+          !arguments.contains("--timeout"), !arguments.contains("--help"), !arguments.contains("-h"),
+          command != "cities" || !["add", "remove", "rm", "move"].contains(where: arguments.contains) else { return arguments }
     return [command, "--timeout", "60"] + arguments.dropFirst()
 }
 
