@@ -67,6 +67,16 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
         #expect(rows.first { $0["source"] == "openweathermap" }?["precipitation_probability_pct"] == "")
     }
 
+    @Test func theConsensusDaysSayTheMoonsPhase() async throws {
+        let (header, rows) = try table(await runCLI(["forecast", "Minsk", "--demo", "--format", "csv", "--days", "2"]))
+        #expect(header.suffix(4) == ["moon_phase", "moon_phase_name", "confidence", "error"])
+        let days = rows.filter { $0["source"] == "consensus" && $0["kind"] == "daily" }
+        #expect(days.count == 2)
+        // 2026-11-28: four days after the full moon of 24 November, waning.
+        #expect(days.allSatisfy { $0["moon_phase_name"] == "waning gibbous" && (Double($0["moon_phase"] ?? "") ?? 0) > 0.5 })
+        #expect(rows.filter { $0["source"] != "consensus" }.allSatisfy { $0["moon_phase"] == "" && $0["moon_phase_name"] == "" })
+    }
+
     @Test func imperialUnitsRenameTheColumns() async throws {
         let (header, rows) = try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv", "--units", "imperial"]))
         for name in ["temperature_f", "pressure_inhg", "wind_speed_mph", "visibility_mi", "precipitation_in", "temperature_max_f"] {
