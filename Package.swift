@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "isobar", targets: ["isobar"]),
         .library(name: "IsobarCore", targets: ["IsobarCore"]),
         .library(name: "IsobarTestKit", targets: ["IsobarTestKit"]),
+        .library(name: "IsobarConformance", targets: ["IsobarConformance"]),
     ],
     targets: [
         .systemLibrary(
@@ -44,10 +45,12 @@ let package = Package(
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
             swiftSettings: strict),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
-        .target(name: "IsobarTestKit", dependencies: ["IsobarCore"], swiftSettings: strict),
+        // The provider conformance rules: run by `isobar providers check` and by the tests, so not part of the test kit.
+        .target(name: "IsobarConformance", dependencies: ["IsobarCore"], swiftSettings: strict),
+        .target(name: "IsobarTestKit", dependencies: ["IsobarCore", "IsobarConformance"], swiftSettings: strict),
         // The consensus simulation harness: truth and providers with error models, run end to end (tests and the benchmark).
         .target(
             name: "IsobarSimulation", dependencies: ["IsobarCore", "IsobarEngine", "IsobarStore", "IsobarTestKit", "OpenMeteo"],
@@ -76,7 +79,7 @@ let package = Package(
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "ProviderTests",
-            dependencies: ["IsobarCore", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "METNorway", "FixtureReplay"],
+            dependencies: ["IsobarCore", "IsobarConformance", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo", "METNorway", "FixtureReplay"],
             swiftSettings: strict),
         .testTarget(
             name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"], exclude: ["Fixtures"],
@@ -86,7 +89,7 @@ let package = Package(
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarFuzzTests", dependencies: ["IsobarFuzzTargets"], swiftSettings: strict),
         .testTarget(
-            name: "METARTests", dependencies: ["METAR", "IsobarCore", "IsobarHTTP", "IsobarTestKit"], exclude: ["Fixtures"],
+            name: "METARTests", dependencies: ["METAR", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),

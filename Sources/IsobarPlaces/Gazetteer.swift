@@ -41,6 +41,13 @@ public final class Gazetteer: Sendable {
     /// Number of cities in the file (reading it if needed).
     public func cityCount() throws(GazetteerError) -> Int { try data().cities.count }
 
+    /// The country's name for people (`Belarus` for `BY`, any case), nil for a code the file does not list (reading it if
+    /// needed).
+    public func countryName(of code: String) throws(GazetteerError) -> String? {
+        let wanted = code.uppercased()
+        return try data().countries.first { $0.code == wanted }?.names.first
+    }
+
     /// Cities matching `text` (a name, optionally `, qualifier`s), best first; at most `limit`.
     public func search(_ text: String, limit: Int = 10) throws(GazetteerError) -> [PlaceMatch] {
         try search(nameQuery(PlaceQuery.parse(text), text: text), limit: limit)

@@ -46,7 +46,7 @@ func batchInput(_ text: String) throws -> String {
         #expect(run.code == 0, "\(run.stderr)")
         let lines = try parseLines(run)
         let results = try lines.filter { try $0.string("type") == "provider_result" }
-        #expect(results.count == 6, "two places, three demo providers")
+        #expect(results.count == 10, "two places, five demo sources (Open-Meteo's three models a result each)")
         #expect(try results.allSatisfy { try $0.member("daily").count() <= 2 && $0.member(ifPresent: "current") == nil })
     }
 
@@ -63,7 +63,8 @@ func batchInput(_ text: String) throws -> String {
         let minsk = rows.filter { $0[0] == "1" }
         #expect(minsk.allSatisfy { $0[1] == "m1" })
         // The NWS plug-in, outside its coverage in Minsk, is one skipped row.
-        #expect(Set(minsk.map { $0[source] }) == ["openweathermap", "open-meteo", "met-norway", "nws", "consensus"])
+        #expect(Set(minsk.map { $0[source] }) == ["openweathermap", "open-meteo/ecmwf_ifs025", "open-meteo/gfs_seamless",
+                                                  "open-meteo/icon_seamless", "met-norway", "nws", "consensus"])
         let bad = try #require(rows.first { $0[0] == "2" })
         #expect(bad[source] == "input_error" && bad.last == "bad_coordinates")
         #expect(rows.contains { $0[0] == "3" && $0[source] == "consensus" })

@@ -44,13 +44,14 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
 
 @Suite struct CSVOutputTests {
     @Test func compareHasOneRowPerSourceWithTheJSONNumbers() async throws {
-        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "csv", "--providers", "openweathermap,open-meteo"])
+        // Open-Meteo's best match: one source.
+        let run = await runCLI(["compare", "Minsk", "--config", bestMatchDemoConfig, "--format", "csv", "--providers", "openweathermap,open-meteo"])
         #expect(run.code == 0, "\(run.stderr)")
         let (header, rows) = try table(run)
         #expect(header.prefix(11) == ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"])
         #expect(header.contains("temperature_c") && header.contains("wind_speed_m_s") && header.contains("humidity_pct"))
         #expect(rows.map { $0["source"] }.sorted { ($0 ?? "") < ($1 ?? "") } == ["consensus", "open-meteo", "openweathermap"])
-        let json = try parseLines(await runCLI(["compare", "Minsk", "--demo", "--json", "--providers", "openweathermap,open-meteo"]))
+        let json = try parseLines(await runCLI(["compare", "Minsk", "--config", bestMatchDemoConfig, "--json", "--providers", "openweathermap,open-meteo"]))
         for line in json where try line.string("type") != "provider_error" {
             let source = try line.string("type") == "consensus" ? "consensus" : try line.string("provider")
             let row = try #require(rows.first { $0["source"] == source })
@@ -66,6 +67,16 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
         #expect(rows.first { $0["source"] == "openweathermap" }?["precipitation_probability_pct"] == "")
     }
 
+    @Test func theConsensusDaysSayTheMoonsPhase() async throws {
+        let (header, rows) = try table(await runCLI(["forecast", "Minsk", "--demo", "--format", "csv", "--days", "2"]))
+        #expect(header.suffix(4) == ["moon_phase", "moon_phase_name", "confidence", "error"])
+        let days = rows.filter { $0["source"] == "consensus" && $0["kind"] == "daily" }
+        #expect(days.count == 2)
+        // 2026-11-28: four days after the full moon of 24 November, waning.
+        #expect(days.allSatisfy { $0["moon_phase_name"] == "waning gibbous" && (Double($0["moon_phase"] ?? "") ?? 0) > 0.5 })
+        #expect(rows.filter { $0["source"] != "consensus" }.allSatisfy { $0["moon_phase"] == "" && $0["moon_phase_name"] == "" })
+    }
+
     @Test func imperialUnitsRenameTheColumns() async throws {
         let (header, rows) = try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv", "--units", "imperial"]))
         for name in ["temperature_f", "pressure_inhg", "wind_speed_mph", "visibility_mi", "precipitation_in", "temperature_max_f"] {
@@ -73,8 +84,8 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
         }
         #expect(!header.contains("temperature_c"))
         let metric = try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv"])).rows
-        let celsius = try #require(Double(metric.first { $0["source"] == "open-meteo" }?["temperature_c"] ?? ""))
-        let fahrenheit = try #require(Double(rows.first { $0["source"] == "open-meteo" }?["temperature_f"] ?? ""))
+        let celsius = try #require(Double(metric.first { $0["source"] == "open-meteo/gfs_seamless" }?["temperature_c"] ?? ""))
+        let fahrenheit = try #require(Double(rows.first { $0["source"] == "open-meteo/gfs_seamless" }?["temperature_f"] ?? ""))
         #expect(abs(fahrenheit - (celsius * 9 / 5 + 32)) < 0.001)
         #expect(try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv", "--units", "standard"])).header.contains("temperature_k"))
     }

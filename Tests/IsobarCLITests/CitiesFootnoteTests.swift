@@ -25,7 +25,10 @@ import Testing
 
     @Test func theDemoTableSaysItIsReplayed() async {
         let run = await runCLI(["cities", "--demo"])
-        #expect(run.stdout.contains("Replayed data, not live: OpenWeatherMap recorded 2026-11-28 09:00 UTC; Open-Meteo recorded"))
+        #expect(run.stdout.contains("Replayed data, not live: OpenWeatherMap, Open-Meteo ECMWF IFS, Open-Meteo GFS,"))
+        #expect(run.stdout.contains("recorded 2026-11-28 09:00 UTC"))
+        // Every source counts among those asked; the NWS plug-in, outside its coverage, was not asked.
+        #expect(run.stdout.contains(" 5/5 "))
         #expect(!run.stdout.contains("[1]"))
     }
 }

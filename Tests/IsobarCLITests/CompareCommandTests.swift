@@ -15,10 +15,17 @@ let bundledPlaces: [(name: String, slug: String)] = [
         #expect(run.stderr.isEmpty)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let header = try #require(lines.first { $0.hasPrefix("Now") })
-        for column in ["OpenWeatherMap", "Open-Meteo", "MET Norway", "Consensus", "Spread"] { #expect(header.contains(column)) }
-        // OWM main.temp 0.04 → 0.0; Open-Meteo −0.9; MET Norway −0.1; median −0.1; spread 0.94 → 0.9.
+        for column in ["OpenWeatherMap", "Open-Meteo ECMWF IFS", "Open-Meteo GFS", "Open-Meteo ICON", "MET Norway", "Consensus", "Spread"] {
+            #expect(header.contains(column))
+        }
+        // OWM main.temp 0.04 → 0.0; Open-Meteo's models −0.5, 2.9 and −1.6, a third of a source each; MET Norway −0.1. The
+        // median is −0.1 and the MAD 0.1, so GFS, 3.0 °C off (more than the 2 °C floor), is left out as an outlier; the spread
+        // (max − min of every value) is 4.5.
         let temperature = try #require(lines.first { $0.hasPrefix("Temperature (°C)") })
-        #expect(temperature.split(separator: " ").suffix(6).prefix(5) == ["0.0", "-0.9", "-0.1", "-0.1", "0.9"])
+        #expect(temperature.split(separator: " ").suffix(8).prefix(7) == ["0.0", "-0.5", "2.9*", "-1.6", "-0.1", "-0.1", "4.5"])
+        #expect(run.stdout.contains("* left out of the consensus as an outlier"))
+        let condition = try #require(lines.first { $0.hasPrefix("Condition") })
+        #expect(condition.split(separator: " ").suffix(8).prefix(7) == ["snow", "snow", "rain", "snow", "snow", "snow", "differs"])
         #expect(run.stdout.contains("Data: OpenWeather (CC BY-SA 4.0); Open-Meteo.com (CC BY 4.0); MET Norway (CC BY 4.0)"))
         #expect(temperature.hasSuffix("%"))
         #expect(run.stdout.contains("Replayed data, not live"))
@@ -34,7 +41,8 @@ let bundledPlaces: [(name: String, slug: String)] = [
         let types = try lines.map { try $0.string("type") }
         // The NWS plug-in answers for New York; elsewhere, outside its declared coverage, it is skipped without being run.
         let inUS = place == "New York"
-        #expect(types.sorted() == ["consensus"] + (inUS ? [] : ["provider_error"]) + Array(repeating: "provider_result", count: inUS ? 4 : 3))
+        // Open-Meteo's three models are a result each.
+        #expect(types.sorted() == ["consensus"] + (inUS ? [] : ["provider_error"]) + Array(repeating: "provider_result", count: inUS ? 6 : 5))
         if !inUS {
             let skipped = try #require(lines.first { (try? $0.string("type")) == "provider_error" })
             #expect(try skipped.string("provider") == "nws")
@@ -43,8 +51,12 @@ let bundledPlaces: [(name: String, slug: String)] = [
         }
         let consensus = try #require(lines.last)
         #expect(try consensus.string("type") == "consensus")
+        let models = ["open-meteo/ecmwf_ifs025", "open-meteo/gfs_seamless", "open-meteo/icon_seamless"]
         #expect(try consensus.member("providers").stringsOrNulls().compactMap { $0 }.sorted()
-            == ["met-norway"] + (inUS ? ["nws"] : []) + ["open-meteo", "openweathermap"])
+            == ["met-norway"] + (inUS ? ["nws"] : []) + models + ["openweathermap"])
+        // Outside the US the plug-in was not asked: skipped, not failed.
+        #expect(try consensus.member("failed_providers").stringsOrNulls() == [])
+        #expect(try consensus.member("skipped_providers").stringsOrNulls() == (inUS ? [] : ["nws"]))
     }
 
     @Test func tableTimesAreLocalToThePlace() async throws {

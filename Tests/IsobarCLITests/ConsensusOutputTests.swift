@@ -49,8 +49,9 @@ func threeProviderConfiguration(bias: Double) throws -> String {
         #expect(table.stdout.contains("* left out of the consensus as an outlier"))
     }
 
+    // Open-Meteo's best match, one source: two sources weigh 2, so a disagreement is reported, no outlier.
     @Test func twoProvidersReportTheirDisagreement() async throws {
-        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--providers", "openweathermap,open-meteo"])
+        let run = await runCLI(["compare", "Minsk", "--config", bestMatchDemoConfig, "--format", "jsonl", "--providers", "openweathermap,open-meteo"])
         let current = try #require(try parseLines(run).last).member("current")
         let feelsLike = try current.member("merged").member("apparent_temperature").member("disagreement")
         #expect(try feelsLike.double("difference") == 2.34)
@@ -65,15 +66,16 @@ func threeProviderConfiguration(bias: Double) throws -> String {
 
     @Test func weightsMoveTheConsensusAndZeroLeavesAProviderOut() async throws {
         let two = ["--providers", "openweathermap,open-meteo"]
-        let equal = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl"] + two)).last)
-        let weighted = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl",
+        // Open-Meteo's best match, one source, so that the weights are the whole story.
+        let equal = try #require(try parseLines(await runCLI(["compare", "Minsk", "--config", bestMatchDemoConfig, "--format", "jsonl"] + two)).last)
+        let weighted = try #require(try parseLines(await runCLI(["compare", "Minsk", "--config", bestMatchDemoConfig, "--format", "jsonl",
                                                                  "--weights", "openweathermap=3"] + two)).last)
         // Equal weights: the mean of the two; weight 3 against 1: OpenWeatherMap's value.
         #expect(try equal.member("current").double("temperature") == -0.43)
         #expect(try weighted.member("current").double("temperature") == 0.04)
         let weights = try weighted.member("outcomes").elements().map { (try $0.string("provider"), try $0.double("weight")) }
         #expect(weights.map(\.0) == ["openweathermap", "open-meteo"] && weights.map(\.1) == [3, 1])
-        let without = try #require(try parseLines(await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl",
+        let without = try #require(try parseLines(await runCLI(["compare", "Minsk", "--config", bestMatchDemoConfig, "--format", "jsonl",
                                                                 "--weights", "openweathermap=0"] + two)).last)
         #expect(try without.member("excluded").stringsOrNulls() == ["openweathermap"])
         #expect(try without.member("current").double("temperature") == -0.9)

@@ -101,7 +101,9 @@ func expectOneLineError(_ run: CLIRun, code: ExitCode, containing fragment: Stri
         let run = await runCLI(["compare", "Minsk", "--demo", "--providers", "open-meteo", "--format", "jsonl"])
         #expect(run.code == 0)
         let lines = try parseLines(run)
-        #expect(lines.count == 2)
-        #expect(try lines.last?.member("providers").stringsOrNulls() == ["open-meteo"])
+        // The demo's Open-Meteo entry asks for three models: a result each, then the consensus of the three.
+        #expect(lines.count == 4)
+        #expect(try lines.last?.member("providers").stringsOrNulls()
+            == ["open-meteo/ecmwf_ifs025", "open-meteo/gfs_seamless", "open-meteo/icon_seamless"])
     }
 }

@@ -74,7 +74,7 @@ func contents(of root: String) -> [String] {
         let run = try await runExactly(prefix + "/bin/isobar", ["compare", "Minsk", "--demo"], in: "/", environment: environment())
         #expect(run.code == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Minsk, Minsk City, BY"))
-        #expect(run.stdout.contains("OpenWeatherMap  Open-Meteo  MET Norway  Consensus  Spread  Confidence"))
+        #expect(run.stdout.contains("OpenWeatherMap  Open-Meteo ECMWF IFS  Open-Meteo GFS  Open-Meteo ICON  MET Norway  Consensus"))
         #expect(run.stdout.contains("Replayed data, not live"))
         let help = try await runExactly(prefix + "/bin/isobar", ["--help"], in: "/", environment: environment())
         #expect(help.stdout.contains("Try: isobar compare Minsk --demo"))

@@ -63,12 +63,12 @@ private func validate(_ lines: [String]) async throws -> [(line: Int, path: Stri
     @Test(needsValidator)
     func theValidatorRejectsWhatBreaksTheContract() async throws {
         let lines = try #require(try LineCorpus.goldenRuns().first { $0.command.contains("compare") }?.lines)
-        let result = try #require(lines.first { $0.contains(#""provider":"open-meteo""#) })
+        let result = try #require(lines.first { $0.contains(#""provider":"open-meteo/ecmwf_ifs025""#) })
         let consensus = try #require(lines.last)
         let cases: [(String, String)] = [
-            ("a missing required field", result.replacingOccurrences(of: #""provider":"open-meteo","#, with: "")),
-            ("a missing nested field", consensus.replacingOccurrences(of: #""spread":0.94,"#, with: "")),
-            ("a number as a string", result.replacingOccurrences(of: #""temperature":-0.9,"#, with: #""temperature":"-0.9","#)),
+            ("a missing required field", result.replacingOccurrences(of: #""provider":"open-meteo/ecmwf_ifs025","#, with: "")),
+            ("a missing nested field", consensus.replacingOccurrences(of: #""spread":4.5,"#, with: "")),
+            ("a number as a string", result.replacingOccurrences(of: #""temperature":-0.5,"#, with: #""temperature":"-0.5","#)),
             ("an object where a number goes", consensus.replacingOccurrences(of: #""temperature":-0.1,"#, with: #""temperature":{"value":-0.1},"#)),
             ("an unknown line type", result.replacingOccurrences(of: #""type":"provider_result""#, with: #""type":"provider_forecast""#)),
             ("another schema version", result.replacingOccurrences(of: #""schema":1,"#, with: #""schema":2,"#)),

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct ShortcutTests {
     @Test func aPlaceInsteadOfACommandShowsItsHomeView() async throws {
-        let shortcut = await runCLI(["Tokyo", "--demo"])
+        // A roomy deadline, as for the other weather commands: the suite shares two cores.
+        let shortcut = await runCLI(["Tokyo", "--demo", "--timeout", "60"])
         #expect(shortcut.code == 0, "\(shortcut.stderr)")
         #expect(shortcut.stdout.hasPrefix("Tokyo, Tokyo, JP"))
         #expect(shortcut.stdout.contains("Now ("))

@@ -32,6 +32,17 @@ struct GazetteerSearchTests {
         #expect(first.kind == .exactAlternate)
     }
 
+    /// Country codes name their country as people say it, the first of the file's names; an unknown code is nil.
+    @Test(arguments: [("BY", "Belarus"), ("by", "Belarus"), ("US", "United States"), ("GB", "United Kingdom"), ("JP", "Japan")])
+    func namesCountries(code: String, name: String) throws {
+        #expect(try gazetteer.countryName(of: code) == name)
+    }
+
+    @Test func unknownCountryCodeHasNoName() throws {
+        #expect(try gazetteer.countryName(of: "QQ") == nil)
+        #expect(try gazetteer.countryName(of: "") == nil)
+    }
+
     @Test func parisInFranceFirstThenTheOthers() throws {
         let matches = try gazetteer.search("Paris", limit: 10)
         #expect(matches.first?.place.countryCode == "FR")

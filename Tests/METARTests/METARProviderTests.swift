@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarHTTP
+import IsobarConformance
 import IsobarTestKit
 import METAR
 import Testing

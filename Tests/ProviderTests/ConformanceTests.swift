@@ -1,6 +1,7 @@
 import FixtureReplay
 import FoundationEssentials
 import IsobarCore
+import IsobarConformance
 import IsobarTestKit
 import OpenMeteo
 import OpenWeatherMap

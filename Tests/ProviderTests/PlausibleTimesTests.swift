@@ -70,4 +70,14 @@ struct PlausibleTimesTests {
             .validated(now: now.addingTimeInterval(years))
         #expect(live.hourly.isEmpty)
     }
+
+    @Test("the source reports of a replayed answer (Open-Meteo's models) are judged against its recording too")
+    func replayedSourcesUseRecording() {
+        let current = WeatherSample(time: now, periodHours: 0.25)
+        var answer = WeatherReport(providerID: "om", place: place, source: .replay(recordedAt: now), fetchedAt: now)
+        answer.sourceReports = ["om/a", "om/b"].map { WeatherReport(providerID: $0, place: place, fetchedAt: now, current: current) }
+        let report = answer.validated(now: now.addingTimeInterval(3 * 86_400))
+        #expect(report.sourceReports.map { $0.current != nil } == [true, true])
+        #expect(report.sourceReports.allSatisfy { $0.warnings.isEmpty })
+    }
 }

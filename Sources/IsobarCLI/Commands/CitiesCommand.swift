@@ -45,13 +45,18 @@ extension IsobarCommandLine {
         var consensus = [ConsensusResult?](repeating: nil, count: cities.count)
         var outcomes = [[(provider: String, outcome: ProviderOutcome)]](repeating: [], count: cities.count)
         var failures = [[(provider: String, error: ProviderError)]](repeating: [], count: cities.count)
+        // Providers whose coverage leaves a city out: not asked about it, so not counted among those asked.
+        var notAsked = [Set<String>](repeating: [], count: cities.count)
         var recordings: [String: Date] = [:]
         let waiting = WaitingNotice(sink: errors)
         let live = setup.bindings.filter { $0.policy != nil }.count
         if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s") about \(cities.count) cities…", time: time) }
         for await event in engine(setup).run(cities.map { WeatherRequest(place: $0, kinds: [.current]) }) {
             let index = event.request.id.rawValue
-            guard !event.isOutsideCoverage else { continue }
+            guard !event.isOutsideCoverage else {
+                if let provider = event.providerID { notAsked[index].insert(provider) }
+                continue
+            }
             if let outcome = event.outcome, let provider = event.providerID { outcomes[index].append((provider, outcome)) }
             switch event {
             case .consensus(_, let merged): consensus[index] = merged
@@ -63,6 +68,10 @@ extension IsobarCommandLine {
         waiting.stop()
         await setup.shared?.finish()
         let results = cities.indices.map { ($0, consensus[$0], outcomes[$0]) }
+        // Sources asked about each city: every model of an Open-Meteo entry counts, as the consensus counts them.
+        let asked = notAsked.map { skipped in
+            setup.bindings.filter { !skipped.contains($0.provider.id) }.reduce(0) { $0 + $1.provider.sources.count }
+        }
         let units = setup.units
         if parsed.options.format == .jsonl {
             for (index, consensus, outcomes) in results {
@@ -81,9 +90,10 @@ extension IsobarCommandLine {
             }
         } else if Presentation(parsed.options, environment: environment).plain {
             let name = { (id: String) in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id }
+            let country = countryNames()
             output.write("Your cities, now:\n" + results.map { index, consensus, _ in
-                PlainCities.sentence(number: index + 1, place: cities[index], consensus: consensus, asked: setup.bindings.count, units: units,
-                                     failures: failures[index], name: name)
+                PlainCities.sentence(number: index + 1, place: cities[index].spokenLabel(country: country(cities[index].countryCode)),
+                                     consensus: consensus, asked: asked[index], units: units, failures: failures[index], name: name)
             }.joined() + replayNotice(recordings, setup).replacing("\n", with: ".\n"))
         } else {
             var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
@@ -95,7 +105,7 @@ extension IsobarCommandLine {
                 let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
                 let from = Set(outcomes.map(\.outcome.rawValue)).sorted().joined(separator: ", ") + notes.markers(city: index)
                 table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
-                                   "\(consensus?.providers.count ?? 0)/\(setup.bindings.count)", from])
+                                   "\(consensus?.providers.count ?? 0)/\(asked[index])", from])
             }
             output.write(table.render(width: width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: width))
         }
@@ -110,9 +120,9 @@ extension IsobarCommandLine {
 
     /// `Replayed data, not live: …`, as under every other table.
     private func replayNotice(_ recordings: [String: Date], _ setup: WeatherSetup) -> String {
-        let replays = setup.bindings.compactMap { binding -> String? in
-            recordings[binding.provider.id].map { "\(binding.provider.displayName) recorded \(TableRenderer.utcText($0))" }
+        let replays = setup.bindings.flatMap(\.provider.sources).compactMap { source in
+            recordings[source.id].map { (name: source.name, recordedAt: $0) }
         }
-        return replays.isEmpty ? "" : "Replayed data, not live: " + replays.joined(separator: "; ") + "\n"
+        return ReplayNotice.clauses(replays).map { "Replayed data, not live: \($0)\n" } ?? ""
     }
 }

@@ -2,7 +2,7 @@ import Exec
 import FixtureReplay
 import FoundationEssentials
 import IsobarCore
-import IsobarTestKit
+import IsobarConformance
 
 /// How one provider fared on one rule of `isobar providers check`.
 struct RuleVerdict: Sendable, Equatable {

@@ -13,6 +13,21 @@ extension IsobarCommandLine {
                              warn: { errors.write("isobar: warning: \($0)\n") })
     }
 
+    /// Names countries for sentences (`BY` → `Belarus`) from the gazetteer, read once on the first call; a code the
+    /// gazetteer does not list, or a gazetteer that cannot be read, leaves the code (nil for no code).
+    func countryNames() -> (String?) -> String? {
+        let gazetteer = DataDirectory.locate(environment: environment).map { Gazetteer(dataDirectory: $0) }
+        return { code in
+            guard let code, let gazetteer else { return code }
+            do {
+                return try gazetteer.countryName(of: code) ?? code
+            } catch {
+                // Only the wording is at stake: the sentence says the code instead.
+                return code
+            }
+        }
+    }
+
     /// Resolves what the user typed for a weather command; unknown names go to the configured geocoders when the network is allowed.
     func resolvePlace(_ text: String, setup: WeatherSetup, parsed: Invocation, announce: Bool = true) async throws -> Resolution {
         try await resolvePlace(text, geocoding: geocodingChain(setup, parsed), network: networkTransport(setup, parsed), announce: announce)

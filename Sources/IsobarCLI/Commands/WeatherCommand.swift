@@ -83,13 +83,14 @@ extension IsobarCommandLine {
     /// Asks every provider about the place, renders, and returns the exit code.
     func showWeather(_ view: View, _ resolution: Resolution, _ setup: WeatherSetup, _ parsed: Invocation) async -> ExitCode {
         let place = resolution.place.withZoneOffset(at: time.now())
-        let context = RenderContext(
+        var context = RenderContext(
             view: view, place: place, units: setup.units,
             providers: setup.bindings.flatMap { $0.provider.sources.map { ($0.id, $0.name) } },
             attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)),
             color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)
         let presentation = Presentation(parsed.options, environment: environment)
+        if presentation.plain { context.countryName = countryNames()(place.countryCode) }
         var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
         let setup = await learned(setup, near: place)
         async let observation = observe(place, setup)

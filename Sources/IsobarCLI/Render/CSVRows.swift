@@ -30,7 +30,7 @@ struct CSVRows {
     var columns: [String] {
         leadingColumns + ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"]
             + Quantity.allCases.map { column($0.rawValue, $0.dimension) } + [column("precipitation", .precipitationAmount)]
-            + DailyQuantity.allCases.map { column($0.rawValue, $0.dimension) } + ["confidence", "error"]
+            + DailyQuantity.allCases.map { column($0.rawValue, $0.dimension) } + ["moon_phase", "moon_phase_name", "confidence", "error"]
     }
 
     /// The header line.
@@ -93,7 +93,8 @@ struct CSVRows {
     }
 
     private var emptyHour: [String?] { [String?](repeating: nil, count: Quantity.allCases.count + 1) }
-    private var emptyDay: [String?] { [String?](repeating: nil, count: DailyQuantity.allCases.count) }
+    /// The day's quantities and the moon (its phase, on the consensus's days only), empty.
+    private var emptyDay: [String?] { [String?](repeating: nil, count: DailyQuantity.allCases.count + 2) }
 
     /// kind, date, time, condition, the hour's quantities, precipitation, the day's quantities.
     private func providerRows(_ result: ProviderResult, place: Place) -> [[String?]] {
@@ -111,7 +112,7 @@ struct CSVRows {
             let window = ForecastWindow(source: report.source, now: now, days: days)
             rows += window.dates(result.days, utcOffsetSeconds: offset, date: \.date).map { day in
                 [Kind.daily.rawValue, day.date.description, nil, day.condition?.id] + emptyHour
-                    + DailyQuantity.allCases.map { dayValue(day[$0], $0.dimension, offset: offset) }
+                    + DailyQuantity.allCases.map { dayValue(day[$0], $0.dimension, offset: offset) } + [nil, nil]
             }
             if let hours { rows += window.hours(report.hourly, time: \.time).prefix(hours).map { sample(.hourly, $0) } }
         }
@@ -136,6 +137,7 @@ struct CSVRows {
             rows += window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map { day in
                 [Kind.daily.rawValue, day.date.description, nil, day.condition?.value.id] + emptyHour
                     + DailyQuantity.allCases.map { dayValue(day[$0]?.value, $0.dimension, offset: day.utcOffsetSeconds) }
+                    + [CSVField.number(OutputNumber.round3(day.moonPhase.fraction)), day.moonPhase.name]
                     + [day.confidence.map { CSVField.number(OutputNumber.round3($0)) }]
             }
             if let hours { rows += window.hours(consensus.hourly, time: \.time).prefix(hours).map { hour(.hourly, $0) } }

@@ -13,6 +13,8 @@ public struct JSONLinesRenderer: Renderer {
     private struct Answers {
         var reports: [WeatherReport] = []
         var failed: [String] = []
+        /// Providers not asked because the place lies outside their coverage.
+        var skipped: [String] = []
         var outcomes: [(String, ProviderOutcome)] = []
     }
 
@@ -41,8 +43,12 @@ public struct JSONLinesRenderer: Renderer {
             answers[request.id, default: Answers()].outcomes.append((report.providerID, ProviderOutcome(report.freshness)))
             emit("provider_result", request, label, provider: report.providerID, resultMembers(result, place: request.place))
         case .failure(_, let providerID, let error):
-            // A provider whose coverage leaves the place out was not asked: skipped in the outcomes, not a failure.
-            if error.reason != .outsideCoverage { answers[request.id, default: Answers()].failed.append(providerID) }
+            // A provider whose coverage leaves the place out was not asked: skipped, not a failure.
+            if error.reason == .outsideCoverage {
+                answers[request.id, default: Answers()].skipped.append(providerID)
+            } else {
+                answers[request.id, default: Answers()].failed.append(providerID)
+            }
             answers[request.id, default: Answers()].outcomes.append((providerID, ProviderOutcome(error)))
             emit("provider_error", request, label, provider: providerID,
                  [("status", .string(ProviderOutcome(error).rawValue)), ("error", errorJSON(error))])
@@ -299,12 +305,13 @@ public struct JSONLinesRenderer: Renderer {
     }
 
     private func consensusMembers(_ consensus: ConsensusResult, _ answered: Answers, place: Place) -> [(String, JSONOutput)] {
-        let (reports, failed) = (answered.reports, answered.failed)
+        let (reports, failed, skipped) = (answered.reports, answered.failed, answered.skipped)
         let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds
             ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0
         var members: [(String, JSONOutput)] = [
             ("providers", .array(consensus.providers.map(JSONOutput.string))),
             ("failed_providers", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
+            ("skipped_providers", .array(inDisplayOrder(skipped, id: { $0 }).map(JSONOutput.string))),
             ("outcomes", outcomesJSON(consensus, answered)),
             ("excluded", .array(consensus.excluded.map(JSONOutput.string))),
             ("zone", .string(consensus.zone.description)),

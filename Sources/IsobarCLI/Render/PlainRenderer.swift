@@ -7,10 +7,7 @@ import IsobarEngine
 public struct PlainRenderer: Renderer {
     private let context: RenderContext
     private let output: any OutputSink
-    private var reports: [WeatherReport] = []
-    private var notes: [(id: String, note: ResultNote)] = []
-    private var failures: [(id: String, error: ProviderError)] = []
-    private var consensus: ConsensusResult?
+    private var events = CollectedEvents()
 
     /// A renderer writing to `output`.
     public init(context: RenderContext, output: any OutputSink) {
@@ -19,21 +16,13 @@ public struct PlainRenderer: Renderer {
     }
 
     /// Keeps the event for the sentences at the end.
-    public mutating func handle(_ event: EngineEvent) {
-        switch event {
-        case .result(_, let result):
-            reports.append(result.report)
-            notes += result.notes.map { (result.report.providerID, $0) }
-        case .failure(_, let id, let error): failures.append((id, error))
-        case .consensus(_, let merged): consensus = merged
-        }
-    }
+    public mutating func handle(_ event: EngineEvent) { events.collect(event) }
 
     /// Writes the view's sentences, then what failed and where the data came from.
     public mutating func finish() {
-        let ordered = context.providers.compactMap { provider in reports.first { $0.providerID == provider.id } }
+        let ordered = events.answers(in: context)
         var text = ""
-        if let consensus, !ordered.isEmpty {
+        if let consensus = events.consensus, !ordered.isEmpty {
             let sentences = PlainSentences(context: context, consensus: consensus)
             let window = ForecastWindow(reports: ordered, now: context.now, days: context.view.sections.days)
             switch context.view {
@@ -45,7 +34,7 @@ public struct PlainRenderer: Renderer {
                 text += sentences.forecast(window: window, days: 5, hourly: false)
             }
         } else {
-            text += "No provider answered for \(context.place.fullLabel).\n"
+            text += "No provider answered for \(context.spokenPlace).\n"
         }
         text += footer(ordered)
         output.write(text)
@@ -55,32 +44,25 @@ public struct PlainRenderer: Renderer {
     /// Failures, notes, stale answers, replays and credits, a sentence each.
     private func footer(_ shown: [WeatherReport]) -> String {
         var text = ""
-        for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
+        for failure in events.failures(in: context) {
             let name = context.name(of: failure.id)
             if failure.error.reason == .outsideCoverage {
                 text += "\(name) was not asked: \(context.place.name) is outside its coverage.\n"
                 continue
             }
-            let message = failure.error.message.hasPrefix(name + ": ") ? String(failure.error.message.dropFirst(name.count + 2)) : failure.error.message
-            let outcome = ProviderOutcome(failure.error)
-            let label = outcome == .error ? failure.error.codeName.replacingUnderscores : outcome.rawValue.replacingUnderscores
+            let (label, message) = failure.error.told(by: name)
             text += "\(name) did not answer: \(label), \(message).\n"
         }
-        for (id, note) in notes { text += "\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place)).\n" }
+        for (id, note) in events.notes { text += "\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place)).\n" }
         for report in shown {
             if case .stale(let age, let because) = report.freshness {
                 text += "\(context.name(of: report.providerID)) answered from the cache, \(TableRenderer.ageText(age)) old, because \(because).\n"
             }
         }
-        let replays = shown.compactMap { report -> String? in
-            guard case .replay(let recordedAt) = report.source else { return nil }
-            return "\(context.name(of: report.providerID)) recorded \(TableRenderer.utcText(recordedAt))"
+        if let replays = ReplayNotice.clauses(ReplayNotice.replays(shown, name: context.name(of:))) {
+            text += "Replayed data, not live: \(replays).\n"
         }
-        if !replays.isEmpty { text += "Replayed data, not live: \(PlainWords.list(replays)).\n" }
-        var credits: [String] = []
-        for report in shown {
-            if let credit = context.attributions[report.providerID], !credits.contains(credit) { credits.append(credit) }
-        }
+        let credits = context.credits(of: shown)
         if !credits.isEmpty { text += "Data: \(credits.joined(separator: "; ")).\n" }
         return text
     }

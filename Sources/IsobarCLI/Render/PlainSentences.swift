@@ -20,12 +20,12 @@ struct PlainSentences {
     /// `Minsk, Minsk City, BY, now at 12:00: snow, minus 0.4 degrees Celsius, feels like minus 4.2.`, the wind, the rest,
     /// and how far the providers agree on the temperature.
     func now() -> String {
-        guard let current = consensus.current else { return "\(context.place.fullLabel): no current conditions.\n" }
+        guard let current = consensus.current else { return "\(context.spokenPlace): no current conditions.\n" }
         let clock = CivilTime.clock(current.time, utcOffsetSeconds: current.utcOffsetSeconds)
         let values = current.values
         var opening = [current.condition?.value.label, measure(values[.temperature], .temperature)].compactMap { $0 }
         if let feels = values[.apparentTemperature] { opening.append("feels like \(number(feels.value, .temperature))") }
-        var lines = ["\(context.place.fullLabel), now at \(clock): \(opening.isEmpty ? "no values" : opening.joined(separator: ", "))."]
+        var lines = ["\(context.spokenPlace), now at \(clock): \(opening.isEmpty ? "no values" : opening.joined(separator: ", "))."]
         if let speed = values[.windSpeed] {
             var wind = "Wind"
             if let direction = values[.windDirection] { wind += " from \(PlainWords.direction(direction.value))" }
@@ -65,10 +65,10 @@ struct PlainSentences {
 
     /// Every quantity of the compare table as a sentence: the consensus, each provider, the spread and outliers in words.
     func compare() -> String {
-        guard let current = consensus.current else { return "\(context.place.fullLabel): no current conditions.\n" }
+        guard let current = consensus.current else { return "\(context.spokenPlace): no current conditions.\n" }
         let names = context.providers.filter { consensus.providers.contains($0.id) }.map(\.name)
         let clock = CivilTime.clock(current.time, utcOffsetSeconds: current.utcOffsetSeconds)
-        var lines = ["\(context.place.fullLabel), now at \(clock), from \(names.count) provider\(names.count == 1 ? "" : "s"): "
+        var lines = ["\(context.spokenPlace), now at \(clock), from \(names.count) provider\(names.count == 1 ? "" : "s"): "
             + "\(PlainWords.list(names))."]
         if let condition = current.condition {
             let said = condition.votes.map { "\(context.name(of: $0.provider)) \($0.condition.label)" }
@@ -109,7 +109,7 @@ struct PlainSentences {
     func forecast(window: ForecastWindow, days: Int, hourly: Bool) -> String {
         let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0
         let shown = window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date)
-        var lines = ["Forecast for \(context.place.fullLabel), by local day in \(consensus.zone):"]
+        var lines = ["Forecast for \(context.spokenPlace), by local day in \(consensus.zone):"]
         lines += shown.map(daySentence)
         if shown.isEmpty { lines.append("No days to show.") }
         if hourly {

@@ -61,6 +61,11 @@ public struct RenderContext: Sendable {
     public var runnersUp: [Place] = []
     /// The width tables and text must fit, in terminal cells (nil: no limit).
     public var width: Int?
+    /// The place's country as people say it (`Belarus`), for sentences; nil: its code.
+    public var countryName: String?
+
+    /// `Minsk, Minsk City, Belarus`: the place as sentences name it.
+    var spokenPlace: String { place.spokenLabel(country: countryName) }
 
     /// The display name of a provider id.
     public func name(of id: String) -> String { providers.first { $0.id == id }?.name ?? id }

@@ -41,17 +41,25 @@ enum TableLayouts {
         ]
     }
 
-    /// Hourly forecast: ranges left out (gusts first, temperature last), short conditions and headers, then Sources, Conf.,
-    /// Gusts, Chance and Wind left out.
+    /// Hourly forecast: ranges left out (UV and dew point first, temperature last), short conditions and headers, then
+    /// Sources, Conf., UV, Dew pt, Gusts, Chance and Wind left out.
     static func hourly(units: UnitSystem) -> [Narrowing] {
-        let ranges: [Narrowing] = [[6], [5], [4], [3], [2]].map { .cells($0, loses: "ranges", Abbreviation.withoutRange) }
+        let ranges: [Narrowing] = [[8], [7], [6], [5], [4], [3], [2]].map { .cells($0, loses: "ranges", Abbreviation.withoutRange) }
         return ranges + [
             .cells([1], Abbreviation.condition),
-            .headers([3: "Pcp \(units.symbol(.precipitationRate))", 6: "Gust \(units.symbol(.speed))", 7: "Src"]),
+            .headers([3: "Pcp \(units.symbol(.precipitationRate))", 6: "Gust \(units.symbol(.speed))", 7: "Dew \(units.symbol(.temperature))",
+                      9: "Src"]),
             .headers([4: "PoP %"], legend: "PoP = chance of precipitation"),
-            .drop(7), .drop(8), .drop(6), .drop(4), .drop(5), .headers([1: "Weather"]), .truncate(1, minimum: 7), .drop(3),
+            .drop(9), .drop(10), .drop(8), .drop(7), .drop(6), .drop(4), .drop(5), .headers([1: "Weather"]), .truncate(1, minimum: 7),
+            .drop(3),
         ]
     }
+
+    /// Sun, UV and moon by day: ranges left out, short days, then the moon's lit share, Daylight and the moon left out.
+    static var sun: [Narrowing] { [
+        .cells([1], loses: "ranges", Abbreviation.withoutRange), .cells([0], Abbreviation.dayWithoutMonth),
+        .cells([5], loses: "lit shares", { String($0.prefix { $0 != "," }) }), .drop(4), .drop(5),
+    ] }
 
     /// `cities` (#, City, Now, Condition, Providers, From): short conditions, long names cut, then From and Providers left out.
     static var cities: [Narrowing] { [

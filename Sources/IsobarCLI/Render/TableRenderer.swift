@@ -6,10 +6,9 @@ import IsobarEngine
 public struct TableRenderer: Renderer {
     private let context: RenderContext
     private let output: any OutputSink
-    private var reports: [WeatherReport] = []
-    private var notes: [(id: String, note: ResultNote)] = []
-    private var failures: [(id: String, error: ProviderError)] = []
-    private var consensus: ConsensusResult?
+    private var events = CollectedEvents()
+    private var reports: [WeatherReport] { events.reports }
+    private var consensus: ConsensusResult? { events.consensus }
     private let style: Style
 
     /// A renderer writing to `output`.
@@ -20,19 +19,11 @@ public struct TableRenderer: Renderer {
     }
 
     /// Keeps the event for the final drawing.
-    public mutating func handle(_ event: EngineEvent) {
-        switch event {
-        case .result(_, let result):
-            reports.append(result.report)
-            notes += result.notes.map { (result.report.providerID, $0) }
-        case .failure(_, let id, let error): failures.append((id, error))
-        case .consensus(_, let merged): consensus = merged
-        }
-    }
+    public mutating func handle(_ event: EngineEvent) { events.collect(event) }
 
     /// Draws the view, then failures and the replay notice.
     public mutating func finish() {
-        let ordered = context.providers.compactMap { provider in reports.first { $0.providerID == provider.id } }
+        let ordered = events.answers(in: context)
         var text = heading() + "\n"
         if let consensus, !ordered.isEmpty {
             switch context.view {
@@ -45,18 +36,16 @@ public struct TableRenderer: Renderer {
             }
             text += Self.weightingNote(consensus.weighting)
         }
-        for failure in context.providers.compactMap({ provider in failures.first { $0.id == provider.id } }) {
+        for failure in events.failures(in: context) {
             let name = context.name(of: failure.id)
             if failure.error.reason == .outsideCoverage {
                 text += style.dim("\(name): not asked — \(context.place.name) is outside its coverage") + "\n"
                 continue
             }
-            let message = failure.error.message.hasPrefix(name + ": ") ? String(failure.error.message.dropFirst(name.count + 2)) : failure.error.message
-            let outcome = ProviderOutcome(failure.error)
-            let label = outcome == .error ? failure.error.codeName.replacingUnderscores : outcome.rawValue.replacingUnderscores
+            let (label, message) = failure.error.told(by: name)
             text += style.red("\(name): \(label) — \(message)") + "\n"
         }
-        for (id, note) in notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
+        for (id, note) in events.notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
         text += staleNotice(ordered)
         text += replayNotice(ordered)
         text += attributionLine(ordered)
@@ -68,10 +57,7 @@ public struct TableRenderer: Renderer {
 
     /// The credits the licences of the providers shown ask for, on one line.
     private func attributionLine(_ shown: [WeatherReport]) -> String {
-        var credits: [String] = []
-        for report in shown {
-            if let credit = context.attributions[report.providerID], !credits.contains(credit) { credits.append(credit) }
-        }
+        let credits = context.credits(of: shown)
         return credits.isEmpty ? "" : "Data: \(credits.joined(separator: "; "))\n"
     }
 
@@ -235,9 +221,11 @@ public struct TableRenderer: Renderer {
         }
         var text = style.bold("Daily consensus") + " in \(consensus.zone) (value, with the providers' range in brackets; * an outlier left out)\n"
             + daily.render(width: context.width, bold: style.bold)
+        text += "\n" + sunTable(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date))
         guard let limit else { return text }
         var hours = TextTable(header: ["Time", "Condition", "Temp \(unit(.temperature))", "Precip. \(unit(.precipitationRate))",
-                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Sources", "Conf."])
+                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Dew pt \(unit(.temperature))", "UV",
+                                       "Sources", "Conf."])
         hours.leftAligned = [0, 1]
         hours.narrowing = TableLayouts.hourly(units: context.units)
         for hour in window.hours(consensus.hourly, time: \.time).prefix(limit) {
@@ -247,12 +235,44 @@ public struct TableRenderer: Renderer {
                 hour.condition.map { $0.value.label + ($0.isImplausible ? " (?)" : "") } ?? "–",
                 formatMerged(hour[.temperature], .temperature), formatMerged(hour[.precipitationRate], .precipitationRate),
                 formatMerged(hour[.precipitationProbability], .percent), formatMerged(hour[.windSpeed], .speed),
-                formatMerged(hour[.windGust], .speed), String(Set(hour.values.values.flatMap(\.contributors)).count),
+                formatMerged(hour[.windGust], .speed), formatMerged(hour[.dewPoint], .temperature), formatMerged(hour[.uvIndex], .index),
+                String(Set(hour.values.values.flatMap(\.contributors)).count),
                 Self.percent(hour.confidence),
             ])
         }
         text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(width: context.width, bold: style.bold)
         return text
+    }
+
+    /// The days' sun, UV and moon: the UV peak (with the providers' range), sunrise and sunset on the place's clock (`*`: a
+    /// provider left out as an outlier), the daylight, and the moon's phase (computed here) with the share of it lit.
+    private func sunTable(_ days: [ConsensusDayV1]) -> String {
+        var table = TextTable(header: ["Day", "UV max", "Sunrise", "Sunset", "Daylight", "Moon"])
+        table.leftAligned = [0, 5]
+        table.narrowing = TableLayouts.sun
+        for day in days {
+            let (_, month, dayOfMonth) = day.date.components
+            func clock(_ quantity: DailyQuantity) -> String {
+                guard let merged = day[quantity] else { return "–" }
+                let time = CivilTime.clock(Date(timeIntervalSince1970: merged.value.rounded()), utcOffsetSeconds: day.utcOffsetSeconds)
+                return time + (merged.outliers.isEmpty ? "" : "*")
+            }
+            let moon = day.moonPhase
+            table.rows.append([
+                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)", formatMerged(day[.uvIndexMax], .index),
+                clock(.sunrise), clock(.sunset), day[.daylightDuration].map { Self.hoursAndMinutes($0.value) } ?? "–",
+                "\(moon.name), \(Int((moon.illumination * 100).rounded())) % lit",
+            ])
+        }
+        return style.bold("Sun, UV and moon") + "\n" + table.render(width: context.width, bold: style.bold)
+    }
+
+    /// `8 h 05 min`: a duration in seconds, to the minute.
+    static func hoursAndMinutes(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "–" }
+        let minutes = Int((seconds / 60).rounded())
+        let rest = minutes % 60
+        return "\(minutes / 60) h \(rest < 10 ? "0" : "")\(rest) min"
     }
 
     private func staleNotice(_ reports: [WeatherReport]) -> String {
@@ -280,12 +300,8 @@ public struct TableRenderer: Renderer {
     }
 
     private func replayNotice(_ reports: [WeatherReport]) -> String {
-        let replays = reports.compactMap { report -> String? in
-            guard case .replay(let recordedAt) = report.source else { return nil }
-            return "\(context.name(of: report.providerID)) recorded \(Self.utcText(recordedAt))"
-        }
-        guard !replays.isEmpty else { return "" }
-        return style.yellow("Replayed data, not live: " + replays.joined(separator: "; ")) + "\n"
+        guard let replays = ReplayNotice.clauses(ReplayNotice.replays(reports, name: context.name(of:))) else { return "" }
+        return style.yellow("Replayed data, not live: " + replays) + "\n"
     }
 
     // MARK: Text helpers

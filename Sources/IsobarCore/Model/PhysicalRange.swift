@@ -34,7 +34,12 @@ extension WeatherReport {
         for index in report.hourly.indices { report.hourly[index].dropImpossibleValues(at: "hourly[\(index)]", into: &found) }
         for index in report.daily.indices { report.daily[index].dropImpossibleValues(at: "daily[\(index)]", into: &found) }
         report.warnings += found
-        report.sourceReports = sourceReports.map { $0.validated(now: now) }
+        // A source report shares its answer's recording: a replayed answer's models are judged against it too.
+        report.sourceReports = sourceReports.map { member in
+            var member = member
+            member.source = source
+            return member.validated(now: now)
+        }
         return report
     }
 }

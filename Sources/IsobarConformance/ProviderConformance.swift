@@ -54,6 +54,30 @@ public enum ProviderConformance {
             return problems
         }
         if report.providerID != provider.id { fail("report names its provider", "'\(report.providerID)' ≠ '\(provider.id)'") }
+        // An answer that carries several sources (Open-Meteo's models) is checked source by source, each named as declared.
+        let expected = report.sourceReports.isEmpty ? [provider.id] : provider.sources.map(\.id)
+        let answers = report.sourceReports.isEmpty ? [report] : report.sourceReports
+        if answers.map(\.providerID) != expected {
+            fail("report names its provider", "sources \(answers.map(\.providerID)) ≠ \(expected)")
+        }
+        for answer in answers {
+            check(answer, place: place, capabilities: capabilities, named: answers.count > 1 ? answer.providerID + ": " : "", into: &problems)
+        }
+        let failing = FailingTransport()
+        do {
+            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: failing)
+            fail(http500Rule, "fetch succeeded")
+        } catch {
+            if case .unavailable = error.code {} else { fail(http500Rule, error.codeName) }
+            if let secret, !secret.isEmpty, error.message.contains(secret) { fail("errors never carry the key", error.message) }
+        }
+        return problems
+    }
+
+    /// The rules about one answer's data; `named` (a source id and `: `, or empty) starts each detail.
+    private static func check(_ report: WeatherReport, place: Place, capabilities: ProviderCapabilities, named: String,
+                              into problems: inout [Violation]) {
+        func fail(_ rule: String, _ detail: String) { problems.append(Violation(rule: rule, detail: named + detail)) }
         if report.place != place { fail("report echoes the place asked for", report.place.label) }
         if capabilities.kinds.contains(.current) && report.current == nil { fail("declared current conditions are given", "none") }
         if capabilities.kinds.contains(.hourly) && report.hourly.isEmpty { fail("declared steps are given", "none") }
@@ -66,7 +90,7 @@ public enum ProviderConformance {
         }
         let samples = (report.current.map { [$0] } ?? []) + report.hourly
         for (index, sample) in samples.enumerated() {
-            let label = index == 0 && report.current != nil ? "current" : "step at \(CivilTime.iso(sample.time, utcOffsetSeconds: 0))"
+            let label = named + (index == 0 && report.current != nil ? "current" : "step at \(CivilTime.iso(sample.time, utcOffsetSeconds: 0))")
             checkRange(sample.temperatureC, -95...65, "temperature in −95…65 °C", label, &problems)
             checkRange(sample.apparentTemperatureC, -110...80, "apparent temperature in −110…80 °C", label, &problems)
             checkRange(sample.humidityPercent, 0...100, "humidity in 0…100 %", label, &problems)
@@ -95,15 +119,6 @@ public enum ProviderConformance {
                 fail("daily minimum ≤ maximum", "\(day.date): \(low) > \(high)")
             }
         }
-        let failing = FailingTransport()
-        do {
-            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: failing)
-            fail(http500Rule, "fetch succeeded")
-        } catch {
-            if case .unavailable = error.code {} else { fail(http500Rule, error.codeName) }
-            if let secret, !secret.isEmpty, error.message.contains(secret) { fail("errors never carry the key", error.message) }
-        }
-        return problems
     }
 
     private static func checkRange(_ value: Double?, _ range: ClosedRange<Double>, _ rule: String, _ label: String,
