@@ -17,7 +17,7 @@ How it is made (standard library only; a seeded random.Random, so every run writ
   error that grows with lead time (a smooth AR(1) series along each forecast), and a chance of precipitation that
   knows less of the truth (and mistimes it more often) the further ahead it looks. Steps every 3 h for the first day,
   every 6 h to 3 days, every 12 h beyond, up to each source's horizon (OpenWeatherMap's hourly 2 days, MET Norway
-  9 days, ICON 7, ECMWF IFS 15, GFS 16), and only those valid by the end of the history (later ones could not be checked).
+  9 days, ICON 7.5, ECMWF IFS 15, GFS 16), and only those valid by the end of the history (later ones could not be checked).
 
 Usage:
 
@@ -41,7 +41,7 @@ PROVIDERS = {
     "met-norway": (-0.3, 0.6, 0.75, 9 * 24, 0.70, 0.00),
     "open-meteo/ecmwf_ifs025": (0.1, 0.6, 0.60, 15 * 24, 0.70, 0.02),
     "open-meteo/gfs_seamless": (0.8, 0.8, 0.70, 16 * 24, 0.60, 0.06),
-    "open-meteo/icon_seamless": (-0.2, 0.7, 0.65, 7 * 24, 0.65, 0.03),
+    "open-meteo/icon_seamless": (-0.2, 0.7, 0.65, 180, 0.65, 0.03),
     "openweathermap": (0.9, 1.0, 0.60, 48, 0.80, 0.08),
 }
 

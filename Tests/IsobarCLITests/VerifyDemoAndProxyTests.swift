@@ -19,7 +19,7 @@ import Testing
         #expect(try Set(temperature.map { try $0.string("lead") }) == Set(LeadBucketNames.all))
         #expect(try temperature.allSatisfy { line in
             let basis = try line.string("basis"), pairs = try line.int("pairs")
-            return basis == "metar" && pairs >= 40
+            return basis == "metar" && pairs >= 30
         })
         // MAE grows with lead time for every provider that forecasts far enough.
         for provider in providers {
