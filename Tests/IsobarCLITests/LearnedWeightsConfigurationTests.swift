@@ -57,6 +57,18 @@ struct LearnedWeightsOutputTests {
         // The same values as the configured weights give.
         let plain = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl"])
         #expect(try #require(try parseLines(plain).last).member("current").double("temperature") == value)
+        // A day's amounts get the spread-based interval too; sun times and the dominant direction do not.
+        let forecast = await runCLI(["forecast", "Minsk", "--demo", "--days", "2", "--format", "jsonl", "--weights", "auto"])
+        #expect(forecast.code == 0, "\(forecast.stderr)")
+        let forecastConsensus = try #require(try parseLines(forecast).last)
+        let day = try #require(try forecastConsensus.member("daily").elements().first)
+        let maximum = try day.member("merged").member("temperature_max")
+        #expect(try maximum.string("interval_basis") == "spread")
+        let dayInterval = try maximum.member("interval_80").elements().map { try $0.double() }
+        let dayValue = try day.double("temperature_max")
+        #expect(dayInterval.count == 2 && dayInterval[0] < dayValue && dayValue < dayInterval[1])
+        #expect(try day.member("merged").member("sunrise").member(ifPresent: "interval_80") == nil)
+        #expect(try day.member("merged").member("wind_direction_dominant").member(ifPresent: "interval_80") == nil)
         let table = await runCLI(["compare", "Minsk", "--demo", "--weights", "auto"])
         #expect(table.stdout.contains("Weights: equal (too little history"))
         #expect(table.stdout.contains("80 % interval"))

@@ -4,8 +4,9 @@ import IsobarCore
 /// The v2 merge: the v1 result refined with what the record teaches — learned weights per field and lead bucket, optional
 /// bias corrections, families of correlated sources, and an 80 % interval on every hourly and current value.
 ///
-/// Days and directions keep the v1 merge. With too little history for a field and lead bucket the value keeps the v1
-/// rule, labelled `equal (too little history)`, and its interval comes from the inputs' spread.
+/// Days and directions keep the v1 merge; a day's amounts (not its sun times or wind direction, which have no record
+/// to learn from) get the spread-based interval. With too little history for a field and lead bucket the value keeps
+/// the v1 rule, labelled `equal (too little history)`, and its interval comes from the inputs' spread.
 public enum ConsensusV2 {
     /// The z-score of the 80 % central interval of a normal distribution.
     public static let z80 = 1.2816
@@ -22,6 +23,7 @@ public enum ConsensusV2 {
         for index in result.hourly.indices {
             learned = refine(&result.hourly[index], declared: result.families, learning: learning, configuration: configuration) || learned
         }
+        for index in result.daily.indices { refine(&result.daily[index], configuration: configuration) }
         result.weighting = learned ? (learning.biasCorrection ? .learnedCorrected : .learned) : .equalTooLittleHistory
         return result
     }
@@ -52,6 +54,15 @@ public enum ConsensusV2 {
         }
         hour.confidence = ConsensusMerger.meanConfidence(hour.fields, hour.condition)
         return learned
+    }
+
+    /// Gives a day's amounts the spread-based interval: days are not verified, so there is no record to learn from;
+    /// instants (sunrise, sunset) and the dominant direction are left as v1 merged them.
+    static func refine(_ day: inout ConsensusDayV1, configuration: ConsensusConfiguration) {
+        for quantity in DailyQuantity.allCases where !quantity.spec.circular && quantity.dimension != .instant {
+            guard let field = day.values[quantity] else { continue }
+            day.values[quantity] = withSpreadInterval(field, floor: configuration.floor(quantity), range: quantity.spec.range)
+        }
     }
 
     /// A field merged again with the skill's weights and corrections, its interval from the record.
