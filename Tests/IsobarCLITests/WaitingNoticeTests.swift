@@ -25,7 +25,7 @@ private final class TerminalSink: OutputSink {
         let environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CACHE_HOME": temporaryDirectory("waiting")]
         let cli = IsobarCommandLine(environment: environment, output: BufferedSink(), errors: errors,
                                     liveTransport: { CurlTransport(userAgent: "isobar/test") })
-        return await cli.run(["compare", "Minsk", "--config", config] + format)
+        return await cli.run(withRoomyDeadline(["compare", "Minsk", "--config", config] + format))
     }
 
     @Test func aSlowFetchSaysSoOnATerminalThenErasesIt() async throws {

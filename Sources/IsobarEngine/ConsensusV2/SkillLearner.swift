@@ -25,9 +25,19 @@ extension SkillRecord {
             cases[bucket, default: [:]][key, default: Case(truth: truth.value, weight: weight)].values[forecast.provider] = forecast.value
         }
         for (bucket, list) in cases {
-            fields[SkillKey(quantity, bucket)] = Self.learnBucket(Array(list.values), floor: configuration.floor(quantity),
+            fields[SkillKey(quantity, bucket)] = Self.learnBucket(Self.mostRecent(list), floor: configuration.floor(quantity),
                                                                   declared: declared, settings: settings, configuration: configuration)
         }
+    }
+
+    /// The most cases of one field and lead bucket learned from: the newest, as older ones weigh little after the half-life.
+    public static let maximumCasesPerBucket = 2_000
+
+    /// A bucket's cases, the newest `maximumCasesPerBucket` of them when there are more (so a long archive bounds the work).
+    static func mostRecent(_ list: [CaseKey: Case]) -> [Case] {
+        guard list.count > maximumCasesPerBucket else { return Array(list.values) }
+        return list.sorted { ($0.key.validAt, $0.key.issuedAt, $0.key.place) > ($1.key.validAt, $1.key.issuedAt, $1.key.place) }
+            .prefix(maximumCasesPerBucket).map(\.value)
     }
 
     /// Where and when one forecast case is.

@@ -64,6 +64,20 @@ struct SkillLearnerTests {
         #expect(skill.weights["a"]! > 2 * skill.weights["warm"]!)
     }
 
+    @Test func aLongArchiveIsLearnedFromItsNewestCasesOnly() throws {
+        let extra = 500
+        var cases: [SkillRecord.CaseKey: SkillRecord.Case] = [:]
+        for hour in 0..<(SkillRecord.maximumCasesPerBucket + extra) {
+            let valid = LearnerFixture.start.addingTimeInterval(Double(hour) * 3600)
+            cases[.init(place: "p", issuedAt: valid.addingTimeInterval(-7200), validAt: valid)] = .init(truth: Double(hour), weight: 1)
+        }
+        let kept = SkillRecord.mostRecent(cases)
+        #expect(kept.count == SkillRecord.maximumCasesPerBucket)
+        #expect(kept.map(\.truth).min() == Double(extra))
+        let few = Dictionary(uniqueKeysWithValues: cases.prefix(10).map { ($0.key, $0.value) })
+        #expect(SkillRecord.mostRecent(few).count == 10)
+    }
+
     @Test func tooLittleHistoryIsNotLearned() throws {
         let record = LearnerFixture.learn(days: 2, sources: [("a", 0, 1, false), ("b", 0, 2, false)])
         let skill = try #require(record.fields[SkillKey(.temperature, .hours0to6)])
