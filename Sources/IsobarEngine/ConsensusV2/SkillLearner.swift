@@ -25,19 +25,21 @@ extension SkillRecord {
             cases[bucket, default: [:]][key, default: Case(truth: truth.value, weight: weight)].values[forecast.provider] = forecast.value
         }
         for (bucket, list) in cases {
-            fields[SkillKey(quantity, bucket)] = Self.learnBucket(Self.mostRecent(list), floor: configuration.floor(quantity),
+            fields[SkillKey(quantity, bucket)] = Self.learnBucket(Self.thinned(list), floor: configuration.floor(quantity),
                                                                   declared: declared, settings: settings, configuration: configuration)
         }
     }
 
-    /// The most cases of one field and lead bucket learned from: the newest, as older ones weigh little after the half-life.
+    /// The most cases of one field and lead bucket learned from; a longer record is thinned evenly.
     public static let maximumCasesPerBucket = 2_000
 
-    /// A bucket's cases, the newest `maximumCasesPerBucket` of them when there are more (so a long archive bounds the work).
-    static func mostRecent(_ list: [CaseKey: Case]) -> [Case] {
+    /// A bucket's cases in time order, thinned evenly to `maximumCasesPerBucket` when there are more: every part of the
+    /// record keeps its share (and its decay weight), so means and quantiles stay unbiased while the work stays bounded.
+    static func thinned(_ list: [CaseKey: Case]) -> [Case] {
         guard list.count > maximumCasesPerBucket else { return Array(list.values) }
-        return list.sorted { ($0.key.validAt, $0.key.issuedAt, $0.key.place) > ($1.key.validAt, $1.key.issuedAt, $1.key.place) }
-            .prefix(maximumCasesPerBucket).map(\.value)
+        let ordered = list.sorted { ($0.key.validAt, $0.key.issuedAt, $0.key.place) < ($1.key.validAt, $1.key.issuedAt, $1.key.place) }
+        let stride = Double(ordered.count) / Double(maximumCasesPerBucket)
+        return (0..<maximumCasesPerBucket).map { ordered[min(ordered.count - 1, Int(Double($0) * stride))].value }
     }
 
     /// Where and when one forecast case is.
