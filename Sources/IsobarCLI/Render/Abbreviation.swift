@@ -14,6 +14,13 @@ enum Abbreviation {
         return String(cell[..<open.lowerBound])
     }
 
+    /// A compare table's spread without the spread of every value that follows it when an outlier was left out:
+    /// `1.6 (4.5 with *)` → `1.6*`, `1.6 (4.5 with *) !` → `1.6* !`; other cells as they are.
+    static func spreadWithoutAllValues(_ cell: String) -> String {
+        guard cell.contains(" with *)"), let open = cell.firstRange(of: " (") else { return cell }
+        return String(cell[..<open.lowerBound]) + "*" + (cell.hasSuffix(" !") ? " !" : "")
+    }
+
     /// A day without its month: `Sat Nov 28 (23 h)` → `Sat 28 (23 h)`.
     static func dayWithoutMonth(_ cell: String) -> String {
         var words = cell.split(separator: " ", omittingEmptySubsequences: false)

@@ -39,7 +39,17 @@ struct PlainSentences {
         }
         if !rest.isEmpty { lines.append(rest.joined(separator: ", ").capitalizedFirst + ".") }
         lines.append(agreement(values[.temperature], .temperature))
+        if let temperature = values[.temperature], let learned = temperature.learned {
+            let likely = PlainWords.likely(learned.low, learned.high, .temperature, units, withUnit: true)
+            lines.append("The temperature is \(likely) (an 80 percent interval, \(PlainWords.basis([learned.basis]))).")
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `Open-Meteo GFS, left out as an outlier` (`…, left out as outliers` for several).
+    private func leftOut(_ field: MergedField) -> String {
+        let names = field.outliers.map { context.name(of: $0) }
+        return "\(PlainWords.list(names)), left out as \(names.count == 1 ? "an outlier" : "outliers")"
     }
 
     /// How far the providers agree on a field, in words.
@@ -50,7 +60,14 @@ struct PlainSentences {
         let each = field.inputs.map { "\(context.name(of: $0.provider)) \(number($0.value, dimension))" }
         if !field.outliers.isEmpty {
             let left = field.outliers.map { context.name(of: $0) }
-            return "The providers differ: \(PlainWords.list(each)); \(PlainWords.list(left)) left out as an outlier."
+            var text = "The providers differ: \(PlainWords.list(each)); \(PlainWords.list(left)) left out as "
+                + (left.count == 1 ? "an outlier" : "outliers")
+            let kept = field.inputs.count - left.count
+            if kept > 1 {
+                let within = Self.within(context.units.convertDifference(field.spreadWithoutOutliers(circular: dimension == .direction), dimension))
+                text += ", the other \(kept) agree" + (within.map { " within \($0) \(PlainWords.differenceUnit(dimension, units, singular: $0 == 1))" } ?? "")
+            }
+            return text + "."
         }
         let spread = context.units.convertDifference(field.spread, dimension)
         if field.disagreement?.exceedsFloor == true {
@@ -58,9 +75,13 @@ struct PlainSentences {
             return "The providers disagree by \(text) \(PlainWords.differenceUnit(dimension, units, singular: text == "1")): "
                 + "\(PlainWords.list(each))."
         }
-        guard spread >= 0.05 else { return "The \(field.inputs.count) providers agree." }
-        let within = Int(spread.rounded(.up))
+        guard let within = Self.within(spread) else { return "The \(field.inputs.count) providers agree." }
         return "The \(field.inputs.count) providers agree within \(within) \(PlainWords.differenceUnit(dimension, units, singular: within == 1))."
+    }
+
+    /// A spread (in the user's units) rounded up to a whole unit, nil when it is below 0.05 (the providers agree).
+    private static func within(_ spread: Double) -> Int? {
+        spread >= 0.05 ? Int(spread.rounded(.up)) : nil
     }
 
     /// Every quantity of the compare table as a sentence: the consensus, each provider, the spread and outliers in words.
@@ -86,13 +107,24 @@ struct PlainSentences {
     private func quantitySentence(_ quantity: Quantity, _ field: MergedField) -> String {
         let dimension = quantity.dimension
         var text = "\(quantity.label): \(PlainWords.measure(field.value, dimension, units))"
+        if quantity == .temperature, let learned = field.learned {
+            text += ", \(PlainWords.likely(learned.low, learned.high, dimension, units, withUnit: false)) "
+                + "(an 80 percent interval, \(PlainWords.basis([learned.basis])))"
+        }
         guard field.inputs.count > 1 else { return text + ", from \(field.inputs.first.map { context.name(of: $0.provider) } ?? "one provider")." }
         text += "; " + PlainWords.list(field.inputs.map { "\(context.name(of: $0.provider)) \(number($0.value, dimension))" })
-        let spread = PlainWords.difference(field.spread, dimension, units)
-        text += "; spread \(spread) \(PlainWords.differenceUnit(dimension, units, singular: spread == "1"))."
-        if !field.outliers.isEmpty { text += " \(PlainWords.list(field.outliers.map { context.name(of: $0) })) left out as an outlier." }
+        let spread = PlainWords.difference(field.spreadWithoutOutliers(circular: false), dimension, units)
+        text += "; spread \(spread) \(PlainWords.differenceUnit(dimension, units, singular: spread == "1"))" + withoutOutliers(field, dimension) + "."
         if field.disagreement?.exceedsFloor == true { text += " More apart than usual for this quantity." }
         return text
+    }
+
+    /// After a spread that leaves outliers out: ` without Open-Meteo GFS, left out as an outlier (4.5 with it)`; empty without
+    /// outliers.
+    private func withoutOutliers(_ field: MergedField, _ dimension: Dimension) -> String {
+        guard !field.outliers.isEmpty else { return "" }
+        let all = dimension == .direction ? "\(Int(field.spread.rounded()))" : PlainWords.difference(field.spread, dimension, units)
+        return " without \(leftOut(field)) (\(all) with \(field.outliers.count == 1 ? "it" : "them"))"
     }
 
     private func directionSentence(_ field: MergedField) -> String {
@@ -100,7 +132,7 @@ struct PlainSentences {
         var text = "Wind from \(said(field.value))"
         if field.inputs.count > 1 {
             text += "; " + PlainWords.list(field.inputs.map { "\(context.name(of: $0.provider)) from \(said($0.value))" })
-            text += "; spread \(Int(field.spread.rounded())) degrees"
+            text += "; spread \(Int(field.spreadWithoutOutliers(circular: true).rounded())) degrees" + withoutOutliers(field, .direction)
         }
         return text + "."
     }
@@ -109,23 +141,46 @@ struct PlainSentences {
     func forecast(window: ForecastWindow, days: Int, hourly: Bool) -> String {
         let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds ?? context.place.utcOffsetSeconds ?? 0
         let shown = window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date)
-        var lines = ["Forecast for \(context.spokenPlace), by local day in \(consensus.zone):"]
+        let hours = hourly ? window.hours(consensus.hourly, time: \.time) : []
+        let bases = Set(shown.flatMap { [$0[.temperatureMax], $0[.temperatureMin]] }.compactMap { $0?.learned?.basis }
+            + hours.compactMap { $0[.temperature]?.learned?.basis })
+        let intervals = bases.isEmpty ? "" : ", with 80 percent intervals \(PlainWords.basis(bases))"
+        var lines = ["Forecast for \(context.spokenPlace), by local day in \(consensus.zone)\(intervals):"]
         lines += shown.map(daySentence)
         if shown.isEmpty { lines.append("No days to show.") }
         if hourly {
             lines.append("Hour by hour:")
-            lines += window.hours(consensus.hourly, time: \.time).map(hourSentence)
+            lines += hours.map(hourSentence)
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `high 15.3 degrees Celsius (providers from 15.2 to 15.5)`; the unit only when `withUnit`.
+    /// `high 15.3 degrees Celsius (providers from 15.2 to 15.5)`, the range of the values that made it, or its 80 % interval
+    /// when it has one (`likely between 14.1 and 16.4`), and the values left out (`; an outlier at 3.8 left out`); the
+    /// unit only when `withUnit`.
     private func ranged(_ field: MergedField?, _ dimension: Dimension, _ name: String, withUnit: Bool = true) -> String? {
         guard let field else { return nil }
-        var text = "\(name) \(withUnit ? PlainWords.measure(field.value, dimension, units) : number(field.value, dimension))"
-        let (low, high) = (number(field.min, dimension), number(field.max, dimension))
-        if field.inputs.count > 1, low != high { text += " (providers from \(low) to \(high))" }
-        return text
+        let text = "\(name) \(withUnit ? PlainWords.measure(field.value, dimension, units) : number(field.value, dimension))"
+        return text + bracket(field, dimension)
+    }
+
+    /// ` (likely between … and …)` or ` (providers from … to …)`, then any outliers; empty when there is nothing to say.
+    private func bracket(_ field: MergedField, _ dimension: Dimension) -> String {
+        var said: [String] = []
+        if let learned = field.learned {
+            said.append(PlainWords.likely(learned.low, learned.high, dimension, units, withUnit: false))
+        } else {
+            let kept = field.inputs.filter { !$0.isOutlier }.map(\.value)
+            if kept.count > 1, let least = kept.min(), let most = kept.max() {
+                let (low, high) = (number(least, dimension), number(most, dimension))
+                if low != high { said.append("providers from \(low) to \(high)") }
+            }
+        }
+        let outliers = field.inputs.filter(\.isOutlier).map { number($0.value, dimension) }
+        if !outliers.isEmpty {
+            said.append("\(outliers.count == 1 ? "an outlier" : "outliers") at \(PlainWords.list(outliers)) left out")
+        }
+        return said.isEmpty ? "" : " (\(said.joined(separator: "; ")))"
     }
 
     private func daySentence(_ day: ConsensusDayV1) -> String {
@@ -144,7 +199,8 @@ struct PlainSentences {
     private func hourSentence(_ hour: ConsensusHour) -> String {
         let date = LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
         let parts = [
-            hour.condition.map { $0.value.label }, measure(hour[.temperature], .temperature),
+            hour.condition.map { $0.value.label },
+            hour[.temperature].map { PlainWords.measure($0.value, .temperature, units) + ($0.learned == nil ? "" : bracket($0, .temperature)) },
             hour[.precipitationRate].map { "precipitation \(PlainWords.measure($0.value, .precipitationRate, units))" },
             hour[.precipitationProbability].map { "chance \(PlainWords.measure($0.value, .percent, units))" },
             hour[.windSpeed].map { "wind \(PlainWords.measure($0.value, .speed, units))" },

@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarEngine
 
 /// Numbers, units, directions and dates as a screen reader reads them well: `minus 0.4 degrees Celsius`, `from the
 /// south-west`, `Saturday 28 November`.
@@ -28,6 +29,25 @@ enum PlainWords {
     static func measure(_ value: Double, _ dimension: Dimension, _ units: UnitSystem) -> String {
         let text = number(value, dimension, units)
         return "\(text) \(unit(dimension, units, singular: text == "1"))"
+    }
+
+    /// An 80 % interval said: `likely between minus 1.5 and plus 1.3` (`plus` when the low end is below zero), the unit
+    /// after it when `withUnit`; `likely 0.2` when both ends read the same.
+    static func likely(_ low: Double, _ high: Double, _ dimension: Dimension, _ units: UnitSystem, withUnit: Bool) -> String {
+        let (from, to) = (number(low, dimension, units), number(high, dimension, units))
+        let unit = withUnit ? " " + unit(dimension, units, singular: to == "1") : ""
+        guard from != to else { return "likely \(to)\(unit)" }
+        let signed = from.hasPrefix("minus ") && !to.hasPrefix("minus ") && to != "0" ? "plus " + to : to
+        return "likely between \(from) and \(signed)\(unit)"
+    }
+
+    /// Where an 80 % interval comes from, in words: `from the record of past forecasts`, `from the providers' spread`.
+    static func basis(_ bases: Set<IntervalBasis>) -> String {
+        switch (bases.contains(.record), bases.contains(.spread)) {
+        case (true, false): "from the record of past forecasts"
+        case (true, true): "from the record of past forecasts, or without one from the providers' spread"
+        default: "from the providers' spread"
+        }
     }
 
     /// The unit spelled out, singular for exactly one; a unit without a spelling (a quantity added later) is its symbol.

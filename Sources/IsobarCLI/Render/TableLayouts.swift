@@ -2,8 +2,8 @@ import IsobarCore
 
 /// How each table narrows on a narrow terminal: what is shortened first, what is left out, and in which order.
 enum TableLayouts {
-    /// `compare`: row labels shortened, provider names as initials, long conditions shortened, then Confidence and
-    /// Spread left out.
+    /// `compare`: row labels shortened, provider names as initials, long conditions shortened, a spread with an outlier
+    /// without the spread of every value (`1.6*`), then Confidence and Spread left out.
     static func compare(names: [String], units: UnitSystem) -> [Narrowing] {
         let providers = Array(1...max(1, names.count))
         let consensus = names.count + 1
@@ -24,6 +24,7 @@ enum TableLayouts {
             .cells([0]) { labels[$0] ?? $0 },
             .headers(headers, legend: legend.isEmpty ? nil : legend.joined(separator: ", ")),
             .cells(providers + [consensus], Abbreviation.condition),
+            .cells([spread], Abbreviation.spreadWithoutAllValues),
             .truncate(spread, minimum: 7),
             .drop(confidence), .drop(spread),
         ] + (providers + [consensus]).map { .truncate($0, minimum: 7) } + [.truncate(0, minimum: 9)]

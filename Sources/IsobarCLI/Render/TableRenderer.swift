@@ -84,12 +84,17 @@ public struct TableRenderer: Renderer {
         return Self.fixed(context.units.convert(value, dimension), decimals: context.units.decimals(dimension))
     }
 
-    /// The spread, with `!` when two providers differ by more than the quantity's floor.
+    /// The spread of the values that made the consensus, with the spread of every value after it when an outlier was
+    /// left out (`1.6 (4.5 with *)`), and `!` when two providers differ by more than the quantity's floor.
     private func formatSpread(_ merged: MergedField?, _ dimension: Dimension) -> String {
         guard let merged, merged.inputs.count > 1 else { return "" }
-        let text = Self.fixed(context.units.convertDifference(merged.spread, dimension), decimals: context.units.decimals(dimension))
-            + (dimension == .direction ? "°" : "")
-        return merged.disagreement?.exceedsFloor == true && merged.inputs.count >= 2 ? text + " !" : text
+        func text(_ spread: Double) -> String {
+            Self.fixed(context.units.convertDifference(spread, dimension), decimals: context.units.decimals(dimension))
+                + (dimension == .direction ? "°" : "")
+        }
+        var cell = text(merged.spreadWithoutOutliers(circular: dimension == .direction))
+        if !merged.outliers.isEmpty { cell += " (\(text(merged.spread)) with *)" }
+        return merged.disagreement?.exceedsFloor == true && merged.inputs.count >= 2 ? cell + " !" : cell
     }
 
     /// The consensus value with the providers' range when several contributed: `1.2 (0.9…1.5)`; `*` when an outlier was left out.
@@ -156,7 +161,7 @@ public struct TableRenderer: Renderer {
         }
         var text = table.render(width: context.width, bold: style.bold)
         let allFields = current.map { Array($0.values.values) } ?? []
-        if allFields.contains(where: { !$0.outliers.isEmpty }) { text += "* left out of the consensus as an outlier\n" }
+        if allFields.contains(where: { !$0.outliers.isEmpty }) { text += "* left out of the consensus and of the Spread as an outlier\n" }
         if allFields.contains(where: { $0.disagreement?.exceedsFloor == true && $0.inputs.count >= 2 }) {
             text += "! the providers disagree by more than usual for this quantity\n"
         }
@@ -193,8 +198,13 @@ public struct TableRenderer: Renderer {
             return "\(context.name(of: report.providerID)) \(temperature) \(report.current?.condition?.label ?? "")".trimmingTrailingSpaces()
         }
         var sources = "From \(reports.count) provider\(reports.count == 1 ? "" : "s"): " + perProvider.joined(separator: " · ")
-        if let spread = values[.temperature], spread.inputs.count > 1 {
-            sources += " (spread \(formatSpread(spread, .temperature)) \(unit(.temperature)))"
+        if let temperature = values[.temperature], temperature.inputs.count > 1 {
+            let spread = Self.fixed(context.units.convertDifference(temperature.spreadWithoutOutliers(circular: false), .temperature),
+                                    decimals: context.units.decimals(.temperature))
+            let outliers = temperature.outliers.map { context.name(of: $0) }
+            sources += " (spread \(spread) \(unit(.temperature))"
+                + (outliers.isEmpty ? "" : " without \(PlainWords.list(outliers)), left out as an outlier")
+                + (temperature.disagreement?.exceedsFloor == true ? " !" : "") + ")"
         }
         sources += "; confidence \(Self.percent(current.confidence))"
         lines.append(sources)
