@@ -26,12 +26,23 @@ struct CSVRows {
         self.leadingColumns = leadingColumns
     }
 
-    /// The header's column names, units in the names (`temperature_c`, or `temperature_f` in imperial units).
+    /// The header's column names, units in the names (`temperature_c`, or `temperature_f` in imperial units); after `error`,
+    /// the ends of each quantity's 80 % interval (`temperature_low80_c`, `temperature_high80_c`, …) and `interval_basis`.
     var columns: [String] {
         leadingColumns + ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"]
             + Quantity.allCases.map { column($0.rawValue, $0.dimension) } + [column("precipitation", .precipitationAmount)]
             + DailyQuantity.allCases.map { column($0.rawValue, $0.dimension) } + ["moon_phase", "moon_phase_name", "confidence", "error"]
+            + Self.hourlyIntervals.flatMap { [column($0.rawValue + "_low80", $0.dimension), column($0.rawValue + "_high80", $0.dimension)] }
+            + Self.dailyIntervals.flatMap { [column($0.rawValue + "_low80", $0.dimension), column($0.rawValue + "_high80", $0.dimension)] }
+            + ["interval_basis"]
     }
+
+    /// The hour's quantities whose consensus may carry an 80 % interval: all but the wind's direction.
+    static let hourlyIntervals = Quantity.allCases.filter { $0.spec.interpolation != .circular }
+    /// The day's quantities whose consensus may carry an 80 % interval: its amounts, not its sun times or dominant direction.
+    static let dailyIntervals = DailyQuantity.allCases.filter { !$0.spec.circular && $0.dimension != .instant }
+    /// The interval columns, empty: on providers' rows, and where the consensus has no interval.
+    private static let noIntervals = [String?](repeating: nil, count: 2 * (hourlyIntervals.count + dailyIntervals.count) + 1)
 
     /// The header line.
     var header: String { CSVField.line(columns) }
@@ -43,10 +54,10 @@ struct CSVRows {
 
     /// A batch's bad input line as a row: after `leading`, no place, source `input_error`, status `error` and the error's code.
     func inputErrorLine(leading: [String?], code: String) -> String {
-        let empty = [String?](repeating: nil, count: columns.count - leadingColumns.count - 2)
-        var row = leading + empty + [nil, code]
+        var row = leading + [String?](repeating: nil, count: columns.count - leadingColumns.count)
         row[leadingColumns.count + 5] = "input_error"
         row[leadingColumns.count + 6] = "error"
+        row[columns.count - Self.noIntervals.count - 1] = code
         return CSVField.line(Array(row.prefix(columns.count)))
     }
 
@@ -57,13 +68,15 @@ struct CSVRows {
         case .result(let request, let result):
             reports[request.id, default: []].append(result.report)
             let status = ProviderOutcome(result.report.freshness).rawValue
-            return providerRows(result, place: event.request.place).map { place + [result.report.providerID, status] + $0 + [nil, nil] }
+            return providerRows(result, place: event.request.place).map { place + [result.report.providerID, status] + $0 + [nil, nil] + Self.noIntervals }
         case .failure(_, let provider, let error):
-            let empty = [String?](repeating: nil, count: columns.count - leadingColumns.count - place.count - 4)
-            return [place + [provider, ProviderOutcome(error).rawValue] + empty + [nil, error.codeName]]
+            let empty = [String?](repeating: nil, count: columns.count - leadingColumns.count - place.count - 4 - Self.noIntervals.count)
+            return [place + [provider, ProviderOutcome(error).rawValue] + empty + [nil, error.codeName] + Self.noIntervals]
         case .consensus(let request, let consensus):
             let answered = reports.removeValue(forKey: request.id) ?? []
-            return consensusRows(consensus, reports: answered, place: event.request.place).map { place + ["consensus", nil] + $0 + [nil] }
+            return consensusRows(consensus, reports: answered, place: event.request.place).map { cells, intervals in
+                place + ["consensus", nil] + cells + [nil] + intervals
+            }
         }
     }
 
@@ -119,30 +132,49 @@ struct CSVRows {
         return rows
     }
 
-    /// kind … the day's quantities, confidence: the merged values.
-    private func consensusRows(_ consensus: ConsensusResult, reports: [WeatherReport], place: Place) -> [[String?]] {
+    /// kind … the day's quantities, confidence: the merged values; and apart, the row's interval cells.
+    private func consensusRows(_ consensus: ConsensusResult, reports: [WeatherReport], place: Place) -> [(cells: [String?], intervals: [String?])] {
         let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds
             ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0
-        let hour = { (kind: Kind, hour: ConsensusHour) -> [String?] in
-            [kind.rawValue, LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds).description,
-             CivilTime.iso(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds), hour.condition?.value.id]
+        let hour = { (kind: Kind, hour: ConsensusHour) -> (cells: [String?], intervals: [String?]) in
+            ([kind.rawValue, LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds).description,
+              CivilTime.iso(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds), hour.condition?.value.id]
                 + Quantity.allCases.map { number(hour[$0]?.value, $0.dimension) } + [nil] + emptyDay
-                + [hour.confidence.map { CSVField.number(OutputNumber.round3($0)) }]
+                + [hour.confidence.map { CSVField.number(OutputNumber.round3($0)) }],
+             intervals(hourly: Self.hourlyIntervals.map { (hour[$0], $0.dimension) }, daily: []))
         }
         let (wantsCurrent, days, hours) = view.sections
-        var rows: [[String?]] = []
+        var rows: [(cells: [String?], intervals: [String?])] = []
         if wantsCurrent, let current = consensus.current { rows.append(hour(.current, current)) }
         if days > 0 {
             let window = ForecastWindow(reports: reports, now: now, days: days)
             rows += window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map { day in
-                [Kind.daily.rawValue, day.date.description, nil, day.condition?.value.id] + emptyHour
+                ([Kind.daily.rawValue, day.date.description, nil, day.condition?.value.id] + emptyHour
                     + DailyQuantity.allCases.map { dayValue(day[$0]?.value, $0.dimension, offset: day.utcOffsetSeconds) }
                     + [CSVField.number(OutputNumber.round3(day.moonPhase.fraction)), day.moonPhase.name]
-                    + [day.confidence.map { CSVField.number(OutputNumber.round3($0)) }]
+                    + [day.confidence.map { CSVField.number(OutputNumber.round3($0)) }],
+                 intervals(hourly: [], daily: Self.dailyIntervals.map { (day[$0], $0.dimension) }))
             }
             if let hours { rows += window.hours(consensus.hourly, time: \.time).prefix(hours).map { hour(.hourly, $0) } }
         }
         return rows
+    }
+
+    /// The interval cells of a consensus row: each quantity's low and high end (the hour's, or the day's, the others empty),
+    /// then the basis: `record` or `spread` when every interval on the row has it, `mixed` otherwise, empty without intervals.
+    private func intervals(hourly: [(MergedField?, Dimension)], daily: [(MergedField?, Dimension)]) -> [String?] {
+        var bases = Set<IntervalBasis>()
+        func ends(_ fields: [(MergedField?, Dimension)], count: Int) -> [String?] {
+            guard !fields.isEmpty else { return [String?](repeating: nil, count: 2 * count) }
+            return fields.flatMap { field, dimension -> [String?] in
+                guard let learned = field?.learned else { return [nil, nil] }
+                bases.insert(learned.basis)
+                return [number(learned.low, dimension), number(learned.high, dimension)]
+            }
+        }
+        let cells = ends(hourly, count: Self.hourlyIntervals.count) + ends(daily, count: Self.dailyIntervals.count)
+        let basis: String? = bases.count > 1 ? "mixed" : bases.first?.rawValue
+        return cells + [basis]
     }
 }
 
