@@ -66,7 +66,8 @@ func batchInput(_ text: String) throws -> String {
         #expect(Set(minsk.map { $0[source] }) == ["openweathermap", "open-meteo/ecmwf_ifs025", "open-meteo/gfs_seamless",
                                                   "open-meteo/icon_seamless", "met-norway", "nws", "consensus"])
         let bad = try #require(rows.first { $0[0] == "2" })
-        #expect(bad[source] == "input_error" && bad.last == "bad_coordinates")
+        let error = try #require(header.firstIndex(of: "error"))
+        #expect(bad[source] == "input_error" && bad[error] == "bad_coordinates" && bad.last == "")
         #expect(rows.contains { $0[0] == "3" && $0[source] == "consensus" })
         #expect(!run.stdout.contains("summary"), "the summary is not a row")
         #expect(run.stderr.contains("2 places: 2 ok, 0 partial, 0 failed; 1 input errors"))

@@ -69,7 +69,8 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
 
     @Test func theConsensusDaysSayTheMoonsPhase() async throws {
         let (header, rows) = try table(await runCLI(["forecast", "Minsk", "--demo", "--format", "csv", "--days", "2"]))
-        #expect(header.suffix(4) == ["moon_phase", "moon_phase_name", "confidence", "error"])
+        let moon = try #require(header.firstIndex(of: "moon_phase"))
+        #expect(Array(header[moon..<moon + 4]) == ["moon_phase", "moon_phase_name", "confidence", "error"])
         let days = rows.filter { $0["source"] == "consensus" && $0["kind"] == "daily" }
         #expect(days.count == 2)
         // 2026-11-28: four days after the full moon of 24 November, waning.
@@ -114,6 +115,54 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
         let rows = try table(run).rows
         #expect(rows.count == 2)
         for row in rows { #expect(row["status"] == "error" && row["error"] == "unavailable" && row["time"] == "" && row["temperature_c"] == "") }
+    }
+
+    @Test func theConsensusRowsCarryEachQuantitysIntervalAfterTheOtherColumns() async throws {
+        let (header, rows) = try table(await runCLI(["forecast", "Minsk", "--demo", "--format", "csv", "--days", "1", "--hourly", "--weights", "auto"]))
+        // The columns before stay where they were; the interval's follow `error`, the basis last.
+        let error = try #require(header.firstIndex(of: "error"))
+        #expect(Array(header[error + 1..<error + 3]) == ["temperature_low80_c", "temperature_high80_c"])
+        #expect(header.last == "interval_basis")
+        for name in ["wind_speed_low80_m_s", "pressure_high80_hpa", "temperature_max_low80_c", "precipitation_sum_high80_mm"] {
+            #expect(header.contains(name), "\(name) missing")
+        }
+        #expect(!header.contains("wind_direction_low80_deg") && !header.contains("sunrise_low80_iso8601"), "directions and sun times have none")
+        let json = try #require(try parseLines(await runCLI(["forecast", "Minsk", "--demo", "--json", "--days", "1", "--hourly", "--weights", "auto"])).last)
+        let firstHour = try #require(try json.member("hourly").elements().first)
+        let interval = try firstHour.member("merged").member("temperature").member("interval_80").elements().map { try $0.double() }
+        let hour = try #require(rows.first { $0["source"] == "consensus" && $0["kind"] == "hourly" && $0["time"] == (try? firstHour.string("time")) })
+        #expect([Double(hour["temperature_low80_c"] ?? ""), Double(hour["temperature_high80_c"] ?? "")] == interval.map { Optional($0) })
+        #expect(hour["interval_basis"] == "spread" && hour["temperature_max_low80_c"] == "")
+        let day = try #require(rows.first { $0["source"] == "consensus" && $0["kind"] == "daily" })
+        let low = try #require(Double(day["temperature_max_low80_c"] ?? "")), high = try #require(Double(day["temperature_max_high80_c"] ?? ""))
+        let maximum = try #require(Double(day["temperature_max_c"] ?? ""))
+        #expect(low < maximum && maximum < high && day["interval_basis"] == "spread" && day["temperature_low80_c"] == "")
+        // Providers' rows and a skipped provider's have none.
+        #expect(rows.filter { $0["source"] != "consensus" }.allSatisfy { $0["temperature_low80_c"] == "" && $0["interval_basis"] == "" })
+        #expect(rows.first { $0["source"] == "nws" }?["error"] == "unsupported")
+    }
+
+    @Test func intervalColumnsFollowTheUnits() async throws {
+        let metric = try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv", "--weights", "auto"])).rows
+        let (header, rows) = try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv", "--units", "imperial", "--weights", "auto"]))
+        for name in ["temperature_low80_f", "temperature_high80_f", "wind_speed_low80_mph", "pressure_low80_inhg", "visibility_high80_mi",
+                     "precipitation_sum_low80_in", "temperature_max_high80_f"] {
+            #expect(header.contains(name), "\(name) missing")
+        }
+        #expect(!header.contains("temperature_low80_c"))
+        let celsius = try #require(Double(metric.first { $0["source"] == "consensus" }?["temperature_low80_c"] ?? ""))
+        let fahrenheit = try #require(Double(rows.first { $0["source"] == "consensus" }?["temperature_low80_f"] ?? ""))
+        #expect(abs(fahrenheit - (celsius * 9 / 5 + 32)) < 0.01)
+        let speed = try #require(Double(metric.first { $0["source"] == "consensus" }?["wind_speed_high80_m_s"] ?? ""))
+        let mph = try #require(Double(rows.first { $0["source"] == "consensus" }?["wind_speed_high80_mph"] ?? ""))
+        #expect(abs(mph - speed * 2.236_936) < 0.01)
+    }
+
+    @Test func withoutLearnedWeightsTheIntervalColumnsAreEmpty() async throws {
+        let (header, rows) = try table(await runCLI(["now", "Minsk", "--demo", "--format", "csv"]))
+        #expect(header.contains("temperature_low80_c"))
+        let consensus = try #require(rows.first { $0["source"] == "consensus" })
+        #expect(consensus["temperature_c"] != "" && consensus["temperature_low80_c"] == "" && consensus["interval_basis"] == "")
     }
 
     @Test func fieldsAreQuotedAsRFC4180Says() {

@@ -28,14 +28,14 @@ enum PlainWords {
     /// A value with its unit spelled out: `minus 0.4 degrees Celsius`, `1 metre per second`.
     static func measure(_ value: Double, _ dimension: Dimension, _ units: UnitSystem) -> String {
         let text = number(value, dimension, units)
-        return "\(text) \(unit(dimension, units, singular: text == "1"))"
+        return "\(text) \(unit(dimension, units, singular: isOne(text)))"
     }
 
     /// An 80 % interval said: `likely between minus 1.5 and plus 1.3` (`plus` when the low end is below zero), the unit
     /// after it when `withUnit`; `likely 0.2` when both ends read the same.
     static func likely(_ low: Double, _ high: Double, _ dimension: Dimension, _ units: UnitSystem, withUnit: Bool) -> String {
         let (from, to) = (number(low, dimension, units), number(high, dimension, units))
-        let unit = withUnit ? " " + unit(dimension, units, singular: to == "1") : ""
+        let unit = withUnit ? " " + unit(dimension, units, singular: isOne(to)) : ""
         guard from != to else { return "likely \(to)\(unit)" }
         let signed = from.hasPrefix("minus ") && !to.hasPrefix("minus ") && to != "0" ? "plus " + to : to
         return "likely between \(from) and \(signed)\(unit)"
@@ -49,6 +49,9 @@ enum PlainWords {
         default: "from the providers' spread"
         }
     }
+
+    /// True for a number said as one or minus one, which take a singular unit: `minus 1 degree Celsius`.
+    static func isOne(_ text: String) -> Bool { text == "1" || text == "minus 1" }
 
     /// The unit spelled out, singular for exactly one; a unit without a spelling (a quantity added later) is its symbol.
     static func unit(_ dimension: Dimension, _ units: UnitSystem, singular: Bool = false) -> String {
