@@ -57,9 +57,17 @@ import Testing
         #expect(lines.first?.hasPrefix("Minsk, Minsk City, Belarus, now at 12:00: snow, minus 0.1 degrees Celsius, feels like minus 3.1.") == true,
                 "\(lines)")
         #expect(lines.contains("Wind from the south-west at 2.6 metres per second, gusts 5.1."))
-        // GFS's thaw is the demo's outlier, said in words.
+        // GFS's thaw is the demo's outlier, said in words; the others' agreement does not count it.
         #expect(lines.contains("The providers differ: OpenWeatherMap 0, Open-Meteo ECMWF IFS minus 0.5, Open-Meteo GFS 2.9, "
-            + "Open-Meteo ICON minus 1.6 and MET Norway minus 0.1; Open-Meteo GFS left out as an outlier."))
+            + "Open-Meteo ICON minus 1.6 and MET Norway minus 0.1; Open-Meteo GFS left out as an outlier, the other 4 agree within 2 degrees."))
+        #expect(!lines.contains { $0.contains("likely between") }, "no interval without learned weights")
+        let learned = await runCLI(["now", "Minsk", "--demo", "--plain", "--weights", "auto"]).lines
+        #expect(learned.contains("The temperature is likely between minus 1.5 and plus 1.3 degrees Celsius "
+            + "(an 80 percent interval, from the providers' spread)."), "\(learned)")
+        let compare = await runCLI(["compare", "Minsk", "--demo", "--plain", "--weights", "auto"]).lines
+        #expect(compare.contains { $0.hasPrefix("Temperature: minus 0.1 degrees Celsius, likely between minus 1.5 and plus 1.3 "
+            + "(an 80 percent interval, from the providers' spread); ") && $0.hasSuffix("; spread 1.6 degrees without Open-Meteo GFS, "
+            + "left out as an outlier (4.5 with it).") }, "\(compare)")
         #expect(lines.contains { $0.hasSuffix("percent chance.") || $0.hasPrefix("No rain is expected") })
     }
 }

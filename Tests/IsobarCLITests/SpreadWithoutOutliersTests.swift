@@ -41,9 +41,9 @@ import Testing
         #expect(Abbreviation.spreadWithoutAllValues("27°") == "27°")
     }
 
-    /// The table's row for `label` (the first cell), split on runs of spaces.
+    /// The table's row for `label` (the first cell; in a table in parts, the last part's), split on runs of spaces.
     static func row(_ text: String, _ label: String) -> [String] {
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(label + " ") }) else { return [] }
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(label + " ") }) else { return [] }
         return line.dropFirst(label.count).split(separator: "  ", omittingEmptySubsequences: true)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
