@@ -46,7 +46,7 @@ func threeProviderConfiguration(bias: Double) throws -> String {
         #expect(try inputs.map { try $0.member("outlier").bool() } == [false, false, true])
         let table = await runCLI(["compare", "Minsk", "--config", config])
         #expect(table.stdout.contains("7.1*"))
-        #expect(table.stdout.contains("* left out of the consensus as an outlier"))
+        #expect(table.stdout.contains("* left out of the consensus and of the Spread as an outlier"))
     }
 
     // Open-Meteo's best match, one source: two sources weigh 2, so a disagreement is reported, no outlier.
