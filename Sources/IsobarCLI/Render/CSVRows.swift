@@ -68,7 +68,9 @@ struct CSVRows {
         case .result(let request, let result):
             reports[request.id, default: []].append(result.report)
             let status = ProviderOutcome(result.report.freshness).rawValue
-            return providerRows(result, place: event.request.place).map { place + [result.report.providerID, status] + $0 + [nil, nil] + Self.noIntervals }
+            return providerRows(result, place: event.request.place).map {
+                place + [result.report.providerID, status] + $0 + [nil, nil] + Self.noIntervals
+            }
         case .failure(_, let provider, let error):
             let empty = [String?](repeating: nil, count: columns.count - leadingColumns.count - place.count - 4 - Self.noIntervals.count)
             return [place + [provider, ProviderOutcome(error).rawValue] + empty + [nil, error.codeName] + Self.noIntervals]

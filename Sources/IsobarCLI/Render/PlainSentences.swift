@@ -65,7 +65,8 @@ struct PlainSentences {
             let kept = field.inputs.count - left.count
             if kept > 1 {
                 let within = Self.within(context.units.convertDifference(field.spreadWithoutOutliers(circular: dimension == .direction), dimension))
-                text += ", the other \(kept) agree" + (within.map { " within \($0) \(PlainWords.differenceUnit(dimension, units, singular: $0 == 1))" } ?? "")
+                text += ", the other \(kept) agree"
+                if let within { text += " within \(within) \(PlainWords.differenceUnit(dimension, units, singular: within == 1))" }
             }
             return text + "."
         }
