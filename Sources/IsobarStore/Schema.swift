@@ -11,7 +11,7 @@ struct Schema: Sendable {
     var version: Int { migrations.count }
 
     /// Pages the WAL of a file that is not checkpointed at close may hold before a commit checkpoints it: every process's
-    /// first connection reads the whole WAL to rebuild its index (about 3 µs a page), and each checkpoint syncs twice.
+    /// first connection reads the whole WAL to rebuild its index (2–3 µs of CPU a page), and each checkpoint syncs twice.
     static let autoCheckpointPages = 256
 
     /// Opens the file at `path` (or `:memory:`), in WAL mode for a file, with `pragmas` run first, and brings it up to date.
