@@ -27,8 +27,8 @@ final class Database: Sendable {
     ///
     /// A disposable file (one that `recovery` rebuilds: the cache) is not checkpointed when closed: a process's exit would
     /// otherwise wait for that checkpoint's two syncs whenever its connection happened to close last, and the next write
-    /// would sync a new WAL. SQLite's auto-checkpoint keeps its WAL short instead. The user's data keeps the checkpoint at
-    /// close, so that its file alone holds every change once no process has it open.
+    /// would sync a new WAL. SQLite's auto-checkpoint keeps its WAL short instead. The user's data keeps SQLite's
+    /// checkpoint at close.
     static func open(path: String, schema: Schema, busyTimeoutMilliseconds: Int32, pragmas: String = "", delay: Duration?,
                      recovery: Recovery?, separateReader: Bool = true) async throws(StoreError) -> Database {
         let checkpointOnClose = recovery == nil
