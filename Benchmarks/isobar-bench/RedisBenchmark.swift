@@ -10,10 +10,11 @@ import Glibc
 #endif
 
 /// The cost of the shared store, on a `redis-server` of its own on loopback: the real binary answering
-/// `isobar now 53.9,27.57 --format jsonl` (OpenWeatherMap, live on a loopback server) from the local cache alone, from the
-/// local cache with a shared store configured, and from the shared store after a local miss (each run on a copy of an
-/// empty local cache file); then, in this process, one cache read and one permit from SQLite
-/// and from Redis. `ISOBAR_BENCH_RUNS` sets the command runs (default 41).
+/// `isobar now 53.9,27.57 --format jsonl` (OpenWeatherMap, live on a loopback server) from the local cache alone (twice:
+/// the second is the control that shows how far two identical cases differ by chance), from the local cache with a shared
+/// store configured, and from the shared store after a local miss (each run on a copy of an empty local cache file); then,
+/// in this process, one cache read and one permit from SQLite and from Redis. `ISOBAR_BENCH_RUNS` sets the command runs
+/// (default 201).
 func benchmarkRedis() async throws {
     guard let isobar = siblingIsobar(for: "redis") else { return }
     guard RedisTestServer.executable != nil else {
@@ -31,13 +32,13 @@ func benchmarkRedis() async throws {
     _ = FileManager.default.createFile(atPath: scratch + "/local.json", contents: Data(#"{"providers": [\#(provider)]}"#.utf8))
     _ = FileManager.default.createFile(atPath: scratch + "/shared.json",
                                        contents: Data(#"{"shared_store": "\#(redis.url)", "providers": [\#(provider)]}"#.utf8))
-    let runs = ProcessInfo.processInfo.environment["ISOBAR_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 41
+    let runs = ProcessInfo.processInfo.environment["ISOBAR_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 201
     func environment(_ cache: String) -> [String] {
         ["BENCH_OWM_KEY=bench", "XDG_CACHE_HOME=\(cache)", "HOME=\(scratch)", "ISOBAR_DATA_DIR=\(dataDirectory())", recordingTimeShift()]
     }
     func command(_ config: String) -> [String] { ["now", "53.9,27.57", "--config", scratch + "/" + config, "--format", "jsonl"] }
 
-    // Warm both levels; the two local-hit cases read the same local file.
+    // Warm both levels; the local-hit cases read the same local file.
     guard spawnAndMeasure(isobar, command("shared.json"), environment: environment(scratch + "/warm")).status == 0 else {
         print("redis: the warming run failed")
         return
@@ -49,19 +50,20 @@ func benchmarkRedis() async throws {
     }
     let asked = server.requests.count
     let loadBefore = loadAverage()
-    var times: [[Double]] = [[], [], []]
-    var cpu: [[Double]] = [[], [], []]
+    let names = ["SQLite alone, local hit", "the same again (control)", "with the shared store, local hit", "local miss, shared hit"]
+    let cases = [("local.json", false), ("local.json", false), ("shared.json", false), ("shared.json", true)]
+    var times = [[Double]](repeating: [], count: cases.count)
+    var cpu = [[Double]](repeating: [], count: cases.count)
     for run in 0..<runs {
         let copy = scratch + "/empty-\(run)"
         guard spawnAndMeasure("/bin/cp", ["-R", scratch + "/empty", copy], environment: []).status == 0 else {
             print("redis: cannot copy the empty cache")
             return
         }
-        let cases = [(command("local.json"), scratch + "/warm"), (command("shared.json"), scratch + "/warm"), (command("shared.json"), copy)]
         // A different case first each run, so that none gains from following another.
-        for offset in 0..<3 {
-            let index = (run + offset) % 3
-            let measured = spawnAndMeasure(isobar, cases[index].0, environment: environment(cases[index].1))
+        for offset in 0..<cases.count {
+            let index = (run + offset) % cases.count
+            let measured = spawnAndMeasure(isobar, command(cases[index].0), environment: environment(cases[index].1 ? copy : scratch + "/warm"))
             guard measured.status == 0 else {
                 print("redis: a run failed (exit status \(measured.status))")
                 return
@@ -72,16 +74,21 @@ func benchmarkRedis() async throws {
         try? FileManager.default.removeItem(atPath: copy)
     }
     let loadAfter = loadAverage()
-    let medians = times.map { median($0) }
-    // Each run's three cases ran back to back: the median of the differences within a run is the figure least moved by load.
-    let paired = [1, 2].map { index in median(zip(times[index], times[0]).map { $0 - $1 }) }
-    print("redis: isobar now 53.9,27.57 --format jsonl, one live provider, \(runs) runs each (cases interleaved), redis-server on loopback")
-    print("  load average before \(loadBefore), after \(loadAfter)")
-    print("  SQLite alone, local hit            median \(format(medians[0])) ms   p25–p75 \(spread(times[0])) ms   CPU \(format(median(cpu[0]))) ms")
-    print("  with the shared store, local hit   median \(format(medians[1])) ms   p25–p75 \(spread(times[1])) ms   CPU \(format(median(cpu[1]))) ms")
-    print("  local miss, shared hit             median \(format(medians[2])) ms   p25–p75 \(spread(times[2])) ms   CPU \(format(median(cpu[2]))) ms")
-    print("  added to the SQLite-alone local hit (median of each run's difference): shared local hit \(signed(paired[0])) ms, "
-        + "local miss + shared hit \(signed(paired[1])) ms (difference of medians \(signed(medians[1] - medians[0])), \(signed(medians[2] - medians[0])))")
+    print("redis: isobar now 53.9,27.57 --format jsonl, one live provider, \(runs) runs of each case (in turn, the first rotating), "
+        + "redis-server on loopback")
+    print("  load average before \(loadBefore), after \(loadAfter); the empty cache file: \(walPages(scratch + "/empty")) WAL pages")
+    for (index, name) in names.enumerated() {
+        print("  \(padded(name, 34)) median \(format(median(times[index]))) ms   "
+            + "p25–p75 \(spread(times[index])) ms   CPU \(format(median(cpu[index]))) ms")
+    }
+    // The cases of one run ran back to back: the median of the differences within each run is the figure load moves least.
+    print("  added to the SQLite-alone local hit (median of each run's difference, its 95 % interval; CPU):")
+    for index in 1..<cases.count {
+        let wall = medianInterval(zip(times[index], times[0]).map { $0 - $1 })
+        let used = median(zip(cpu[index], cpu[0]).map { $0 - $1 })
+        print("    \(padded(names[index], 32)) \(signed(wall.median)) ms "
+            + "(\(signed(wall.low)) to \(signed(wall.high)))   CPU \(signed(used)) ms")
+    }
     print("  upstream requests after warming: \(server.requests.count - asked)")
 
     let store = try await Store.open(directory: scratch + "/micro", warn: { print("redis: \($0)") })
@@ -121,6 +128,26 @@ private func loadAverage() -> String {
     guard getloadavg(&loads, 3) == 3 else { return "unknown" }
     return loads.map { format($0) }.joined(separator: " ")
 }
+
+/// The median of `values` and a 95 % interval for it that assumes nothing about their distribution: the order statistics
+/// n/2 ∓ 0.98 √n.
+private func medianInterval(_ values: [Double]) -> (median: Double, low: Double, high: Double) {
+    let sorted = values.sorted()
+    let half = 0.98 * Double(sorted.count).squareRoot()
+    let low = max(0, Int((Double(sorted.count) / 2 - half).rounded(.down)))
+    let high = min(sorted.count - 1, Int((Double(sorted.count) / 2 + half).rounded(.up)))
+    return (median(sorted), sorted[low], sorted[high])
+}
+
+/// Pages in the WAL of the cache under `cache` (0 when it has none).
+private func walPages(_ cache: String) -> Int {
+    var info = stat()
+    guard stat(cache + "/isobar/isobar.sqlite-wal", &info) == 0, info.st_size > 32 else { return 0 }
+    return (Int(info.st_size) - 32) / (4096 + 24)
+}
+
+/// `text` with spaces after it up to `width` characters.
+private func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
 
 /// `+1.5` or `-0.3`.
 private func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + format(value) }

@@ -14,4 +14,9 @@ static inline int isobar_sqlite_bind_blob(sqlite3_stmt *statement, int index, co
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+/// Leaves checkpoints to SQLite's auto-checkpoint: closing the last connection neither checkpoints nor deletes the WAL.
+static inline int isobar_sqlite_no_checkpoint_on_close(sqlite3 *database) {
+    return sqlite3_db_config(database, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
 #endif

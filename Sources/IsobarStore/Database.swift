@@ -24,10 +24,16 @@ final class Database: Sendable {
 
     /// Opens the file at `path` on new threads: the writer opens it (moving a damaged file aside when `recovery` is given) and
     /// migrates it before the reader opens it. With `separateReader` false, reads queue on the writer's thread.
+    ///
+    /// A disposable file (one that `recovery` rebuilds: the cache) is not checkpointed when closed: a process's exit would
+    /// otherwise wait for that checkpoint's two syncs whenever its connection happened to close last, and the next write
+    /// would sync a new WAL. SQLite's auto-checkpoint keeps its WAL short instead. The user's data keeps SQLite's
+    /// checkpoint at close.
     static func open(path: String, schema: Schema, busyTimeoutMilliseconds: Int32, pragmas: String = "", delay: Duration?,
                      recovery: Recovery?, separateReader: Bool = true) async throws(StoreError) -> Database {
+        let checkpointOnClose = recovery == nil
         let connect: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
-            try schema.connect(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, pragmas: pragmas)
+            try schema.connect(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, pragmas: pragmas, checkpointOnClose: checkpointOnClose)
         }
         let writer = try Executor(path: path, delay: delay, recovery: recovery, connect: connect)
         try await writer.submit(.bare) { _ in }

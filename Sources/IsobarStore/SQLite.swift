@@ -61,6 +61,14 @@ final class Connection: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
+    /// Leaves checkpoints to SQLite's auto-checkpoint (run by the commit that fills the WAL to `wal_autocheckpoint` pages):
+    /// closing the last connection then neither checkpoints nor deletes the WAL, so a process never waits for the disk
+    /// at its exit, and the next one to write appends to the WAL instead of starting (and syncing) a new one.
+    func leaveCheckpointsToAutoCheckpoint() throws(StoreError) {
+        let result = isobar_sqlite_no_checkpoint_on_close(handle)
+        guard result == SQLITE_OK else { throw error(result) }
+    }
+
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
