@@ -16,15 +16,22 @@ extension Store: ResponseCache, CacheMaintenance {
 
     /// Stores `entry` under `key`, replacing what was there.
     public func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError) {
-        try await writing { connection throws(StoreError) in
-            try connection.query(
-                """
-                INSERT OR REPLACE INTO cache(provider, kind, place_key, fetched_at, payload, lifetime_s, must_revalidate)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey), .real(entry.fetchedAt.timeIntervalSince1970),
-                 .text(entry.payload), entry.lifetimeSeconds.map(SQLValue.real) ?? .null, .integer(entry.mustRevalidate ? 1 : 0)])
-        }
+        try await writing { connection throws(StoreError) in try Self.store(entry, for: key, connection) }
+    }
+
+    /// `store`, queued ahead of the next write without waiting (see `QueuedWriting`).
+    public func storeSoon(_ entry: CacheEntry, for key: CacheKey, failed: @escaping @Sendable (StorageError) -> Void) async {
+        writeSoon({ connection throws(StoreError) in try Self.store(entry, for: key, connection) }, failed: failed)
+    }
+
+    private static func store(_ entry: CacheEntry, for key: CacheKey, _ connection: Connection) throws(StoreError) {
+        try connection.query(
+            """
+            INSERT OR REPLACE INTO cache(provider, kind, place_key, fetched_at, payload, lifetime_s, must_revalidate)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey), .real(entry.fetchedAt.timeIntervalSince1970),
+             .text(entry.payload), entry.lifetimeSeconds.map(SQLValue.real) ?? .null, .integer(entry.mustRevalidate ? 1 : 0)])
     }
 
     /// Deletes the entry under `key`, if any.

@@ -58,18 +58,31 @@ extension Store: ProviderHealthStore {
     @discardableResult
     public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
         try await writing { connection throws(StoreError) in
-            guard !succeeded else {
-                try connection.query("DELETE FROM breakers WHERE provider = ?", [.text(provider)])
-                return BreakerState()
-            }
-            var breaker = try Self.breaker(provider, connection)
-            breaker.failures += 1
-            if breaker.failures >= threshold { breaker.openedAt = now }
-            try connection.query("INSERT OR REPLACE INTO breakers(provider, failures, opened_at) VALUES (?, ?, ?)",
-                                 [.text(provider), .integer(Int64(breaker.failures)),
-                                  breaker.openedAt.map { .real($0.timeIntervalSince1970) } ?? .null])
-            return breaker
+            try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, connection)
         }
+    }
+
+    /// `recordOutcome`, queued ahead of the next write without waiting (see `QueuedWriting`).
+    public func recordOutcomeSoon(provider: String, succeeded: Bool, threshold: Int, now: Date,
+                                  failed: @escaping @Sendable (StorageError) -> Void) async {
+        writeSoon({ connection throws(StoreError) in
+            _ = try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, connection)
+        }, failed: failed)
+    }
+
+    private static func recordOutcome(_ provider: String, succeeded: Bool, threshold: Int, now: Date,
+                                      _ connection: Connection) throws(StoreError) -> BreakerState {
+        guard !succeeded else {
+            try connection.query("DELETE FROM breakers WHERE provider = ?", [.text(provider)])
+            return BreakerState()
+        }
+        var breaker = try Self.breaker(provider, connection)
+        breaker.failures += 1
+        if breaker.failures >= threshold { breaker.openedAt = now }
+        try connection.query("INSERT OR REPLACE INTO breakers(provider, failures, opened_at) VALUES (?, ?, ?)",
+                             [.text(provider), .integer(Int64(breaker.failures)),
+                              breaker.openedAt.map { .real($0.timeIntervalSince1970) } ?? .null])
+        return breaker
     }
 
     private static func breaker(_ provider: String, _ connection: Connection) throws(StoreError) -> BreakerState {

@@ -10,7 +10,7 @@ import Glibc
 /// threads (see `Executor` and `Database`): a writer that commits the writes queued together in one transaction, and a
 /// reader, so a read is never queued behind a write waiting for another process's lock. An in-memory store has one thread
 /// for both. The user's cities and home are not here but in `UserDataStore`.
-public final class Store: Sendable {
+public final class Store: QueuedWriting {
     /// Settings of a store.
     public struct Options: Sendable, Equatable {
         /// Test aid: each job sleeps this long on the store's thread before running (that thread blocks, the pool never does).
@@ -30,6 +30,8 @@ public final class Store: Sendable {
     /// The file, or `:memory:`.
     public var path: String { database.path }
     private let database: Database
+    /// Writes queued without their callers waiting (see `QueuedWriting`).
+    let queued = QueuedWrites()
 
     private init(_ database: Database) {
         self.database = database
@@ -67,10 +69,43 @@ public final class Store: Sendable {
     /// `path`, or `memory` for a store in memory.
     public var location: String { path == ":memory:" ? "memory" : path }
 
-    /// Runs `body` with the writes queued at the same time, in one `BEGIN IMMEDIATE` transaction, in its own savepoint.
+    /// Runs `body` with the writes queued at the same time, in one `BEGIN IMMEDIATE` transaction, in its own savepoint;
+    /// the writes queued without waiting before it (see `writeSoon`) run first, in the same transaction.
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
-        try await database.write(body)
+        let queued = queued
+        let taken = TakenWrites()
+        let outcome: Result<T, StoreError>
+        do {
+            outcome = try await database.write { connection throws(StoreError) -> Result<T, StoreError> in
+                guard try taken.run(from: queued, on: connection) else { return .success(try body(connection)) }
+                // The queued writes ahead of it are kept whatever becomes of `body`: it runs in a savepoint of its own.
+                try connection.query("SAVEPOINT body")
+                do throws(StoreError) {
+                    let value = try body(connection)
+                    try connection.query("RELEASE body")
+                    return .success(value)
+                } catch {
+                    if error.isCorruption { throw error }
+                    try connection.execute("ROLLBACK TO body; RELEASE body")
+                    return .failure(error)
+                }
+            }
+        } catch {
+            taken.fail(error)
+            throw error
+        }
+        return try outcome.get()
+    }
+
+    /// Queues `body` to run in order before the next write, without waiting for it; its failure goes to `failed`. A write
+    /// is started for it unless one is already due to take it.
+    func writeSoon(_ body: @escaping @Sendable (Connection) throws(StoreError) -> Void, failed: @escaping @Sendable (StorageError) -> Void) {
+        guard queued.append(QueuedWrites.Entry(body: body, failed: failed)) else { return }
+        Task { [self] in
+            guard queued.startDrain() else { return }
+            _ = try? await write { _ in }
+        }
     }
 
     /// Runs `body` on the reader, in a deferred transaction of its own.
@@ -113,6 +148,12 @@ public final class Store: Sendable {
         } catch {
             throw StorageError(error.message)
         }
+    }
+
+    /// Returns once every write queued without waiting so far is committed (or has reported its failure).
+    public func flushQueuedWrites() async {
+        guard !queued.isEmpty else { return }
+        _ = try? await write { _ in }
     }
 
     /// Write transactions committed so far (tests).
