@@ -4,7 +4,9 @@ import IsobarEngine
 extension Store: ResponseCache, CacheMaintenance {
     /// The entry stored under `key`, if any.
     public func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry? {
-        try await readingOne { connection throws(StoreError) in
+        // An answer queued to be kept (see `storeSoon`) is read as if it were.
+        if let queued = queued.answer(for: key) { return queued }
+        return try await readingOne { connection throws(StoreError) in
             let rows = try connection.query(
                 "SELECT fetched_at, payload, lifetime_s, must_revalidate FROM cache WHERE provider = ? AND kind = ? AND place_key = ?",
                 [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey)])
@@ -21,7 +23,8 @@ extension Store: ResponseCache, CacheMaintenance {
 
     /// `store`, queued ahead of the next write without waiting (see `QueuedWriting`).
     public func storeSoon(_ entry: CacheEntry, for key: CacheKey, failed: @escaping @Sendable (StorageError) -> Void) async {
-        writeSoon({ connection throws(StoreError) in try Self.store(entry, for: key, connection) }, failed: failed)
+        writeSoon({ connection throws(StoreError) in try Self.store(entry, for: key, connection) }, failed: failed,
+                  overlay: .answer(key, entry))
     }
 
     private static func store(_ entry: CacheEntry, for key: CacheKey, _ connection: Connection) throws(StoreError) {

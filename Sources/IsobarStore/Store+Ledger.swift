@@ -37,7 +37,9 @@ extension Store: CallLedger {
 
     /// Weighted calls counted in each window ending at `now`.
     public func usage(provider: String, windows: [RateLimit], now: Date) async throws(StorageError) -> [Double] {
-        try await readingOne { connection throws(StoreError) in
+        // Settles queued (see `settleSoon`) are committed first, so that they count as they will.
+        await flushQueuedWrites()
+        return try await readingOne { connection throws(StoreError) in
             let calls = try Self.calls(of: provider, within: windows, now: now, connection)
             return windows.map { window in
                 let since = now.addingTimeInterval(-window.perSeconds)

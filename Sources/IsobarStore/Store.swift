@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IsobarEngine
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,6 +33,9 @@ public final class Store: QueuedWriting {
     private let database: Database
     /// Writes queued without their callers waiting (see `QueuedWriting`).
     let queued = QueuedWrites()
+    /// Whether any HTTP validator is kept: unknown until the first lookup (which then looks), then `none` while this process
+    /// keeps none, so that lookups that cannot find anything are not made (see `Store.validation(for:)`).
+    let validatorsKept = Atomic<Int>(ValidatorsKept.unknown)
 
     private init(_ database: Database) {
         self.database = database
@@ -93,20 +97,29 @@ public final class Store: QueuedWriting {
             }
         } catch {
             taken.fail(error)
+            queued.settled(taken.taken)
             throw error
         }
+        queued.settled(taken.taken)
         return try outcome.get()
     }
 
-    /// Queues `body` to run in order before the next write, without waiting for it; its failure goes to `failed`. A write
-    /// is started for it unless one is already due to take it.
-    func writeSoon(_ body: @escaping @Sendable (Connection) throws(StoreError) -> Void, failed: @escaping @Sendable (StorageError) -> Void) {
-        guard queued.append(QueuedWrites.Entry(body: body, failed: failed)) else { return }
+    /// Queues `body` to run in order ahead of the next write, without waiting for it; its failure goes to `failed`.
+    /// Queued writes ride in the transaction of the next write asked for; when none is asked for within
+    /// `queuedWritesDelay`, a write of their own commits them.
+    /// `overlay` is what reads see meanwhile.
+    func writeSoon(_ body: @escaping @Sendable (Connection) throws(StoreError) -> Void, failed: @escaping @Sendable (StorageError) -> Void,
+                   overlay: QueuedWrites.Overlay? = nil) {
+        guard queued.append(QueuedWrites.Entry(body: body, failed: failed, overlay: overlay)) else { return }
         Task { [self] in
+            try? await Task.sleep(for: Self.queuedWritesDelay)
             guard queued.startDrain() else { return }
             _ = try? await write { _ in }
         }
     }
+
+    /// The longest a queued write waits for another write to take it before it is committed on its own.
+    static let queuedWritesDelay = Duration.milliseconds(20)
 
     /// Runs `body` on the reader, in a deferred transaction of its own.
     @discardableResult
