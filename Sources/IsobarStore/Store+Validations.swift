@@ -25,6 +25,9 @@ extension Store: HTTPValidatorStore {
         }
     }
 
+    /// False once a lookup found none kept and this process has kept none since (see `validation(for:)`).
+    public var mayHoldValidations: Bool { validatorsKept.load(ordering: .relaxed) != ValidatorsKept.none }
+
     /// Keeps `validation` under `key`, replacing what was there.
     public func storeValidation(_ validation: HTTPValidation, for key: String) async throws(StorageError) {
         validatorsKept.store(ValidatorsKept.some, ordering: .relaxed)
