@@ -161,6 +161,8 @@ public struct Engine: Sendable {
                         }
                     }
                 }
+                // Writes nobody waited for (settles, answers kept, leases released) are committed before the run ends.
+                await engine.storage?.flushQueuedWrites()
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
@@ -289,10 +291,11 @@ public struct Engine: Sendable {
                 return .failure(error)
             }
         }
-        // No deadline (a batch without one): nothing to race. A sleep until it would stay queued in the runtime's timers for
-        // years after its cancellation, one per call, so a long run's memory would grow with its input.
+        // No deadline (a batch without one): nothing to race, so the call runs in this task (cancelling it cancels the call).
+        // A sleep until the deadline would stay queued in the runtime's timers for years after its cancellation, one per
+        // call, so a long run's memory would grow with its input.
         guard options.timeoutSeconds < EngineOptions.noDeadlineSeconds else {
-            return turn(of: await FirstAnswer.of([asked], onCancel: { .failure(cancelled) }), for: request, from: provider, narrowed: narrowed)
+            return turn(of: await asked(), for: request, from: provider, narrowed: narrowed)
         }
         let outcome = await FirstAnswer.of([
             asked,

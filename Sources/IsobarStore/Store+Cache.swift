@@ -4,7 +4,9 @@ import IsobarEngine
 extension Store: ResponseCache, CacheMaintenance {
     /// The entry stored under `key`, if any.
     public func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry? {
-        try await readingOne { connection throws(StoreError) in
+        // An answer queued to be kept (see `storeSoon`) is read as if it were.
+        if let queued = queued.answer(for: key) { return queued }
+        return try await readingOne { connection throws(StoreError) in
             let rows = try connection.query(
                 "SELECT fetched_at, payload, lifetime_s, must_revalidate FROM cache WHERE provider = ? AND kind = ? AND place_key = ?",
                 [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey)])
@@ -16,15 +18,23 @@ extension Store: ResponseCache, CacheMaintenance {
 
     /// Stores `entry` under `key`, replacing what was there.
     public func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError) {
-        try await writing { connection throws(StoreError) in
-            try connection.query(
-                """
-                INSERT OR REPLACE INTO cache(provider, kind, place_key, fetched_at, payload, lifetime_s, must_revalidate)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey), .real(entry.fetchedAt.timeIntervalSince1970),
-                 .text(entry.payload), entry.lifetimeSeconds.map(SQLValue.real) ?? .null, .integer(entry.mustRevalidate ? 1 : 0)])
-        }
+        try await writing { connection throws(StoreError) in try Self.store(entry, for: key, connection) }
+    }
+
+    /// `store`, queued ahead of the next write without waiting (see `QueuedWriting`).
+    public func storeSoon(_ entry: CacheEntry, for key: CacheKey, failed: @escaping @Sendable (StorageError) -> Void) async {
+        writeSoon({ connection throws(StoreError) in try Self.store(entry, for: key, connection) }, failed: failed,
+                  overlay: .answer(key, entry))
+    }
+
+    private static func store(_ entry: CacheEntry, for key: CacheKey, _ connection: Connection) throws(StoreError) {
+        try connection.query(
+            """
+            INSERT OR REPLACE INTO cache(provider, kind, place_key, fetched_at, payload, lifetime_s, must_revalidate)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey), .real(entry.fetchedAt.timeIntervalSince1970),
+             .text(entry.payload), entry.lifetimeSeconds.map(SQLValue.real) ?? .null, .integer(entry.mustRevalidate ? 1 : 0)])
     }
 
     /// Deletes the entry under `key`, if any.

@@ -13,7 +13,8 @@ extension Store: ProviderHealthStore {
 
     /// The provider's cooldown, if one lasts beyond `now`, and its breaker, in one statement on the reader.
     public func health(provider: String, now: Date) async throws(StorageError) -> (cooldown: Cooldown?, breaker: BreakerState) {
-        try await readingOne { connection throws(StoreError) in
+        let closing = queued.hasSuccess(of: provider)
+        return try await readingOne { connection throws(StoreError) in
             let row = try connection.query("""
                 SELECT (SELECT until FROM cooldowns WHERE provider = ?1), (SELECT reason FROM cooldowns WHERE provider = ?1),
                        (SELECT failures FROM breakers WHERE provider = ?1), (SELECT opened_at FROM breakers WHERE provider = ?1)
@@ -21,6 +22,8 @@ extension Store: ProviderHealthStore {
             let value = { (column: Int) in column < row.count ? row[column] : SQLValue.null }
             let until = value(0).double.map(Date.init(timeIntervalSince1970:))
             let cooldown = until.flatMap { $0 > now ? Cooldown(until: $0, reason: value(1).text ?? "") : nil }
+            // A success queued to be recorded (see `recordOutcomeSoon`) closes the breaker as if it were.
+            guard !closing else { return (cooldown, BreakerState()) }
             return (cooldown, BreakerState(failures: value(2).int ?? 0, openedAt: value(3).double.map(Date.init(timeIntervalSince1970:))))
         }
     }
@@ -51,25 +54,44 @@ extension Store: ProviderHealthStore {
 
     /// The provider's breaker.
     public func breaker(provider: String) async throws(StorageError) -> BreakerState {
-        try await readingOne { connection throws(StoreError) in try Self.breaker(provider, connection) }
+        if queued.hasSuccess(of: provider) { return BreakerState() }
+        return try await readingOne { connection throws(StoreError) in try Self.breaker(provider, connection) }
     }
 
     /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures); returns the new state.
     @discardableResult
     public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
         try await writing { connection throws(StoreError) in
-            guard !succeeded else {
-                try connection.query("DELETE FROM breakers WHERE provider = ?", [.text(provider)])
-                return BreakerState()
-            }
-            var breaker = try Self.breaker(provider, connection)
-            breaker.failures += 1
-            if breaker.failures >= threshold { breaker.openedAt = now }
-            try connection.query("INSERT OR REPLACE INTO breakers(provider, failures, opened_at) VALUES (?, ?, ?)",
-                                 [.text(provider), .integer(Int64(breaker.failures)),
-                                  breaker.openedAt.map { .real($0.timeIntervalSince1970) } ?? .null])
-            return breaker
+            try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, connection)
         }
+    }
+
+    /// `recordOutcome`, queued ahead of the next write without waiting (see `QueuedWriting`) when it is a success (reads
+    /// then see the breaker closed); a failure is awaited, so that the breaker opens before the caller goes on.
+    public func recordOutcomeSoon(provider: String, succeeded: Bool, threshold: Int, now: Date,
+                                  failed: @escaping @Sendable (StorageError) -> Void) async {
+        guard succeeded else {
+            do { _ = try await recordOutcome(provider: provider, succeeded: false, threshold: threshold, now: now) } catch { failed(error) }
+            return
+        }
+        writeSoon({ connection throws(StoreError) in
+            _ = try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, connection)
+        }, failed: failed, overlay: .success(provider: provider))
+    }
+
+    private static func recordOutcome(_ provider: String, succeeded: Bool, threshold: Int, now: Date,
+                                      _ connection: Connection) throws(StoreError) -> BreakerState {
+        guard !succeeded else {
+            try connection.query("DELETE FROM breakers WHERE provider = ?", [.text(provider)])
+            return BreakerState()
+        }
+        var breaker = try Self.breaker(provider, connection)
+        breaker.failures += 1
+        if breaker.failures >= threshold { breaker.openedAt = now }
+        try connection.query("INSERT OR REPLACE INTO breakers(provider, failures, opened_at) VALUES (?, ?, ?)",
+                             [.text(provider), .integer(Int64(breaker.failures)),
+                              breaker.openedAt.map { .real($0.timeIntervalSince1970) } ?? .null])
+        return breaker
     }
 
     private static func breaker(_ provider: String, _ connection: Connection) throws(StoreError) -> BreakerState {

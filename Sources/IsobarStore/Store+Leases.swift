@@ -24,9 +24,17 @@ extension Store: FetchLock {
 
     /// Ends `owner`'s lease, if it still holds it.
     public func release(_ key: String, owner: LeaseOwner) async throws(StorageError) {
-        try await writing { connection throws(StoreError) in
-            try connection.query("DELETE FROM leases WHERE lease_key = ? AND owner = ?", [.text(key), .text(owner.token)])
-        }
+        try await writing { connection throws(StoreError) in try Self.release(key, owner: owner, connection) }
+    }
+
+    /// `release`, queued ahead of the next write without waiting (see `QueuedWriting`): until it is committed, other
+    /// fetchers wait a moment longer, and this process's next `acquire` runs after it.
+    public func releaseSoon(_ key: String, owner: LeaseOwner, failed: @escaping @Sendable (StorageError) -> Void) async {
+        writeSoon({ connection throws(StoreError) in try Self.release(key, owner: owner, connection) }, failed: failed)
+    }
+
+    private static func release(_ key: String, owner: LeaseOwner, _ connection: Connection) throws(StoreError) {
+        try connection.query("DELETE FROM leases WHERE lease_key = ? AND owner = ?", [.text(key), .text(owner.token)])
     }
 
     private static func lease(_ key: String, _ connection: Connection) throws(StoreError) -> (owner: String, expires: Date)? {

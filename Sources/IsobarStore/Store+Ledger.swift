@@ -21,14 +21,25 @@ extension Store: CallLedger {
     /// Marks a granted call as answered at `at`; from then on it counts for a window's length.
     public func settle(_ call: CallID, at: Date) async throws(StorageError) {
         guard let id = Int64(call.rawValue) else { throw StorageError("store \(path): unknown call \(call.rawValue)") }
-        try await writing { connection throws(StoreError) in
-            try connection.query("UPDATE rate_events SET settled_at = ? WHERE rowid = ?", [.real(at.timeIntervalSince1970), .integer(id)])
-        }
+        try await writing { connection throws(StoreError) in try Self.settle(id, at: at, connection) }
+    }
+
+    /// `settle`, queued ahead of the next write without waiting (see `QueuedWriting`): until it is committed the call
+    /// counts as unsettled, which is longer, never shorter.
+    public func settleSoon(_ call: CallID, at: Date, failed: @escaping @Sendable (StorageError) -> Void) async {
+        guard let id = Int64(call.rawValue) else { return failed(StorageError("store \(path): unknown call \(call.rawValue)")) }
+        writeSoon({ connection throws(StoreError) in try Self.settle(id, at: at, connection) }, failed: failed)
+    }
+
+    private static func settle(_ id: Int64, at: Date, _ connection: Connection) throws(StoreError) {
+        try connection.query("UPDATE rate_events SET settled_at = ? WHERE rowid = ?", [.real(at.timeIntervalSince1970), .integer(id)])
     }
 
     /// Weighted calls counted in each window ending at `now`.
     public func usage(provider: String, windows: [RateLimit], now: Date) async throws(StorageError) -> [Double] {
-        try await readingOne { connection throws(StoreError) in
+        // Settles queued (see `settleSoon`) are committed first, so that they count as they will.
+        await flushQueuedWrites()
+        return try await readingOne { connection throws(StoreError) in
             let calls = try Self.calls(of: provider, within: windows, now: now, connection)
             return windows.map { window in
                 let since = now.addingTimeInterval(-window.perSeconds)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IsobarEngine
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ import Glibc
 /// threads (see `Executor` and `Database`): a writer that commits the writes queued together in one transaction, and a
 /// reader, so a read is never queued behind a write waiting for another process's lock. An in-memory store has one thread
 /// for both. The user's cities and home are not here but in `UserDataStore`.
-public final class Store: Sendable {
+public final class Store: QueuedWriting {
     /// Settings of a store.
     public struct Options: Sendable, Equatable {
         /// Test aid: each job sleeps this long on the store's thread before running (that thread blocks, the pool never does).
@@ -30,6 +31,11 @@ public final class Store: Sendable {
     /// The file, or `:memory:`.
     public var path: String { database.path }
     private let database: Database
+    /// Writes queued without their callers waiting (see `QueuedWriting`).
+    let queued = QueuedWrites()
+    /// Whether any HTTP validator is kept: unknown until the first lookup (which then looks), then `none` while this process
+    /// keeps none, so that lookups that cannot find anything are not made (see `Store.validation(for:)`).
+    let validatorsKept = Atomic<Int>(ValidatorsKept.unknown)
 
     private init(_ database: Database) {
         self.database = database
@@ -67,11 +73,53 @@ public final class Store: Sendable {
     /// `path`, or `memory` for a store in memory.
     public var location: String { path == ":memory:" ? "memory" : path }
 
-    /// Runs `body` with the writes queued at the same time, in one `BEGIN IMMEDIATE` transaction, in its own savepoint.
+    /// Runs `body` with the writes queued at the same time, in one `BEGIN IMMEDIATE` transaction, in its own savepoint;
+    /// the writes queued without waiting before it (see `writeSoon`) run first, in the same transaction.
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
-        try await database.write(body)
+        let queued = queued
+        let taken = TakenWrites()
+        let outcome: Result<T, StoreError>
+        do {
+            outcome = try await database.write { connection throws(StoreError) -> Result<T, StoreError> in
+                guard try taken.run(from: queued, on: connection) else { return .success(try body(connection)) }
+                // The queued writes ahead of it are kept whatever becomes of `body`: it runs in a savepoint of its own.
+                try connection.query("SAVEPOINT body")
+                do throws(StoreError) {
+                    let value = try body(connection)
+                    try connection.query("RELEASE body")
+                    return .success(value)
+                } catch {
+                    if error.isCorruption { throw error }
+                    try connection.execute("ROLLBACK TO body; RELEASE body")
+                    return .failure(error)
+                }
+            }
+        } catch {
+            taken.fail(error)
+            queued.settled(taken.taken)
+            throw error
+        }
+        queued.settled(taken.taken)
+        return try outcome.get()
     }
+
+    /// Queues `body` to run in order ahead of the next write, without waiting for it; its failure goes to `failed`.
+    /// Queued writes ride in the transaction of the next write asked for; when none is asked for within
+    /// `queuedWritesDelay`, a write of their own commits them.
+    /// `overlay` is what reads see meanwhile.
+    func writeSoon(_ body: @escaping @Sendable (Connection) throws(StoreError) -> Void, failed: @escaping @Sendable (StorageError) -> Void,
+                   overlay: QueuedWrites.Overlay? = nil) {
+        guard queued.append(QueuedWrites.Entry(body: body, failed: failed, overlay: overlay)) else { return }
+        Task { [self] in
+            try? await Task.sleep(for: Self.queuedWritesDelay)
+            guard queued.startDrain() else { return }
+            _ = try? await write { _ in }
+        }
+    }
+
+    /// The longest a queued write waits for another write to take it before it is committed on its own.
+    static let queuedWritesDelay = Duration.milliseconds(20)
 
     /// Runs `body` on the reader, in a deferred transaction of its own.
     @discardableResult
@@ -113,6 +161,12 @@ public final class Store: Sendable {
         } catch {
             throw StorageError(error.message)
         }
+    }
+
+    /// Returns once every write queued without waiting so far is committed (or has reported its failure).
+    public func flushQueuedWrites() async {
+        guard !queued.isEmpty else { return }
+        _ = try? await write { _ in }
     }
 
     /// Write transactions committed so far (tests).

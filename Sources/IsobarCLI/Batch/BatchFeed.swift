@@ -12,6 +12,8 @@ actor BatchFeed {
     private let inputErrorText: @Sendable (InputLine, BatchLineError) -> String
     private var chunk: [InputLine] = []
     private var index = 0
+    /// The zones read so far, by identifier (a batch's places share a few hundred zones at most), nil for one that cannot be read.
+    private var zones: [String: ZoneInfo?] = [:]
 
     /// A feed of `lines`, booked in `book`, resolved by `places`, asking for `kinds`; a bad line is written as
     /// `inputErrorText` makes it (an `input_error` JSON line unless told otherwise).
@@ -34,9 +36,7 @@ actor BatchFeed {
             switch parsed {
             case .failure(let error): resolved = .failure(error)
             case .success(let ask):
-                resolved = await places.resolve(ask).map { resolution in
-                    (resolution.place.withZoneOffset(at: places.time.now()), resolution.runnersUp)
-                }
+                resolved = await places.resolve(ask).map { resolution in (withZoneOffset(resolution.place), resolution.runnersUp) }
                 if case .success(let found) = resolved {
                     book.takePlace(LineLabel(inputLine: line.number, id: ask.id, query: ask.query, runnersUp: found.runnersUp))
                     return WeatherRequest(place: found.place, kinds: kinds)
@@ -45,6 +45,19 @@ actor BatchFeed {
             if case .failure(let error) = resolved { book.inputError(inputErrorText(line, error)) }
         }
         return nil
+    }
+
+    /// The place with its zone's offset now, as `Place.withZoneOffset` gives it, each zone's file read once per run.
+    private func withZoneOffset(_ place: Place) -> Place {
+        guard let identifier = place.timeZoneIdentifier else { return place }
+        if zones[identifier] == nil {
+            if zones.count >= 4096 { zones.removeAll() }
+            zones[identifier] = .some(try? ZoneInfo.load(identifier: identifier, directory: ZoneInfo.defaultDirectory))
+        }
+        guard let zone = zones[identifier] ?? nil else { return place }
+        var place = place
+        place.utcOffsetSeconds = zone.offset(at: places.time.now())
+        return place
     }
 
     private func nextLine() async -> InputLine? {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarStore
 import Synchronization
 
 extension IsobarCommandLine {
@@ -77,6 +78,9 @@ extension IsobarCommandLine {
                                total: errors.isTerminal && !options.quiet ? path : nil)
         let ticker = Task { await watch.run(book: book, consumer: consumer, time: time, started: started, stopTaking: stopTaking) }
         await consumer.value
+        // A run cut short (Ctrl-C, a closed pipe) ends before the engine commits the writes its calls queued: commit them
+        // here, waiting no longer than a moment for a store whose lock another process holds.
+        if let store = setup.store { await Self.flush(store, waitingAtMost: Self.interruptGraceSeconds / 2) }
         await setup.shared?.finish()
         stopTaking()
         ticker.cancel()
@@ -98,6 +102,20 @@ extension IsobarCommandLine {
         }
         if ending.interrupted { return .interrupted }
         return Self.batchExitCode(counts, cutShort: ending.pastDeadline)
+    }
+
+    /// Commits the writes `store` has queued, waiting at most `seconds` (the commit goes on in the background after that).
+    static func flush(_ store: Store, waitingAtMost seconds: Double) async {
+        let done = FlushDone()
+        Task {
+            await store.flushQueuedWrites()
+            done.value.store(true, ordering: .relaxed)
+        }
+        let clock = ContinuousClock()
+        let end = clock.now + .milliseconds(Int(seconds * 1000))
+        while !done.value.load(ordering: .relaxed), clock.now < end {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Places in flight at once for `--jobs N`: 2 × N.
@@ -199,4 +217,10 @@ private final class CountedLines: Sendable {
     }
     /// Sets the count (nil: it cannot be known).
     func store(_ value: Int?) { count.store(value ?? -1, ordering: .relaxed) }
+}
+
+/// Set once a batch's queued writes are committed.
+private final class FlushDone: Sendable {
+    /// True once committed.
+    let value = Atomic<Bool>(false)
 }

@@ -42,7 +42,7 @@ public struct BreakerStep: PipelineStep {
         let probe = try await admit(call)
         do {
             let report = try await next.answer(call)
-            await record(succeeded: true)
+            await recordSuccess()
             await release(probe)
             return report
         } catch {
@@ -117,6 +117,14 @@ public struct BreakerStep: PipelineStep {
             try await probes.release(probeKey, owner: owner)
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot release the breaker probe of \(provider.id): \(error.message)"))
+        }
+    }
+
+    /// A success, queued when the store queues writes (see `QueuedWriting`): failures are recorded before the call returns.
+    private func recordSuccess() async {
+        let (diagnostics, id) = (diagnostics, provider.id)
+        await breakers.recordOutcomeSoon(provider: storageKey, succeeded: true, threshold: threshold, now: time.now()) { error in
+            diagnostics.report(Diagnostic(.health, "cannot record the breaker of \(id): \(error.message)"))
         }
     }
 

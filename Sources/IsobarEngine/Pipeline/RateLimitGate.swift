@@ -46,6 +46,15 @@ struct RateLimitGate: Sendable {
         }
     }
 
+    /// Settles a granted request answered now, queued when the ledger queues writes (see `QueuedWriting`).
+    func settleSoon(_ callID: CallID?) async {
+        guard let callID else { return }
+        let (diagnostics, providerID) = (diagnostics, providerID)
+        await ledger.settleSoon(callID, at: time.now()) { error in
+            diagnostics.report(Diagnostic(.ledger, "cannot settle a call of \(providerID): \(error.message)"))
+        }
+    }
+
     /// Settles a granted request: answered now, or, when it failed, a moment later (a request given up on, timed out,
     /// cancelled or broken, may still reach the provider after the client stopped waiting).
     func settle(_ callID: CallID?, failed: Bool) async {

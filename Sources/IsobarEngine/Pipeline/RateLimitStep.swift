@@ -45,7 +45,8 @@ public struct RateLimitStep: PipelineStep {
         let callID = try await gate.permit(cost: provider.callCost(of: call.request), deadline: call.deadline)
         do {
             let report = try await next.answer(call)
-            await gate.settle(callID, failed: false)
+            // Nobody waits for an answered call's settle: until it is committed, the call counts longer, never shorter.
+            await gate.settleSoon(callID)
             return report
         } catch {
             await gate.settle(callID, failed: true)

@@ -124,8 +124,9 @@ public struct ReportCache: Sendable {
     }
 
     /// Stores a fresh answer, one entry per slot it fills (only those of `slots`, when given), with the lifetime and flags its
-    /// HTTP headers gave; `no-store` keeps nothing, in any slot it fills.
-    public func store(_ report: WeatherReport, slots: [CacheSlot]? = nil) async {
+    /// HTTP headers gave; `no-store` keeps nothing, in any slot it fills. `soon` queues the entries when the cache queues
+    /// writes (see `QueuedWriting`) instead of waiting for them.
+    public func store(_ report: WeatherReport, slots: [CacheSlot]? = nil, soon: Bool = false) async {
         let placeKey = Self.placeKey(report.place.coordinate)
         let filled: [CacheSlot] = [
             report.current != nil ? .current : nil,
@@ -139,9 +140,16 @@ public struct ReportCache: Sendable {
                     // `no-store`: the answer is delivered but not kept, and an older one must not outlive it either.
                     try await cache.removeEntry(for: key)
                 } else {
-                    try await cache.store(CacheEntry(fetchedAt: report.fetchedAt, payload: ReportCodec.encode(Self.part(slot, of: report)),
-                                                     lifetimeSeconds: caching.lifetimeSeconds, mustRevalidate: caching.mustRevalidate),
-                                          for: key)
+                    let entry = CacheEntry(fetchedAt: report.fetchedAt, payload: ReportCodec.encode(Self.part(slot, of: report)),
+                                           lifetimeSeconds: caching.lifetimeSeconds, mustRevalidate: caching.mustRevalidate)
+                    guard soon else {
+                        try await cache.store(entry, for: key)
+                        continue
+                    }
+                    let (diagnostics, id) = (diagnostics, provider.id)
+                    await cache.storeSoon(entry, for: key) { error in
+                        diagnostics.report(Diagnostic(.cache, "cannot store an answer of \(id): \(error.message)"))
+                    }
                 }
             } catch {
                 diagnostics.report(Diagnostic(.cache, "cannot store an answer of \(provider.id): \(error.message)"))

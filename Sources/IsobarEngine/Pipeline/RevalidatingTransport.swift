@@ -45,8 +45,9 @@ final class RevalidatingTransport: Transport {
 
     /// Sends `request`, conditionally when a body is kept for it; a `304` that confirms it comes back as that body with status 200.
     func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
-        let key = "\(storageKey) \(request.method) \(request.redactedURL)"
-        let kept = store != nil && request.method == "GET" ? await load(key) : nil
+        // The record's key is spelled out only when a record may be read or written (its URL is costly to write out).
+        let key = { [storageKey] in "\(storageKey) \(request.method) \(request.redactedURL)" }
+        let kept = store?.mayHoldValidations == true && request.method == "GET" ? await load(key()) : nil
         var sent = request
         if conditional, let kept {
             if let tag = kept.entityTag { sent.headers.append(HTTPHeader("If-None-Match", tag)) }
@@ -66,7 +67,7 @@ final class RevalidatingTransport: Transport {
             confirmed.headers = merged.filter { HTTPValidation.keptHeaders.contains($0.name.lowercased()) }
             if let tag = response.header("ETag") { confirmed.entityTag = tag }
             if let date = response.header("Last-Modified") { confirmed.lastModified = date }
-            record(reading, key: key, write: reading.noStore ? .some(nil) : .some(confirmed))
+            record(reading, key: key(), write: reading.noStore ? .some(nil) : .some(confirmed))
             return confirmedAnswer
         }
         var reading = HTTPCaching(response, receivedAt: now)
@@ -76,7 +77,7 @@ final class RevalidatingTransport: Transport {
             let keep = keepable(response, reading, request, now)
             if keep != nil || kept != nil { write = .some(keep) }
         }
-        record(reading, key: key, write: write)
+        record(reading, key: write == nil ? nil : key(), write: write)
         return response
     }
 
@@ -110,10 +111,10 @@ final class RevalidatingTransport: Transport {
                               headers: response.headers.filter { HTTPValidation.keptHeaders.contains($0.name.lowercased()) })
     }
 
-    private func record(_ reading: HTTPCaching, key: String, write: HTTPValidation??) {
+    private func record(_ reading: HTTPCaching, key: String?, write: HTTPValidation??) {
         state.withLock { state in
             state.caching = state.caching.map { $0.combined(with: reading) } ?? reading
-            if let write { state.writes[key] = write }
+            if let write, let key { state.writes[key] = write }
         }
     }
 

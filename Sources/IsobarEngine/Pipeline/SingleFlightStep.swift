@@ -27,6 +27,7 @@ public struct SingleFlightStep: PipelineStep {
     public let owner: LeaseOwner
     /// True to cache only the slots the call asked for (see `EngineOptions.cachesOnlyAskedKinds`).
     public let cachesOnlyAskedKinds: Bool
+    private let renewer: LeaseRenewer
 
     /// Wraps `next`.
     public init(next: any PipelineStep, cache: ReportCache, locks: any FetchLock, leaseSeconds: Double, pollSeconds: Double = 0.05,
@@ -42,6 +43,7 @@ public struct SingleFlightStep: PipelineStep {
         self.diagnostics = diagnostics
         self.owner = owner
         self.cachesOnlyAskedKinds = cachesOnlyAskedKinds
+        renewer = LeaseRenewer(locks: locks, leaseSeconds: leaseSeconds, time: time, diagnostics: diagnostics)
     }
 
     /// Takes the lease (or waits for the holder's answer), fetches, stores, releases.
@@ -58,7 +60,7 @@ public struct SingleFlightStep: PipelineStep {
                     // Another holder may have just answered.
                     if let cached = await cache.usable(call.request, fetchedAfter: started, withinTTL: readCache) { return cached }
                     let report = try await next.answer(call)
-                    await cache.store(report, slots: cachesOnlyAskedKinds ? ReportCache.slots(call.request.kinds) : nil)
+                    await cache.store(report, slots: cachesOnlyAskedKinds ? ReportCache.slots(call.request.kinds) : nil, soon: true)
                     return report
                 }
             }
@@ -81,34 +83,21 @@ public struct SingleFlightStep: PipelineStep {
         }
     }
 
-    /// Runs `body` while renewing the lease every third of its length, then releases it.
+    /// Runs `body` while the lease is renewed (at least every third of its length), then releases it.
     private func holding(_ key: String, owner: LeaseOwner,
                          _ body: () async throws(ProviderError) -> WeatherReport) async throws(ProviderError) -> WeatherReport {
-        let renewal = Task { [locks, owner, leaseSeconds, time, diagnostics] in
-            while !Task.isCancelled {
-                do {
-                    try await time.sleep(seconds: leaseSeconds / 3)
-                } catch {
-                    return
-                }
-                do throws(StorageError) {
-                    _ = try await locks.renew(key, owner: owner, seconds: leaseSeconds, now: time.now())
-                } catch {
-                    diagnostics.report(Diagnostic(.lock, "cannot renew the fetch lease \(key): \(error.message)"))
-                }
-            }
-        }
-        defer { renewal.cancel() }
+        let renewal = renewer.hold(key, owner: owner)
         let result: Result<WeatherReport, ProviderError>
         do {
             result = .success(try await body())
         } catch {
             result = .failure(error)
         }
-        renewal.cancel()
-        do {
-            try await locks.release(key, owner: owner)
-        } catch {
+        renewer.letGo(renewal)
+        // Queued behind the answer's store when the store queues writes (see `QueuedWriting`): whoever takes the lease next
+        // finds the answer.
+        let diagnostics = diagnostics
+        await locks.releaseSoon(key, owner: owner) { error in
             diagnostics.report(Diagnostic(.lock, "cannot release the fetch lease \(key): \(error.message)"))
         }
         return try result.get()

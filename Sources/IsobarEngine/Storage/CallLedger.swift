@@ -49,6 +49,8 @@ public protocol CallLedger: Sendable {
     func acquire(_ requests: [PermitRequest], now: Date) async throws(StorageError) -> [PermitDecision]
     /// Marks a granted call as answered at `at`; from then on it counts for a window's length.
     func settle(_ call: CallID, at: Date) async throws(StorageError)
+    /// `settle`, queued when the backend queues writes (see `QueuedWriting`), else awaited; a failure goes to `failed`.
+    func settleSoon(_ call: CallID, at: Date, failed: @escaping @Sendable (StorageError) -> Void) async
     /// Weighted calls counted in each window ending at `now`.
     func usage(provider: String, windows: [RateLimit], now: Date) async throws(StorageError) -> [Double]
 }

@@ -30,6 +30,8 @@ public protocol FetchLock: Sendable {
     func renew(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool
     /// Ends `owner`'s lease, if it still holds it.
     func release(_ key: String, owner: LeaseOwner) async throws(StorageError)
+    /// `release`, queued when the backend queues writes (see `QueuedWriting`), else awaited; a failure goes to `failed`.
+    func releaseSoon(_ key: String, owner: LeaseOwner, failed: @escaping @Sendable (StorageError) -> Void) async
     /// Waits before a waiter looks at `key` again while another owner holds it; `attempt` counts the waits so far, from 0.
     func awaitTurn(_ key: String, attempt: Int, pollSeconds: Double, time: any TimeSource) async throws
 }

@@ -47,4 +47,11 @@ public protocol HTTPValidatorStore: Sendable {
     func storeValidation(_ validation: HTTPValidation, for key: String) async throws(StorageError)
     /// Forgets the record under `key`, if any.
     func removeValidation(for key: String) async throws(StorageError)
+    /// False when a lookup is known to find nothing (nothing is kept), so that none need be made.
+    var mayHoldValidations: Bool { get }
+}
+
+extension HTTPValidatorStore {
+    /// True: a lookup may find a record.
+    public var mayHoldValidations: Bool { true }
 }

@@ -44,6 +44,8 @@ public protocol BreakerStore: Sendable {
     func breaker(provider: String) async throws(StorageError) -> BreakerState
     /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures); returns the new state.
     func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState
+    /// `recordOutcome`, queued when the backend queues writes (see `QueuedWriting`), else awaited; a failure goes to `failed`.
+    func recordOutcomeSoon(provider: String, succeeded: Bool, threshold: Int, now: Date, failed: @escaping @Sendable (StorageError) -> Void) async
     /// Closes the provider's breaker and forgets its failures (`isobar providers reset`).
     func resetBreaker(provider: String) async throws(StorageError)
 }

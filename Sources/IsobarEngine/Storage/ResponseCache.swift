@@ -54,6 +54,8 @@ public protocol ResponseCache: Sendable {
     func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry?
     /// Stores `entry` under `key`, replacing what was there.
     func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError)
+    /// `store`, queued when the backend queues writes (see `QueuedWriting`), else awaited; a failure goes to `failed`.
+    func storeSoon(_ entry: CacheEntry, for key: CacheKey, failed: @escaping @Sendable (StorageError) -> Void) async
     /// Deletes the entry under `key`, if any (an answer the provider said must not be stored).
     func removeEntry(for key: CacheKey) async throws(StorageError)
 }
