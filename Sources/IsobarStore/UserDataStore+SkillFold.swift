@@ -27,17 +27,16 @@ extension UserDataStore {
                 guard !truths.isEmpty else { continue }
                 var cases: [CaseKey: (SkillGroupKey, SkillCase)] = [:]
                 for index in indices {
-                    let step = steps[index]
-                    guard let value = step.values[field], let bucket = LeadBucket(leadHours: step.leadHours),
-                          let truth = Verification.nearest(step.validAt, in: truths, within: matchWithinSeconds) else { continue }
+                    guard let value = steps[index].values[field], let bucket = LeadBucket(leadHours: steps[index].leadHours),
+                          let truth = Verification.nearest(steps[index].validAt, in: truths, within: matchWithinSeconds) else { continue }
                     matched[index] = true
-                    let caseKey = CaseKey(issuedAt: step.issuedAt, validAt: step.validAt)
+                    let caseKey = CaseKey(issuedAt: steps[index].issuedAt, validAt: steps[index].validAt)
                     if cases[caseKey] == nil {
-                        let atIssue = Verification.nearest(step.issuedAt, in: truths, within: 5_400)?.value
+                        let atIssue = Verification.nearest(steps[index].issuedAt, in: truths, within: 5_400)?.value
                         cases[caseKey] = (SkillGroupKey(basis: key.basis, place: key.place, field: field, bucket: bucket),
-                                          SkillCase(validAt: step.validAt.timeIntervalSince1970, truth: truth.value, atIssue: atIssue, values: []))
+                                          SkillCase(validAt: steps[index].validAt.timeIntervalSince1970, truth: truth.value, atIssue: atIssue, values: []))
                     }
-                    cases[caseKey]!.1.values.append((step.provider, value))
+                    cases[caseKey]!.1.values.append((steps[index].provider, value))
                 }
                 for (_, entry) in cases.sorted(by: { ($0.key.validAt, $0.key.issuedAt) < ($1.key.validAt, $1.key.issuedAt) }) {
                     let values = entry.1.values.sorted { $0.provider < $1.provider }
