@@ -38,36 +38,48 @@ extension UserDataStore {
             let cells = try connection.query("SELECT latitude, longitude, max(observed_at) FROM archive_observations GROUP BY latitude, longitude")
             for cell in cells {
                 guard let latitude = cell[0].double, let longitude = cell[1].double, let latest = cell[2].double else { continue }
-                let due = SQLValue.integer(Int64(latest))
-                let steps = try connection.query("""
-                    SELECT provider, issued_at, valid_at, period_hours, condition, fields FROM archive_steps
-                    WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at <= ?
-                    """, [.real(latitude), .real(longitude), due]).compactMap { row -> ArchivedStep? in
-                    guard let provider = row[0].text, let issued = row[1].double, let valid = row[2].double, let fields = row[5].text else { return nil }
-                    return ArchivedStep(provider: provider, latitude: latitude, longitude: longitude, issuedAt: Date(timeIntervalSince1970: issued),
-                                        validAt: Date(timeIntervalSince1970: valid), periodHours: row[3].double ?? 1, condition: row[4].text,
-                                        values: Self.values(fields))
-                }
-                guard !steps.isEmpty else { continue }
-                let first = steps.map(\.issuedAt.timeIntervalSince1970).min()! - 5_400
-                let last = steps.map(\.validAt.timeIntervalSince1970).max()! + Self.matchWithinSeconds
-                let observations = try Self.observations(connection, latitude: latitude, longitude: longitude, from: first, to: last)
+                let due = Int64(latest)
+                let place: [SQLValue] = [.real(latitude), .real(longitude)]
                 let before = try Self.ledger(connection, latitude: latitude, longitude: longitude)
                 var folder = SkillFolder(before, declared: families, configuration: configuration)
-                let matched = Self.fold(steps, observations: observations, into: &folder)
-                try Self.save(folder.ledger, replacing: before, connection, latitude: latitude, longitude: longitude)
-                let unmatched = Set(steps.indices.filter { !matched[$0] }.map { Int64(steps[$0].validAt.timeIntervalSince1970) })
-                for valid in unmatched {
-                    try connection.query("UPDATE archive_steps SET folded = 2 WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at = ?",
-                                         [.real(latitude), .real(longitude), .integer(valid)])
+                // A few days of valid times at a time, in time order: a long archive's first fold stays small in memory.
+                while let start = try connection.query("""
+                    SELECT min(valid_at) FROM archive_steps WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at <= ?
+                    """, place + [.integer(due)]).first?.first?.int.map(Int64.init) {
+                    let end = min(due, start + Self.foldChunkSeconds - 1)
+                    let range: [SQLValue] = place + [.integer(start), .integer(end)]
+                    let steps = try connection.query("""
+                        SELECT provider, issued_at, valid_at, period_hours, condition, fields FROM archive_steps
+                        WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at BETWEEN ? AND ?
+                        """, range).compactMap { row -> ArchivedStep? in
+                        guard let provider = row[0].text, let issued = row[1].double, let valid = row[2].double, let fields = row[5].text else { return nil }
+                        return ArchivedStep(provider: provider, latitude: latitude, longitude: longitude, issuedAt: Date(timeIntervalSince1970: issued),
+                                            validAt: Date(timeIntervalSince1970: valid), periodHours: row[3].double ?? 1, condition: row[4].text,
+                                            values: Self.values(fields))
+                    }
+                    if !steps.isEmpty {
+                        let first = steps.map(\.issuedAt.timeIntervalSince1970).min()! - 5_400
+                        let last = steps.map(\.validAt.timeIntervalSince1970).max()! + Self.matchWithinSeconds
+                        let observations = try Self.observations(connection, latitude: latitude, longitude: longitude, from: first, to: last)
+                        let matched = Self.fold(steps, observations: observations, into: &folder)
+                        let unmatched = Set(steps.indices.filter { !matched[$0] }.map { Int64(steps[$0].validAt.timeIntervalSince1970) })
+                        for valid in unmatched {
+                            try connection.query("UPDATE archive_steps SET folded = 2 WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at = ?",
+                                                 place + [.integer(valid)])
+                        }
+                        settled += steps.count
+                    }
+                    try connection.query("UPDATE archive_steps SET folded = 1 WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at BETWEEN ? AND ?",
+                                         range)
                 }
-                try connection.query("UPDATE archive_steps SET folded = 1 WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at <= ?",
-                                     [.real(latitude), .real(longitude), due])
-                settled += steps.count
+                try Self.save(folder.ledger, replacing: before, connection, latitude: latitude, longitude: longitude)
             }
             return settled
         }
     }
+
+    /// The valid times folded together, in seconds: three days.
+    static let foldChunkSeconds: Int64 = 3 * 86_400
 
     /// The stored record near `place` (every place when nil), as folded so far.
     public func skillLedger(near place: Place? = nil) async throws(UserDataError) -> SkillLedger {
