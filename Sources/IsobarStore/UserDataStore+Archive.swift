@@ -99,26 +99,30 @@ extension UserDataStore {
         guard !rows.isEmpty else { return 0 }
         return try await write { connection throws(StoreError) in
             for row in rows {
+                // An upsert, not a replacement: a step already folded into the skill record stays folded.
                 try connection.query("""
-                    INSERT OR REPLACE INTO archive_steps(provider, latitude, longitude, issued_at, valid_at, period_hours, condition, fields)
+                    INSERT INTO archive_steps(provider, latitude, longitude, issued_at, valid_at, period_hours, condition, fields)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT DO UPDATE SET period_hours = excluded.period_hours, condition = excluded.condition, fields = excluded.fields
                     """, row)
             }
             return rows.count
         }
     }
 
-    /// Archives an observation of `place` by `source` at `station`.
+    /// Archives an observation of `place` by `source` at `station`; steps near its time that no observation stood for
+    /// wait to be folded into the skill record again.
     public func archiveObservation(_ sample: WeatherSample, source: String, station: String, place: Place) async throws(UserDataError) {
         let (latitude, longitude) = Self.rounded(place.coordinate)
-        let row: [SQLValue] = [.text(source), .text(station), .real(latitude), .real(longitude),
-                               .integer(Int64(sample.time.timeIntervalSince1970.rounded())),
+        let observedAt = Int64(sample.time.timeIntervalSince1970.rounded())
+        let row: [SQLValue] = [.text(source), .text(station), .real(latitude), .real(longitude), .integer(observedAt),
                                sample.condition.map { SQLValue.text($0.id) } ?? .null, .text(Self.fields(of: sample))]
         try await write { connection throws(StoreError) in
             _ = try connection.query("""
                 INSERT OR REPLACE INTO archive_observations(source, station, latitude, longitude, observed_at, condition, fields)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, row)
+            try Self.reopenSteps(connection, latitude: latitude, longitude: longitude, observedAt: observedAt)
         }
     }
 
@@ -151,10 +155,13 @@ extension UserDataStore {
         }
     }
 
-    /// Removes every archived step and observation (the cities and home stay); returns how many rows went.
+    /// Removes every archived step and observation, and the skill record learned from them (the cities and home stay);
+    /// returns how many archive rows went.
     @discardableResult
     public func clearArchive() async throws(UserDataError) -> Int {
-        try await pruneArchive(before: Date(timeIntervalSince1970: 1e12))
+        let removed = try await pruneArchive(before: Date(timeIntervalSince1970: 1e12))
+        try await write { connection throws(StoreError) in _ = try connection.query("DELETE FROM skill") }
+        return removed
     }
 
     /// Archived steps, in place, provider, valid-time and issue-time order; only those near `place` (same rounded

@@ -22,6 +22,17 @@ extension UserDataStore {
                                           PRIMARY KEY(latitude, longitude, source, observed_at)) WITHOUT ROWID;
         CREATE INDEX archive_observations_by_time ON archive_observations(observed_at);
         """,
+        // The stored skill record: every archived step is folded in once (`folded`: 0 waiting, 1 folded, 2 no observation
+        // near its valid time, waiting for one to arrive), and the record's decayed sums kept per group and member.
+        """
+        ALTER TABLE archive_steps ADD COLUMN folded INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX archive_steps_waiting ON archive_steps(latitude, longitude, valid_at) WHERE folded = 0;
+        CREATE INDEX archive_steps_unobserved ON archive_steps(latitude, longitude, valid_at) WHERE folded = 2;
+        CREATE TABLE skill(latitude REAL NOT NULL, longitude REAL NOT NULL, basis TEXT NOT NULL, field TEXT NOT NULL,
+                           lead TEXT NOT NULL, kind TEXT NOT NULL, member TEXT NOT NULL, as_of REAL NOT NULL,
+                           count INTEGER NOT NULL, sums TEXT NOT NULL,
+                           PRIMARY KEY(latitude, longitude, basis, field, lead, kind, member)) WITHOUT ROWID;
+        """,
     ]
 
     /// The user's file's layout.

@@ -43,8 +43,24 @@ struct LearnedWeightsConfigurationTests {
 
 @Suite("Learned weights in the output")
 struct LearnedWeightsOutputTests {
+    /// The demo's providers and recordings without `--demo`, so that the (empty) user archive is what is learned from.
+    static var demoConfiguration: [String] { ["--config", dataDirectory + "/demo.json"] }
+
+    @Test func theDemoLearnsFromItsRecordedHistoryAndNeverTouchesTheArchive() async throws {
+        let data = temporaryDirectory("demo-learning")
+        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--weights", "auto"], environment: ["XDG_DATA_HOME": data])
+        #expect(run.code == 0, "\(run.stderr)")
+        let consensus = try #require(try parseLines(run).last)
+        #expect(try consensus.string("weighting") == "learned")
+        let temperature = try consensus.member("current").member("merged").member("temperature")
+        #expect(try temperature.member("inputs").elements().allSatisfy { try $0.double("learned_weight") > 0 })
+        // The user's archive is neither read nor written.
+        #expect(!FileManager.default.fileExists(atPath: data + "/isobar"))
+    }
+
     @Test func withTooLittleHistoryTheConsensusSaysSoAndGivesSpreadIntervals() async throws {
-        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--weights", "auto"])
+        let demo = Self.demoConfiguration
+        let run = await runCLI(["compare", "Minsk", "--format", "jsonl", "--weights", "auto"] + demo)
         #expect(run.code == 0, "\(run.stderr)")
         let consensus = try #require(try parseLines(run).last)
         #expect(try consensus.string("weighting") == "equal (too little history)")
@@ -55,10 +71,10 @@ struct LearnedWeightsOutputTests {
         #expect(interval.count == 2 && interval[0] < value && value < interval[1])
         #expect(try temperature.member("inputs").elements().allSatisfy { try $0.double("correction") == 0 })
         // The same values as the configured weights give.
-        let plain = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl"])
+        let plain = await runCLI(["compare", "Minsk", "--format", "jsonl"] + demo)
         #expect(try #require(try parseLines(plain).last).member("current").double("temperature") == value)
         // A day's amounts get the spread-based interval too; sun times and the dominant direction do not.
-        let forecast = await runCLI(["forecast", "Minsk", "--demo", "--days", "2", "--format", "jsonl", "--weights", "auto"])
+        let forecast = await runCLI(["forecast", "Minsk", "--days", "2", "--format", "jsonl", "--weights", "auto"] + demo)
         #expect(forecast.code == 0, "\(forecast.stderr)")
         let forecastConsensus = try #require(try parseLines(forecast).last)
         let day = try #require(try forecastConsensus.member("daily").elements().first)
@@ -69,7 +85,7 @@ struct LearnedWeightsOutputTests {
         #expect(dayInterval.count == 2 && dayInterval[0] < dayValue && dayValue < dayInterval[1])
         #expect(try day.member("merged").member("sunrise").member(ifPresent: "interval_80") == nil)
         #expect(try day.member("merged").member("wind_direction_dominant").member(ifPresent: "interval_80") == nil)
-        let table = await runCLI(["compare", "Minsk", "--demo", "--weights", "auto"])
+        let table = await runCLI(["compare", "Minsk", "--weights", "auto"] + demo)
         #expect(table.stdout.contains("Weights: equal (too little history"))
         #expect(table.stdout.contains("80 % interval"))
     }
@@ -112,7 +128,8 @@ struct LearnedWeightsArchiveTests {
 
     @Test func enoughHistoryGivesLearnedWeightsAndCorrections() async throws {
         let home = try await Self.seededDataHome()
-        let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--weights", "auto", "--bias-correction"],
+        let demo = LearnedWeightsOutputTests.demoConfiguration
+        let run = await runCLI(["compare", "Minsk", "--format", "jsonl", "--weights", "auto", "--bias-correction"] + demo,
                                environment: ["XDG_DATA_HOME": home])
         #expect(run.code == 0, "\(run.stderr)")
         let consensus = try #require(try parseLines(run).last)
@@ -122,7 +139,7 @@ struct LearnedWeightsArchiveTests {
         #expect(try temperature.string("weighting") == "learned (bias-corrected)")
         let corrections = try temperature.member("inputs").elements().map { (try $0.string("provider"), try $0.double("correction")) }
         #expect(corrections.contains { $0.0 == "openweathermap" && abs($0.1 - 1) < 0.05 })
-        let table = await runCLI(["compare", "Minsk", "--demo", "--weights", "auto", "--bias-correction"], environment: ["XDG_DATA_HOME": home])
+        let table = await runCLI(["compare", "Minsk", "--weights", "auto", "--bias-correction"] + demo, environment: ["XDG_DATA_HOME": home])
         #expect(table.stdout.contains("bias corrections learned from the forecast archive"))
     }
 }

@@ -45,7 +45,8 @@ enum LineCorpus {
             // Outside the coverage it declares: a failing rule.
             ["providers", "check", "nws", "Minsk", "--demo"],
             ["cache", "stats"], ["cache", "prune"], ["cache", "clear"],
-            ["verify", "Minsk"], ["verify", "Minsk", "--demo"], ["archive", "stats"], ["archive", "export"], ["archive", "prune"], ["archive", "clear"],
+            ["verify", "Minsk"], ["verify", "Minsk", "--demo"], ["archive", "stats"], ["archive", "export"],
+            ["archive", "import", dataDirectory + "/demo-history/minsk.jsonl"], ["archive", "prune"], ["archive", "clear"],
         ]
         try await seedArchive(environment["XDG_DATA_HOME"]! + "/isobar")
         var runs = try goldenRuns()

@@ -15,9 +15,12 @@ extension IsobarCommandLine {
         guard let directory = userDataDirectory() else {
             throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME")
         }
+        if action != "import", parsed.positionals.count > 1 { throw UsageError("archive \(action) takes no file; only import does") }
         let store = try await UserDataStore.open(directory: directory)
         let jsonl = parsed.options.format == .jsonl
         switch action {
+        case "import":
+            return try await importArchive(parsed, into: store, jsonl: jsonl)
         case "prune":
             let seconds = parsed.options.olderThanGiven ? parsed.options.olderThanSeconds : Double(configuration.archiveDays) * 86_400
             let removed = try await store.pruneArchive(before: time.now().addingTimeInterval(-seconds))

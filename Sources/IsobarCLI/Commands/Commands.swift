@@ -102,8 +102,8 @@ enum Commands {
         discussion: "stats counts entries per provider and kind, in the local cache and in the shared store when one is configured; clear deletes every cached answer (with --shared: every answer in the shared store); prune deletes old answers and rate-limit records no window needs.")
 
     static let archive = CommandSpec(
-        name: "archive", summary: "The forecast archive of live answers: isobar archive [stats|prune|clear|export] (stats when alone)",
-        arguments: [], optionalArguments: ["ACTION"], actions: ["stats", "prune", "clear", "export"],
+        name: "archive", summary: "The forecast archive of live answers: isobar archive [stats|prune|clear|export|import FILE] (stats when alone)",
+        arguments: [], optionalArguments: ["ACTION", "FILE"], actions: ["stats", "prune", "clear", "export", "import"],
         options: [
             .value("config", "FILE", "read this configuration file"),
             .value("older-than", "SECONDS", "prune: remove what is older than this: 3600, 1h, 30d (default archive_days)"),
@@ -113,7 +113,7 @@ enum Commands {
             .flag("json", "the same as --format jsonl"),
             .flag("help", "show this help"),
         ],
-        discussion: "Every forecast fetched live is kept in your data file (beside your cities) by provider, place, issue hour and valid time, with its lead time, for archive_days days (default 60; 0 keeps none). stats counts it; prune removes old entries; clear removes them all (your cities and home stay); export writes it as JSON lines for analysis.")
+        discussion: "Every forecast fetched live is kept in your data file (beside your cities) by provider, place, issue hour and valid time, with its lead time, for archive_days days (default 60; 0 keeps none). stats counts it; prune removes old entries (what was learned from them stays, fading); clear removes them all and the skill record learned from them (your cities and home stay); export writes it as JSON lines for analysis; import FILE (- for stdin) adds another archive's export, skipping what is already archived, and folds it into the skill record. A bad line of an import is reported with its line number, nothing is imported, and the exit code is 6.")
 
     static let verify = CommandSpec(
         name: "verify", summary: "How each provider's archived forecasts compare with what was observed: isobar verify [PLACE] [--field F]",

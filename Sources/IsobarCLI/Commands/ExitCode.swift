@@ -12,6 +12,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case quorumNotMet = 4
     /// `providers check`: the provider broke at least one conformance rule.
     case checkFailed = 5
+    /// `archive import`: some lines are not archive export lines; nothing was imported.
+    case badImport = 6
     /// The command line is wrong (unknown command or option, bad option value).
     case usage = 64
     /// The place is unknown or its coordinates are invalid.

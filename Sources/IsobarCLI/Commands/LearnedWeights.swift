@@ -15,13 +15,28 @@ extension IsobarCommandLine {
         return ConsensusLearning(biasCorrection: options.biasCorrection || configuration.biasCorrection)
     }
 
-    /// The setup with its learning's record read from the forecast archive near `place` (every place when nil); a
-    /// missing or unreadable archive is an empty record, which keeps the configured rule and says so.
+    /// The setup with its learning's record read near `place` (every place when nil): from the stored skill record, after
+    /// folding in what was archived since the last fold; with `--demo`, from the recorded demo history, never the user's
+    /// archive. A missing or unreadable record is an empty one, which keeps the configured rule and says so.
     func learned(_ setup: WeatherSetup, near place: Place?) async -> WeatherSetup {
-        guard var learning = setup.options.learning, let directory = userDataDirectory() else { return setup }
+        guard var learning = setup.options.learning else { return setup }
         var setup = setup
         let families = Dictionary(setup.bindings.flatMap(\.provider.sources).map { ($0.id, $0.family) },
                                   uniquingKeysWith: { first, _ in first })
+        if setup.demo {
+            do {
+                let history = try demoHistory()
+                // The history's own "now": its latest observation, so that its pairs have not decayed away.
+                let now = history.observations.map(\.observedAt).max() ?? time.now()
+                learning.record = UserDataStore.skillRecord(steps: history.steps, observations: history.observations, now: now,
+                                                            settings: learning, families: families, near: place)
+            } catch {
+                warn("the demo's recorded history could not be read; weights are the configured ones: \(error)")
+            }
+            setup.options.learning = learning
+            return setup
+        }
+        guard let directory = userDataDirectory() else { return setup }
         do {
             let store = try await UserDataStore.open(directory: directory)
             learning.record = try await store.skillRecord(near: place, now: time.now(), settings: learning, families: families)
@@ -30,5 +45,13 @@ extension IsobarCommandLine {
         }
         setup.options.learning = learning
         return setup
+    }
+
+    /// The recorded history shipped with the demo (`demo-history/` in the data folder).
+    func demoHistory() throws(ConfigurationError) -> ArchiveExportReader {
+        guard let data = DataDirectory.locate(environment: environment) else {
+            throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment))
+        }
+        return try ArchiveExportReader.read(directory: data + "/demo-history")
     }
 }

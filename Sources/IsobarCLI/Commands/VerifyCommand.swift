@@ -17,9 +17,7 @@ extension IsobarCommandLine {
             guard let found = try placeResolver().resolveOffline(text) else { throw PlaceError("unknown place '\(text)' (give a name from the gazetteer or coordinates such as 53.9,27.57)") }
             place = found.place
         }
-        let history = try await verificationHistory(parsed, near: place)
-        let now = parsed.options.demo ? (history.observations.map(\.observedAt).max() ?? time.now()) : time.now()
-        let scores = VerifyScores(quantity: quantity, steps: history.steps, observations: history.observations, now: now)
+        let scores = try await verificationScores(parsed, quantity: quantity, near: place)
         let units = parsed.options.units ?? configuration.units
         switch parsed.options.format {
         case .jsonl:
@@ -37,23 +35,26 @@ extension IsobarCommandLine {
         return .success
     }
 
-    /// The archived steps and observations verified: the user's archive, or with `--demo` the recorded demo history;
-    /// only those of `place` (the archive's rounded coordinates) when one is given.
-    private func verificationHistory(_ parsed: Invocation, near place: Place?) async throws -> ArchiveExportReader {
+    /// The scores verified: the stored skill record (folded up to date first) with the archive's observation counts, or
+    /// with `--demo` the recorded demo history folded in memory; only those of `place` (the archive's rounded
+    /// coordinates) when one is given.
+    private func verificationScores(_ parsed: Invocation, quantity: Quantity, near place: Place?) async throws -> VerifyScores {
+        let key = place.map(UserDataStore.placeKey)
         if parsed.options.demo {
-            guard let data = DataDirectory.locate(environment: environment) else {
-                throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment))
-            }
-            var history = try ArchiveExportReader.read(directory: data + "/demo-history")
+            var history = try demoHistory()
             if let place {
                 let latitude = (place.coordinate.latitude * 100).rounded() / 100, longitude = (place.coordinate.longitude * 100).rounded() / 100
                 history.steps = history.steps.filter { $0.latitude == latitude && $0.longitude == longitude }
                 history.observations = history.observations.filter { $0.latitude == latitude && $0.longitude == longitude }
             }
-            return history
+            let now = history.observations.map(\.observedAt).max() ?? time.now()
+            let ledger = UserDataStore.skillLedger(steps: history.steps, observations: history.observations)
+            return VerifyScores(quantity: quantity, ledger: ledger, near: key, observations: history.observations, now: now)
         }
         guard let directory = userDataDirectory() else { throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME") }
         let store = try await UserDataStore.open(directory: directory)
-        return ArchiveExportReader(steps: try await store.archivedSteps(near: place), observations: try await store.archivedObservations(near: place))
+        try await store.foldSkill()
+        return VerifyScores(quantity: quantity, ledger: try await store.skillLedger(near: place), near: key,
+                            observations: try await store.archivedObservations(near: place), now: time.now())
     }
 }

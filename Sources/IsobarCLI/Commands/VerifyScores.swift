@@ -23,40 +23,20 @@ struct VerifyScores {
     /// Stations of each basis that is a source of reports (METAR), sorted.
     let stations: [ObservationBasis: [String]]
 
-    /// Pairs the steps with the observations as of `now`.
+    /// Pairs the steps with the observations as of `now`, folding them into a record held in memory.
     init(quantity: Quantity, steps: [ArchivedStep], observations: [ArchivedObservation], now: Date) {
+        self.init(quantity: quantity, ledger: UserDataStore.skillLedger(steps: steps, observations: observations), near: nil,
+                  observations: observations, now: now)
+    }
+
+    /// The scores of the skill record `ledger` near `place` (every place when nil) as of `now`; `observations` give the
+    /// counts and stations shown beside them.
+    init(quantity: Quantity, ledger: SkillLedger, near place: String?, observations: [ArchivedObservation], now: Date) {
         self.quantity = quantity
         let field = quantity.rawValue
-        func key(_ latitude: Double, _ longitude: Double) -> String { "\(latitude),\(longitude)" }
-        func forecasts(_ field: String) -> [Verification.Forecast] {
-            steps.compactMap { step in
-                step.values[field].map { Verification.Forecast(provider: step.provider, place: key(step.latitude, step.longitude),
-                                                               issuedAt: step.issuedAt, validAt: step.validAt, value: $0) }
-            }
-        }
         let chance = Quantity.precipitationProbability.rawValue
-        if field == chance {
-            errors = [:]
-        } else {
-            let observed = observations.compactMap { observation in
-                observation.values[field].map { Verification.Observation(place: key(observation.latitude, observation.longitude),
-                                                                         time: observation.observedAt, value: $0, basis: Self.basis(of: observation)) }
-            }
-            errors = Verification.scores(field: field, forecasts: forecasts(field), observations: observed, now: now,
-                                         rules: Verification.Rules(field: field))
-        }
-        if field == chance || quantity == .temperature {
-            let occurrences = observations.compactMap { observation in
-                Self.precipitationOccurred(observation).map {
-                    Verification.Observation(place: key(observation.latitude, observation.longitude), time: observation.observedAt,
-                                             value: $0 ? 1 : 0, basis: Self.basis(of: observation))
-                }
-            }
-            brier = Verification.brierScores(field: chance, forecasts: forecasts(chance), observations: occurrences, now: now,
-                                             rules: Verification.Rules(field: chance))
-        } else {
-            brier = [:]
-        }
+        errors = field == chance ? [:] : ledger.errorScores(field: field, near: place, now: now)
+        brier = field == chance || quantity == .temperature ? ledger.brierScores(field: chance, near: place, now: now) : [:]
         var counts: [ObservationBasis: Int] = [:]
         var stations: [ObservationBasis: Set<String>] = [:]
         for observation in observations where observation.values[field] != nil || field == chance {
@@ -70,17 +50,11 @@ struct VerifyScores {
 
     /// The basis of an archived observation: `proxy:<provider>` for a provider's current values, else its source.
     static func basis(of observation: ArchivedObservation) -> ObservationBasis {
-        observation.source == ArchivedObservation.proxySource ? .proxy(provider: observation.station) : .observed(source: observation.source)
+        ObservationBasis(id: UserDataStore.basis(of: observation))
     }
 
-    /// Whether precipitation was observed: any precipitation rate above zero or a condition of precipitation (METAR
-    /// present weather); nil when the observation says neither.
-    static func precipitationOccurred(_ observation: ArchivedObservation) -> Bool? {
-        let rate = observation.values[Quantity.precipitationRate.rawValue]
-        if let rate, rate > 0 { return true }
-        if let id = observation.condition, let condition = Condition.allCases.first(where: { $0.id == id }) { return condition.isPrecipitation }
-        return rate.map { _ in false }
-    }
+    /// Whether precipitation was observed (see `UserDataStore.precipitationOccurred`).
+    static func precipitationOccurred(_ observation: ArchivedObservation) -> Bool? { UserDataStore.precipitationOccurred(observation) }
 
     /// Every basis with a score, real observations before proxies.
     var bases: [ObservationBasis] {

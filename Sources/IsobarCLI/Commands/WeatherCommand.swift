@@ -21,6 +21,8 @@ extension IsobarCommandLine {
         var minimum: Int?
         var units: UnitSystem
         var diagnostics: DiagnosticLog
+        /// True with `--demo`: learned weights come from the demo's recorded history, never the user's archive.
+        var demo = false
     }
 
     /// Runs compare, now or forecast.
@@ -77,7 +79,7 @@ extension IsobarCommandLine {
         let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
         return WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
-                            options: options, minimum: minimum, units: units, diagnostics: diagnostics)
+                            options: options, minimum: minimum, units: units, diagnostics: diagnostics, demo: parsed.options.demo)
     }
 
     /// Asks every provider about the place, renders, and returns the exit code.

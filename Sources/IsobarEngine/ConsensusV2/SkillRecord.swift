@@ -85,8 +85,8 @@ public struct SkillKey: Sendable, Hashable {
     }
 }
 
-/// Everything learned from the archive, per field and lead bucket; computed from the archive and observations each
-/// time it is needed, so it is never out of step with them (reset it by clearing the archive).
+/// Everything learned, per field and lead bucket: read from the stored `SkillLedger` (which every observed case is
+/// folded into once) as of the moment it is needed.
 public struct SkillRecord: Sendable, Equatable {
     /// The skill of each field and lead bucket that has pairs.
     public var fields: [SkillKey: FieldSkill] = [:]

@@ -173,7 +173,7 @@ public enum Verification {
     }
 
     /// The observation nearest `time` in a list sorted by time, when one is within `seconds`.
-    static func nearest(_ time: Date, in sorted: [Observation], within seconds: Double) -> Observation? {
+    public static func nearest(_ time: Date, in sorted: [Observation], within seconds: Double) -> Observation? {
         var low = 0, high = sorted.count
         while low < high {
             let middle = (low + high) / 2

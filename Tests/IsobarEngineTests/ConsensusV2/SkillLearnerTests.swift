@@ -64,20 +64,6 @@ struct SkillLearnerTests {
         #expect(skill.weights["a"]! > 2 * skill.weights["warm"]!)
     }
 
-    @Test func aLongRecordIsThinnedEvenlyAcrossItsTime() throws {
-        let count = SkillRecord.maximumCasesPerBucket * 3
-        var cases: [SkillRecord.CaseKey: SkillRecord.Case] = [:]
-        for hour in 0..<count {
-            let valid = LearnerFixture.start.addingTimeInterval(Double(hour) * 3600)
-            cases[.init(place: "p", issuedAt: valid.addingTimeInterval(-7200), validAt: valid)] = .init(truth: Double(hour), weight: 1)
-        }
-        let kept = SkillRecord.thinned(cases).map(\.truth)
-        #expect(kept.count == SkillRecord.maximumCasesPerBucket)
-        #expect(kept == (0..<SkillRecord.maximumCasesPerBucket).map { Double($0 * 3) })
-        let few = Dictionary(uniqueKeysWithValues: cases.prefix(10).map { ($0.key, $0.value) })
-        #expect(Set(SkillRecord.thinned(few).map(\.truth)) == Set(few.values.map(\.truth)))
-    }
-
     @Test func tooLittleHistoryIsNotLearned() throws {
         let record = LearnerFixture.learn(days: 2, sources: [("a", 0, 1, false), ("b", 0, 2, false)])
         let skill = try #require(record.fields[SkillKey(.temperature, .hours0to6)])
