@@ -175,11 +175,13 @@ public final class Store: QueuedWriting {
     /// Jobs the writer accepted so far (tests).
     var writerJobs: Int { database.writerJobs }
 
-    /// Size of the database file in bytes (0 in memory).
+    /// Bytes on disk: the database file with its write-ahead log and its index (0 in memory).
     public var fileSize: Int {
-        var info = stat()
-        guard path != ":memory:", stat(path, &info) == 0 else { return 0 }
-        return Int(info.st_size)
+        guard path != ":memory:" else { return 0 }
+        return [path, path + "-wal", path + "-shm"].reduce(0) { total, file in
+            var info = stat()
+            return total + (stat(file, &info) == 0 ? Int(info.st_size) : 0)
+        }
     }
 
     /// SQLite's integrity check: `ok` when the file is sound.

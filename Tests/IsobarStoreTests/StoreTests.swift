@@ -44,6 +44,17 @@ func key(_ place: String, _ slot: CacheSlot = .current, provider: String = "p") 
         #expect(try await second.entry(for: key("1,2"))?.payload == "x")
     }
 
+    @Test func theSizeOnDiskCountsTheWriteAheadLog() async throws {
+        let directory = freshDirectory()
+        let store = try await Store.open(directory: directory, warn: noWarnings)
+        try await store.store(CacheEntry(fetchedAt: Date(timeIntervalSince1970: 5), payload: String(repeating: "y", count: 20_000)), for: key("3,4"))
+        var wal = stat()
+        #expect(stat(store.path + "-wal", &wal) == 0 && wal.st_size > 0)
+        var main = stat()
+        #expect(stat(store.path, &main) == 0)
+        #expect(store.fileSize >= Int(main.st_size) + Int(wal.st_size))
+    }
+
     @Test func aCorruptFileIsMovedAsideAndRebuilt() async throws {
         let directory = freshDirectory()
         try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: directory + "/isobar.sqlite"))
