@@ -63,7 +63,8 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-home-plain.txt", arguments: ["Tokyo", "--demo", "--plain"]),
         GoldenCase(file: "demo-now-plain-imperial.txt", arguments: ["now", "New York", "--demo", "--plain", "--units", "imperial"]),
         GoldenCase(file: "demo-forecast-plain-imperial.txt", arguments: ["forecast", "New York", "--demo", "--plain", "--units", "imperial"]),
-        // With learned weights (too little history in a fresh data store): the 80 % intervals, from the providers' spread.
+        // With learned weights: --demo learns from the bundled demo history (Minsk), so Minsk's intervals come from the record;
+        // New York has no history there, so its interval is the providers' spread.
         GoldenCase(file: "demo-compare-plain-learned.txt", arguments: ["compare", "Minsk", "--demo", "--plain", "--weights", "auto"]),
         GoldenCase(file: "demo-now-plain-learned-imperial.txt",
                    arguments: ["now", "New York", "--demo", "--plain", "--units", "imperial", "--weights", "auto"]),
