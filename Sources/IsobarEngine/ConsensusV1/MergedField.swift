@@ -61,9 +61,17 @@ public struct MergedField: Sendable, Equatable {
     /// The weighted median absolute deviation of every input from their weighted median (unscaled).
     public var medianAbsoluteDeviation: Double
     /// Every provider's input, in input order, outliers marked.
-    public var inputs: [ProviderValue]
+    public var inputs: [ProviderValue] {
+        get { sources.inputs }
+        set { sources = .listed(inputs: newValue, missing: sources.missing) }
+    }
     /// Providers in the merge that gave no value for this field.
-    public var missing: [String]
+    public var missing: [String] {
+        get { sources.missing }
+        set { sources = .listed(inputs: sources.inputs, missing: newValue) }
+    }
+    /// Where `inputs` and `missing` are kept.
+    var sources: FieldSources
     /// The disagreement, reported instead of outliers when the sources weigh less than the outlier rule needs (two sources or one by default).
     public var disagreement: Disagreement?
     /// Confidence in 0…1 (see `ConsensusConfidence`; with learned weights, `ConsensusV2.confidence`).
@@ -79,10 +87,28 @@ public struct MergedField: Sendable, Equatable {
         self.max = max
         self.spread = spread
         self.medianAbsoluteDeviation = medianAbsoluteDeviation
-        self.inputs = inputs
-        self.missing = missing
+        sources = .listed(inputs: inputs, missing: missing)
         self.disagreement = disagreement
         self.confidence = confidence
+    }
+
+    /// A merged field from a merge's statistics and its sources.
+    init(_ statistics: FieldStatistics, sources: FieldSources) {
+        value = statistics.value
+        min = statistics.min
+        max = statistics.max
+        spread = statistics.spread
+        medianAbsoluteDeviation = statistics.medianAbsoluteDeviation
+        self.sources = sources
+        disagreement = statistics.disagreement
+        confidence = statistics.confidence
+    }
+
+    /// Equal when every number, input, missing provider, disagreement and provenance is, wherever the inputs are kept.
+    public static func == (lhs: MergedField, rhs: MergedField) -> Bool {
+        lhs.value == rhs.value && lhs.min == rhs.min && lhs.max == rhs.max && lhs.spread == rhs.spread
+            && lhs.medianAbsoluteDeviation == rhs.medianAbsoluteDeviation && lhs.inputs == rhs.inputs && lhs.missing == rhs.missing
+            && lhs.disagreement == rhs.disagreement && lhs.confidence == rhs.confidence && lhs.learned == rhs.learned
     }
 
     /// Providers whose values made the consensus.
