@@ -50,55 +50,20 @@ extension ConsensusMerger {
         let lead = leadHours(time)
         let factor = leadFactor(lead)
         let row = (hour - first) * QuantitySlot.count * providers
-        var fields = [MergedField?](repeating: nil, count: QuantitySlot.count)
         var anyField = false
-        for slot in 0..<QuantitySlot.count {
-            let base = row + slot * providers
-            guard providers <= FieldSources.gridLimit else {
-                var present = 0
-                for index in 0..<providers where !values[base + index].isNaN { present += 1 }
-                guard present > 0 else { continue }
-                anyField = true
-                guard present >= minimumSources else { continue }
-                fields[slot] = listedField(slot, base: base, present: present, factor: factor, values, origins)
-                continue
-            }
-            // The providers with a value (usable or not) and those with a usable one, whose values and weights go to the scratch.
-            var present = 0
-            var usable = 0
-            var given: UInt64 = 0
-            var absent: UInt64 = 0
-            for index in 0..<providers {
-                let value = values[base + index]
-                let bit: UInt64 = 1 << UInt64(index)
-                if value.isNaN {
-                    absent |= bit
-                    continue
+        // The mean confidence's sum, in slot order as `meanConfidence` adds it.
+        var confidenceSum = 0.0
+        var confidenceCount = 0
+        let fields = [MergedField?](unsafeUninitializedCapacity: QuantitySlot.count) { buffer, initialized in
+            for slot in 0..<QuantitySlot.count {
+                let field = self.field(slot, base: row + slot * providers, factor: factor, grid, values, origins, scratch, anyField: &anyField)
+                if let field {
+                    confidenceSum += field.confidence
+                    confidenceCount += 1
                 }
-                present += 1
-                let weight = weights[index]
-                guard value.isFinite, weight > 0, weight.isFinite else { continue }
-                scratch.values[usable] = value
-                scratch.weights[usable] = weight
-                scratch.isOutlier[usable] = false
-                given |= bit
-                usable += 1
+                (buffer.baseAddress! + slot).initialize(to: field)
             }
-            guard present > 0 else { continue }
-            anyField = true
-            guard present >= minimumSources, usable > 0 else { continue }
-            let statistics = FieldMerge.statistics(
-                values: UnsafeMutableBufferPointer(rebasing: scratch.values[0..<usable]),
-                weights: UnsafeBufferPointer(rebasing: scratch.weights[0..<usable]),
-                isOutlier: UnsafeMutableBufferPointer(rebasing: scratch.isOutlier[0..<usable]), floor: hourlyFloors[slot],
-                circular: hourlyCircular[slot], leadFactor: factor, rules: rules)
-            var outliers: UInt64 = 0
-            var position = 0
-            for index in 0..<providers where given & (1 << UInt64(index)) != 0 {
-                if scratch.isOutlier[position] { outliers |= 1 << UInt64(index) }
-                position += 1
-            }
-            fields[slot] = MergedField(statistics, sources: .grid(grid, base: base, inputs: given, absent: absent, outliers: outliers))
+            initialized = QuantitySlot.count
         }
         let conditionRow = (hour - first) * providers
         var voteCount = 0
@@ -120,9 +85,66 @@ extension ConsensusMerger {
             let chances = row + Quantity.precipitationProbability.consensusSlot * providers
             merged = condition(votes, dry: isDry(amounts: values, amounts, chances: chances, providers: providers), missing: missing, leadFactor: factor)
         }
+        if let merged {
+            confidenceSum += merged.confidence
+            confidenceCount += 1
+        }
         return ConsensusHour(
             time: time, utcOffsetSeconds: calendar.utcOffsetSeconds(at: time), leadHours: lead, fields: fields, condition: merged,
-            confidence: Self.meanConfidence(fields, merged))
+            confidence: confidenceCount > 0 ? confidenceSum / Double(confidenceCount) : nil)
+    }
+
+    /// The merge of one quantity slot of an hour, its inputs at `base` in the grid; sets `anyField` when some provider has a value.
+    @inline(__always)
+    private func field(
+        _ slot: Int, base: Int, factor: Double, _ grid: HourGrid, _ values: UnsafeBufferPointer<Double>,
+        _ origins: UnsafeBufferPointer<ValueOrigin>, _ scratch: FieldScratch, anyField: inout Bool
+    ) -> MergedField? {
+        let providers = ids.count
+        guard providers <= FieldSources.gridLimit else {
+            var present = 0
+            for index in 0..<providers where !values[base + index].isNaN { present += 1 }
+            guard present > 0 else { return nil }
+            anyField = true
+            guard present >= minimumSources else { return nil }
+            return listedField(slot, base: base, present: present, factor: factor, values, origins)
+        }
+        // The providers with a value (usable or not) and those with a usable one, whose values and weights go to the scratch.
+        var present = 0
+        var usable = 0
+        var given: UInt64 = 0
+        var absent: UInt64 = 0
+        for index in 0..<providers {
+            let value = values[base + index]
+            let bit: UInt64 = 1 << UInt64(index)
+            if value.isNaN {
+                absent |= bit
+                continue
+            }
+            present += 1
+            let weight = weights[index]
+            guard value.isFinite, weight > 0, weight.isFinite else { continue }
+            scratch.values[usable] = value
+            scratch.weights[usable] = weight
+            scratch.isOutlier[usable] = false
+            given |= bit
+            usable += 1
+        }
+        guard present > 0 else { return nil }
+        anyField = true
+        guard present >= minimumSources, usable > 0 else { return nil }
+        let statistics = FieldMerge.statistics(
+            values: UnsafeMutableBufferPointer(rebasing: scratch.values[0..<usable]),
+            weights: UnsafeBufferPointer(rebasing: scratch.weights[0..<usable]),
+            isOutlier: UnsafeMutableBufferPointer(rebasing: scratch.isOutlier[0..<usable]), floor: hourlyFloors[slot],
+            circular: hourlyCircular[slot], leadFactor: factor, rules: rules)
+        var outliers: UInt64 = 0
+        var position = 0
+        for index in 0..<providers where given & (1 << UInt64(index)) != 0 {
+            if scratch.isOutlier[position] { outliers |= 1 << UInt64(index) }
+            position += 1
+        }
+        return MergedField(statistics, sources: .grid(grid, base: base, inputs: given, absent: absent, outliers: outliers))
     }
 
     /// The field of slot `slot` with its inputs listed, for merges of more providers than the grid's bit sets hold.

@@ -84,8 +84,15 @@ public enum FieldMerge {
 
                 let center: Double
                 let totalWeight: Double
-                if equalWeights && !WeightedMedian.hasNegativeZero(values) {
-                    for index in 0..<count { scratch[index] = values[index] }
+                var negativeZero = false
+                if equalWeights {
+                    for index in 0..<count {
+                        let value = values[index]
+                        scratch[index] = value
+                        if value.bitPattern == WeightedMedian.negativeZeroBits { negativeZero = true }
+                    }
+                }
+                if equalWeights && !negativeZero {
                     (center, totalWeight) = WeightedMedian.medianAndTotalWeight(sortingEqual: scratch, weight: firstWeight)
                 } else {
                     for index in 0..<count { buffer[index] = .init(values[index], weight: weights[index]) }
@@ -180,6 +187,8 @@ public enum FieldMerge {
 
     /// An angle in 0..<360.
     static func wrap(_ degrees: Double) -> Double {
+        // Already in range: the remainder below would be the angle itself.
+        if degrees >= 0 && degrees < 360 { return degrees }
         let result = degrees.truncatingRemainder(dividingBy: 360)
         let positive = result < 0 ? result + 360 : result
         return positive >= 360 ? 0 : positive

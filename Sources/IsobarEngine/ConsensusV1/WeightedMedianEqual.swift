@@ -10,13 +10,18 @@ extension WeightedMedian {
     static let networkLimit = 6
 
     /// True when some value is −0.0.
+    @inline(__always)
     static func hasNegativeZero(_ values: UnsafeMutableBufferPointer<Double>) -> Bool {
         var found = false
-        for value in values { found = found || (value == 0 && value.sign == .minus) }
+        for value in values where value.bitPattern == negativeZeroBits { found = true }
         return found
     }
 
+    /// The bits of −0.0.
+    static let negativeZeroBits = (-0.0 as Double).bitPattern
+
     /// The weighted median and total weight of 1…`networkLimit` values without −0.0, each weighing `weight`; sorts `values` in place.
+    @inline(__always)
     static func medianAndTotalWeight(sortingEqual values: UnsafeMutableBufferPointer<Double>, weight: Double) -> (median: Double, totalWeight: Double) {
         let count = values.count
         sortByNetwork(values)
@@ -35,6 +40,7 @@ extension WeightedMedian {
     }
 
     /// Sorts 1…6 values ascending with an optimal sorting network (no NaN).
+    @inline(__always)
     static func sortByNetwork(_ values: UnsafeMutableBufferPointer<Double>) {
         @inline(__always) func exchange(_ a: inout Double, _ b: inout Double) {
             let (low, high) = b < a ? (b, a) : (a, b)
