@@ -28,6 +28,10 @@ extension ConsensusMerger {
         let lead = leadHours(middle)
         let factor = leadFactor(lead)
         var values: [DailyQuantity: MergedField] = [:]
+        // The mean confidence's sum, in the order `meanConfidence` adds it; and whether some field is more than the sun's times.
+        var confidenceSum = 0.0
+        var confidenceCount = 0
+        var anyForecast = false
         for (slot, quantity) in QuantitySlot.allDaily.enumerated() {
             var inputs: [ProviderValue] = []
             var missing: [String] = []
@@ -38,7 +42,12 @@ extension ConsensusMerger {
                     missing.append(ids[index])
                 }
             }
-            values[quantity] = field(inputs, missing: missing, floor: dailyFloors[slot], circular: quantity.spec.circular, leadFactor: factor)
+            guard let merged = field(inputs, missing: missing, floor: dailyFloors[slot], circular: quantity.spec.circular, leadFactor: factor) else { continue }
+            confidenceSum += merged.confidence
+            confidenceCount += 1
+            // The sun's times alone (OpenWeatherMap's today before its first complete day) are no forecast day.
+            if quantity != .sunrise && quantity != .sunset && quantity != .daylightDuration { anyForecast = true }
+            values[quantity] = merged
         }
         var votes: [ConditionVote] = []
         var missing: [String] = []
@@ -54,13 +63,15 @@ extension ConsensusMerger {
             if amount != nil || probability != nil { evidence.append(PrecipitationEvidence(amountMM: amount, probabilityPercent: probability)) }
         }
         let merged = condition(votes, dry: ConditionMerge.isDry(evidence, configuration: configuration), missing: missing, leadFactor: factor)
-        // The sun's times alone (OpenWeatherMap's today before its first complete day) are no forecast day.
-        let sunOnly: Set<DailyQuantity> = [.sunrise, .sunset, .daylightDuration]
-        guard values.keys.contains(where: { !sunOnly.contains($0) }) || merged != nil else { return nil }
+        guard anyForecast || merged != nil else { return nil }
+        if let merged {
+            confidenceSum += merged.confidence
+            confidenceCount += 1
+        }
         return ConsensusDayV1(
             date: date, start: interval.lowerBound, end: interval.upperBound, utcOffsetSeconds: calendar.utcOffsetSeconds(at: interval.lowerBound),
             leadHours: lead, values: values, condition: merged,
-            confidence: Self.meanConfidence(QuantitySlot.allDaily.lazy.map { values[$0] }, merged))
+            confidence: confidenceCount > 0 ? confidenceSum / Double(confidenceCount) : nil)
     }
 }
 

@@ -6,7 +6,7 @@ extension ConsensusMerger {
     ///
     /// The providers' series are first copied into one block laid out hour by hour, quantity by quantity, provider by
     /// provider, so that each field's inputs are next to each other; the merged fields keep reading their inputs from that
-    /// block, so each hour allocates only its list of fields (and, past 64 providers, each field its lists of inputs).
+    /// block, so each hour allocates only its list of fields (and, past 32 providers, each field its lists of inputs).
     func hourly() -> [ConsensusHour] {
         let covered = series.filter { $0.count > 0 }
         guard let first = covered.map(\.firstHour).min(), let last = covered.map({ $0.firstHour + $0.count - 1 }).max() else { return [] }
@@ -57,8 +57,8 @@ extension ConsensusMerger {
         let fields = [MergedField?](unsafeUninitializedCapacity: QuantitySlot.count) { buffer, initialized in
             for slot in 0..<QuantitySlot.count {
                 let field = self.field(slot, base: row + slot * providers, factor: factor, grid, values, origins, scratch, anyField: &anyField)
-                if let field {
-                    confidenceSum += field.confidence
+                if let confidence = field?.confidence {
+                    confidenceSum += confidence
                     confidenceCount += 1
                 }
                 (buffer.baseAddress! + slot).initialize(to: field)
@@ -112,11 +112,11 @@ extension ConsensusMerger {
         // The providers with a value (usable or not) and those with a usable one, whose values and weights go to the scratch.
         var present = 0
         var usable = 0
-        var given: UInt64 = 0
-        var absent: UInt64 = 0
+        var given: UInt32 = 0
+        var absent: UInt32 = 0
         for index in 0..<providers {
             let value = values[base + index]
-            let bit: UInt64 = 1 << UInt64(index)
+            let bit: UInt32 = 1 << UInt32(index)
             if value.isNaN {
                 absent |= bit
                 continue
@@ -138,10 +138,10 @@ extension ConsensusMerger {
             weights: UnsafeBufferPointer(rebasing: scratch.weights[0..<usable]),
             isOutlier: UnsafeMutableBufferPointer(rebasing: scratch.isOutlier[0..<usable]), floor: hourlyFloors[slot],
             circular: hourlyCircular[slot], leadFactor: factor, rules: rules)
-        var outliers: UInt64 = 0
+        var outliers: UInt32 = 0
         var position = 0
-        for index in 0..<providers where given & (1 << UInt64(index)) != 0 {
-            if scratch.isOutlier[position] { outliers |= 1 << UInt64(index) }
+        for index in 0..<providers where given & (1 << UInt32(index)) != 0 {
+            if scratch.isOutlier[position] { outliers |= 1 << UInt32(index) }
             position += 1
         }
         return MergedField(statistics, sources: .grid(grid, base: base, inputs: given, absent: absent, outliers: outliers))

@@ -78,7 +78,14 @@ public enum FieldMerge {
                     }
                     (low, high, spread) = (arc.start, arc.end, arc.width)
                 } else {
-                    (low, high) = (values.min()!, values.max()!)
+                    // As `min()` and `max()`: the first of equal lowest or highest values.
+                    var (lowest, highest) = (values[0], values[0])
+                    for index in 1..<count {
+                        let value = values[index]
+                        if value < lowest { lowest = value }
+                        if highest < value { highest = value }
+                    }
+                    (low, high) = (lowest, highest)
                     spread = high - low
                 }
 

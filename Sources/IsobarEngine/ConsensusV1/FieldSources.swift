@@ -4,11 +4,11 @@ enum FieldSources: Sendable {
     /// Listed in full.
     case listed(inputs: [ProviderValue], missing: [String])
     /// In `grid` at `base + provider`: the providers whose bit is set in `inputs` gave a usable value, those in `absent` none,
-    /// and those in `outliers` were left out as outliers (bit `p` is provider `p`, so at most 64 providers).
-    case grid(HourGrid, base: Int, inputs: UInt64, absent: UInt64, outliers: UInt64)
+    /// and those in `outliers` were left out as outliers (bit `p` is provider `p`, so at most 32 providers).
+    case grid(HourGrid, base: Int, inputs: UInt32, absent: UInt32, outliers: UInt32)
 
     /// The most providers the bit sets hold.
-    static let gridLimit = UInt64.bitWidth
+    static let gridLimit = UInt32.bitWidth
 
     /// Every provider's input, in input order, outliers marked.
     var inputs: [ProviderValue] {
@@ -18,10 +18,10 @@ enum FieldSources: Sendable {
         case .grid(let grid, let base, let given, _, let outliers):
             var result: [ProviderValue] = []
             result.reserveCapacity(given.nonzeroBitCount)
-            for provider in grid.ids.indices where given & (1 << UInt64(provider)) != 0 {
+            for provider in grid.ids.indices where given & (1 << UInt32(provider)) != 0 {
                 result.append(ProviderValue(
                     provider: grid.ids[provider], value: grid.values[base + provider], weight: grid.weights[provider],
-                    origin: grid.origins[base + provider], isOutlier: outliers & (1 << UInt64(provider)) != 0))
+                    origin: grid.origins[base + provider], isOutlier: outliers & (1 << UInt32(provider)) != 0))
             }
             return result
         }
@@ -34,7 +34,7 @@ enum FieldSources: Sendable {
             return missing
         case .grid(let grid, _, _, let absent, _):
             guard absent != 0 else { return [] }
-            return grid.ids.indices.filter { absent & (1 << UInt64($0)) != 0 }.map { grid.ids[$0] }
+            return grid.ids.indices.filter { absent & (1 << UInt32($0)) != 0 }.map { grid.ids[$0] }
         }
     }
 }

@@ -70,14 +70,22 @@ public struct MergedField: Sendable, Equatable {
         get { sources.missing }
         set { sources = .listed(inputs: sources.inputs, missing: newValue) }
     }
-    /// Where `inputs` and `missing` are kept.
-    var sources: FieldSources
     /// The disagreement, reported instead of outliers when the sources weigh less than the outlier rule needs (two sources or one by default).
-    public var disagreement: Disagreement?
+    public var disagreement: Disagreement? {
+        get { extras?.disagreement }
+        set { extras = MergedFieldExtras(disagreement: newValue, learned: learned) }
+    }
     /// Confidence in 0…1 (see `ConsensusConfidence`; with learned weights, `ConsensusV2.confidence`).
     public var confidence: Double
     /// The v2 provenance (80 % interval, weighting, learned weights and corrections), when the merge learned from the record.
-    public var learned: LearnedField?
+    public var learned: LearnedField? {
+        get { extras?.learned }
+        set { extras = MergedFieldExtras(disagreement: disagreement, learned: newValue) }
+    }
+    /// Where `inputs` and `missing` are kept.
+    var sources: FieldSources
+    /// The disagreement and the v2 provenance, kept out of line (most fields have neither) so that a field is small to copy.
+    private var extras: MergedFieldExtras?
 
     /// Creates a merged field (for tests and renderers; merges come from `FieldMerge`).
     public init(value: Double, min: Double, max: Double, spread: Double, medianAbsoluteDeviation: Double, inputs: [ProviderValue],
@@ -88,7 +96,7 @@ public struct MergedField: Sendable, Equatable {
         self.spread = spread
         self.medianAbsoluteDeviation = medianAbsoluteDeviation
         sources = .listed(inputs: inputs, missing: missing)
-        self.disagreement = disagreement
+        extras = MergedFieldExtras(disagreement: disagreement, learned: nil)
         self.confidence = confidence
     }
 
@@ -100,7 +108,7 @@ public struct MergedField: Sendable, Equatable {
         spread = statistics.spread
         medianAbsoluteDeviation = statistics.medianAbsoluteDeviation
         self.sources = sources
-        disagreement = statistics.disagreement
+        extras = MergedFieldExtras(disagreement: statistics.disagreement, learned: nil)
         confidence = statistics.confidence
     }
 
@@ -116,4 +124,17 @@ public struct MergedField: Sendable, Equatable {
 
     /// Providers left out as outliers.
     public var outliers: [String] { inputs.filter(\.isOutlier).map(\.provider) }
+}
+
+/// A merged field's rarely present parts: the disagreement of too few sources and the v2 provenance.
+final class MergedFieldExtras: Sendable {
+    let disagreement: Disagreement?
+    let learned: LearnedField?
+
+    /// The extras, or nil when there are none.
+    init?(disagreement: Disagreement?, learned: LearnedField?) {
+        guard disagreement != nil || learned != nil else { return nil }
+        self.disagreement = disagreement
+        self.learned = learned
+    }
 }
