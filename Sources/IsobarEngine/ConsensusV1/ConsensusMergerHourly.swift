@@ -56,12 +56,13 @@ extension ConsensusMerger {
         var confidenceCount = 0
         let fields = [MergedField?](unsafeUninitializedCapacity: QuantitySlot.count) { buffer, initialized in
             for slot in 0..<QuantitySlot.count {
-                let field = self.field(slot, base: row + slot * providers, factor: factor, grid, values, origins, scratch, anyField: &anyField)
-                if let confidence = field?.confidence {
+                let confidence = self.field(
+                    into: buffer.baseAddress! + slot, slot, base: row + slot * providers, factor: factor, grid, values, origins, scratch,
+                    anyField: &anyField)
+                if let confidence {
                     confidenceSum += confidence
                     confidenceCount += 1
                 }
-                (buffer.baseAddress! + slot).initialize(to: field)
             }
             initialized = QuantitySlot.count
         }
@@ -94,20 +95,23 @@ extension ConsensusMerger {
             confidence: confidenceCount > 0 ? confidenceSum / Double(confidenceCount) : nil)
     }
 
-    /// The merge of one quantity slot of an hour, its inputs at `base` in the grid; sets `anyField` when some provider has a value.
+    /// Initializes `destination` to the merge of one quantity slot of an hour (built in place, so never copied), its inputs at
+    /// `base` in the grid, and returns its confidence; sets `anyField` when some provider has a value.
     @inline(__always)
     private func field(
-        _ slot: Int, base: Int, factor: Double, _ grid: HourGrid, _ values: UnsafeBufferPointer<Double>,
-        _ origins: UnsafeBufferPointer<ValueOrigin>, _ scratch: FieldScratch, anyField: inout Bool
-    ) -> MergedField? {
+        into destination: UnsafeMutablePointer<MergedField?>, _ slot: Int, base: Int, factor: Double, _ grid: HourGrid,
+        _ values: UnsafeBufferPointer<Double>, _ origins: UnsafeBufferPointer<ValueOrigin>, _ scratch: FieldScratch, anyField: inout Bool
+    ) -> Double? {
         let providers = ids.count
         guard providers <= FieldSources.gridLimit else {
             var present = 0
             for index in 0..<providers where !values[base + index].isNaN { present += 1 }
+            destination.initialize(to: nil)
             guard present > 0 else { return nil }
             anyField = true
             guard present >= minimumSources else { return nil }
-            return listedField(slot, base: base, present: present, factor: factor, values, origins)
+            destination.pointee = listedField(slot, base: base, present: present, factor: factor, values, origins)
+            return destination.pointee?.confidence
         }
         // The providers with a value (usable or not) and those with a usable one, whose values and weights go to the scratch.
         var present = 0
@@ -130,9 +134,15 @@ extension ConsensusMerger {
             given |= bit
             usable += 1
         }
-        guard present > 0 else { return nil }
+        guard present > 0 else {
+            destination.initialize(to: nil)
+            return nil
+        }
         anyField = true
-        guard present >= minimumSources, usable > 0 else { return nil }
+        guard present >= minimumSources, usable > 0 else {
+            destination.initialize(to: nil)
+            return nil
+        }
         let statistics = FieldMerge.statistics(
             values: UnsafeMutableBufferPointer(rebasing: scratch.values[0..<usable]),
             weights: UnsafeBufferPointer(rebasing: scratch.weights[0..<usable]),
@@ -144,7 +154,8 @@ extension ConsensusMerger {
             if scratch.isOutlier[position] { outliers |= 1 << UInt32(index) }
             position += 1
         }
-        return MergedField(statistics, sources: .grid(grid, base: base, inputs: given, absent: absent, outliers: outliers))
+        destination.initialize(to: MergedField(statistics, sources: .grid(grid, base: base, inputs: given, absent: absent, outliers: outliers)))
+        return statistics.confidence
     }
 
     /// The field of slot `slot` with its inputs listed, for merges of more providers than the grid's bit sets hold.

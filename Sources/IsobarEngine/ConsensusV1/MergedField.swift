@@ -73,14 +73,14 @@ public struct MergedField: Sendable, Equatable {
     /// The disagreement, reported instead of outliers when the sources weigh less than the outlier rule needs (two sources or one by default).
     public var disagreement: Disagreement? {
         get { extras?.disagreement }
-        set { extras = MergedFieldExtras(disagreement: newValue, learned: learned) }
+        set { extras = MergedFieldExtras.make(disagreement: newValue, learned: learned) }
     }
     /// Confidence in 0…1 (see `ConsensusConfidence`; with learned weights, `ConsensusV2.confidence`).
     public var confidence: Double
     /// The v2 provenance (80 % interval, weighting, learned weights and corrections), when the merge learned from the record.
     public var learned: LearnedField? {
         get { extras?.learned }
-        set { extras = MergedFieldExtras(disagreement: disagreement, learned: newValue) }
+        set { extras = MergedFieldExtras.make(disagreement: disagreement, learned: newValue) }
     }
     /// Where `inputs` and `missing` are kept.
     var sources: FieldSources
@@ -96,7 +96,7 @@ public struct MergedField: Sendable, Equatable {
         self.spread = spread
         self.medianAbsoluteDeviation = medianAbsoluteDeviation
         sources = .listed(inputs: inputs, missing: missing)
-        extras = MergedFieldExtras(disagreement: disagreement, learned: nil)
+        extras = MergedFieldExtras.make(disagreement: disagreement, learned: nil)
         self.confidence = confidence
     }
 
@@ -108,7 +108,7 @@ public struct MergedField: Sendable, Equatable {
         spread = statistics.spread
         medianAbsoluteDeviation = statistics.medianAbsoluteDeviation
         self.sources = sources
-        extras = MergedFieldExtras(disagreement: statistics.disagreement, learned: nil)
+        extras = MergedFieldExtras.make(disagreement: statistics.disagreement, learned: nil)
         confidence = statistics.confidence
     }
 
@@ -131,10 +131,13 @@ final class MergedFieldExtras: Sendable {
     let disagreement: Disagreement?
     let learned: LearnedField?
 
-    /// The extras, or nil when there are none.
-    init?(disagreement: Disagreement?, learned: LearnedField?) {
-        guard disagreement != nil || learned != nil else { return nil }
+    private init(disagreement: Disagreement?, learned: LearnedField?) {
         self.disagreement = disagreement
         self.learned = learned
+    }
+
+    /// The extras, or nil (nothing allocated) when there are none.
+    static func make(disagreement: Disagreement?, learned: LearnedField?) -> MergedFieldExtras? {
+        disagreement == nil && learned == nil ? nil : MergedFieldExtras(disagreement: disagreement, learned: learned)
     }
 }
