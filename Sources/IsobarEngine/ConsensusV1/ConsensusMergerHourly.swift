@@ -220,15 +220,26 @@ final class HourGrid: Sendable {
         var conditions = [HeldCondition?](repeating: nil, count: hours * providers)
         for (provider, aligned) in series.enumerated() where aligned.count > 0 {
             let offset = aligned.firstHour - first
-            for slot in 0..<slots {
-                let isDerived = aligned.derivedSlots & (1 << UInt32(slot)) != 0
-                let column = slot * aligned.count
-                for index in 0..<aligned.count {
-                    let value = aligned.columns[column + index]
-                    guard !value.isNaN else { continue }
-                    let position = ((offset + index) * slots + slot) * providers + provider
-                    values[position] = value
-                    origins[position] = isDerived ? .derived : aligned.interpolated[column + index] ? .interpolated : .given
+            // Every position written lies inside the block: `first...last` covers each series' hours.
+            values.withUnsafeMutableBufferPointer { values in
+                origins.withUnsafeMutableBufferPointer { origins in
+                    aligned.columns.withUnsafeBufferPointer { columns in
+                        aligned.interpolated.withUnsafeBufferPointer { interpolated in
+                            for slot in 0..<slots {
+                                let isDerived = aligned.derivedSlots & (1 << UInt32(slot)) != 0
+                                let column = slot * aligned.count
+                                var position = (offset * slots + slot) * providers + provider
+                                for index in 0..<aligned.count {
+                                    let value = columns[column + index]
+                                    if !value.isNaN {
+                                        values[position] = value
+                                        origins[position] = isDerived ? .derived : interpolated[column + index] ? .interpolated : .given
+                                    }
+                                    position += slots * providers
+                                }
+                            }
+                        }
+                    }
                 }
             }
             for index in 0..<aligned.count {
