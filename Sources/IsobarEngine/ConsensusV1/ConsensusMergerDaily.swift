@@ -16,7 +16,9 @@ extension ConsensusMerger {
         return dates.sorted().compactMap { date in
             let interval = calendar.interval(of: date)
             let days = series.indices.map { index in
-                DayInputs(native: native[index][date], derived: series[index].derivedDay(date, interval: interval))
+                let own = native[index][date]
+                // A day computed from the hours only stands in for what the provider's own day lacks.
+                return DayInputs(native: own, derived: DayInputs.isComplete(own) ? nil : series[index].derivedDay(date, interval: interval))
             }
             return day(date, interval: interval, inputs: days)
         }
@@ -87,6 +89,12 @@ private struct DayInputs {
         }
         if let value = derived?[quantity] { return (value, .derived) }
         return nil
+    }
+
+    /// True when a provider's own day gives every daily quantity and a condition, so none is taken from its hours.
+    static func isComplete(_ day: DailyPoint?) -> Bool {
+        guard let day, day.condition != nil else { return false }
+        return !QuantitySlot.allDaily.contains { day[$0] == nil }
     }
 
     /// The provider's own condition where it gives one, else the computed one.
