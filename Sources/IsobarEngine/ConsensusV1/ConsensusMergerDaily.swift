@@ -38,7 +38,7 @@ extension ConsensusMerger {
             var inputs: [ProviderValue] = []
             var missing: [String] = []
             for (index, day) in days.enumerated() {
-                if let (value, origin) = day.value(quantity) {
+                if let (value, origin) = day.values[slot] {
                     inputs.append(ProviderValue(provider: ids[index], value: value, weight: weights[index], origin: origin))
                 } else {
                     missing.append(ids[index])
@@ -60,8 +60,8 @@ extension ConsensusMerger {
             } else {
                 missing.append(ids[index])
             }
-            let amount = day.value(.precipitationSum)?.0
-            let probability = day.value(.precipitationProbabilityMax)?.0
+            let amount = day.values[DayInputs.amountSlot]?.0
+            let probability = day.values[DayInputs.chanceSlot]?.0
             if amount != nil || probability != nil { evidence.append(PrecipitationEvidence(amountMM: amount, probabilityPercent: probability)) }
         }
         let merged = condition(votes, dry: ConditionMerge.isDry(evidence, configuration: configuration), missing: missing, leadFactor: factor)
@@ -77,29 +77,41 @@ extension ConsensusMerger {
     }
 }
 
-/// One provider's day: its own, and the one computed from its hours.
+/// One provider's day, resolved once: for each daily quantity its own value where it gives one, else the one computed from
+/// its hours; the same for its condition.
 private struct DayInputs {
-    var native: DailyPoint?
-    var derived: DailyPoint?
+    /// By position in `QuantitySlot.allDaily`: the value and where it came from.
+    var values: [(Double, ValueOrigin)?]
+    /// The condition and where it came from.
+    var condition: (Condition, ValueOrigin)?
 
-    /// The provider's own value of a field where it gives one, else the computed one.
-    func value(_ quantity: DailyQuantity) -> (Double, ValueOrigin)? {
-        if let native, let value = native[quantity] {
-            return (value, native.isDerived || (!native.derivedQuantities.isEmpty && native.derivedQuantities.contains(quantity)) ? .derived : .given)
+    /// Positions of the day's amount and highest chance of precipitation in `values`.
+    static let amountSlot = QuantitySlot.allDaily.firstIndex(of: .precipitationSum)!
+    static let chanceSlot = QuantitySlot.allDaily.firstIndex(of: .precipitationProbabilityMax)!
+
+    init(native: DailyPoint?, derived: DailyPoint?) {
+        if let native {
+            let dayIsDerived = native.isDerived
+            let someDerived = !native.derivedQuantities.isEmpty
+            values = QuantitySlot.allDaily.map { quantity in
+                if let value = native[quantity] {
+                    return (value, dayIsDerived || (someDerived && native.derivedQuantities.contains(quantity)) ? .derived : .given)
+                }
+                return derived?[quantity].map { ($0, .derived) }
+            }
+            if let condition = native.condition {
+                self.condition = (condition, dayIsDerived ? .derived : .given)
+                return
+            }
+        } else {
+            values = QuantitySlot.allDaily.map { quantity in derived?[quantity].map { ($0, .derived) } }
         }
-        if let value = derived?[quantity] { return (value, .derived) }
-        return nil
+        condition = derived?.condition.map { ($0, .derived) }
     }
 
     /// True when a provider's own day gives every daily quantity and a condition, so none is taken from its hours.
     static func isComplete(_ day: DailyPoint?) -> Bool {
         guard let day, day.condition != nil else { return false }
         return !QuantitySlot.allDaily.contains { day[$0] == nil }
-    }
-
-    /// The provider's own condition where it gives one, else the computed one.
-    var condition: (Condition, ValueOrigin)? {
-        if let native, let condition = native.condition { return (condition, native.isDerived ? .derived : .given) }
-        return derived?.condition.map { ($0, .derived) }
     }
 }
