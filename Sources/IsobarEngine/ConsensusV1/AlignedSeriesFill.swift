@@ -20,6 +20,8 @@ extension AlignedSeries {
             let next = indexes[position + 1]
             let (time, nextTime) = (seconds[index], seconds[next])
             guard nextTime - time <= maxGap, let range = hours(from: time, through: nextTime) else { continue }
+            // Steps an hour apart have no hour between them: no vectors to work out.
+            guard range.contains(where: { Double($0) * 3600 > time && Double($0) * 3600 < nextTime }) else { continue }
             let speeds = (steps[index].windSpeedMS ?? 0, steps[next].windSpeedMS ?? 0)
             let scale = speeds.0 > 0 && speeds.1 > 0 ? speeds : (1, 1)
             let start = Self.vector(direction, length: scale.0)

@@ -16,7 +16,9 @@ extension ConsensusMerger {
         return dates.sorted().compactMap { date in
             let interval = calendar.interval(of: date)
             let days = series.indices.map { index in
-                DayInputs(native: native[index][date], derived: series[index].derivedDay(date, interval: interval))
+                let own = native[index][date]
+                // A day computed from the hours only stands in for what the provider's own day lacks.
+                return DayInputs(native: own, derived: DayInputs.isComplete(own) ? nil : series[index].derivedDay(date, interval: interval))
             }
             return day(date, interval: interval, inputs: days)
         }
@@ -28,17 +30,26 @@ extension ConsensusMerger {
         let lead = leadHours(middle)
         let factor = leadFactor(lead)
         var values: [DailyQuantity: MergedField] = [:]
+        // The mean confidence's sum, in the order `meanConfidence` adds it; and whether some field is more than the sun's times.
+        var confidenceSum = 0.0
+        var confidenceCount = 0
+        var anyForecast = false
         for (slot, quantity) in QuantitySlot.allDaily.enumerated() {
             var inputs: [ProviderValue] = []
             var missing: [String] = []
             for (index, day) in days.enumerated() {
-                if let (value, origin) = day.value(quantity) {
+                if let (value, origin) = day.values[slot] {
                     inputs.append(ProviderValue(provider: ids[index], value: value, weight: weights[index], origin: origin))
                 } else {
                     missing.append(ids[index])
                 }
             }
-            values[quantity] = field(inputs, missing: missing, floor: dailyFloors[slot], circular: quantity.spec.circular, leadFactor: factor)
+            guard let merged = field(inputs, missing: missing, floor: dailyFloors[slot], circular: quantity.spec.circular, leadFactor: factor) else { continue }
+            confidenceSum += merged.confidence
+            confidenceCount += 1
+            // The sun's times alone (OpenWeatherMap's today before its first complete day) are no forecast day.
+            if quantity != .sunrise && quantity != .sunset && quantity != .daylightDuration { anyForecast = true }
+            values[quantity] = merged
         }
         var votes: [ConditionVote] = []
         var missing: [String] = []
@@ -49,38 +60,58 @@ extension ConsensusMerger {
             } else {
                 missing.append(ids[index])
             }
-            let amount = day.value(.precipitationSum)?.0
-            let probability = day.value(.precipitationProbabilityMax)?.0
+            let amount = day.values[DayInputs.amountSlot]?.0
+            let probability = day.values[DayInputs.chanceSlot]?.0
             if amount != nil || probability != nil { evidence.append(PrecipitationEvidence(amountMM: amount, probabilityPercent: probability)) }
         }
         let merged = condition(votes, dry: ConditionMerge.isDry(evidence, configuration: configuration), missing: missing, leadFactor: factor)
-        // The sun's times alone (OpenWeatherMap's today before its first complete day) are no forecast day.
-        let sunOnly: Set<DailyQuantity> = [.sunrise, .sunset, .daylightDuration]
-        guard values.keys.contains(where: { !sunOnly.contains($0) }) || merged != nil else { return nil }
+        guard anyForecast || merged != nil else { return nil }
+        if let merged {
+            confidenceSum += merged.confidence
+            confidenceCount += 1
+        }
         return ConsensusDayV1(
             date: date, start: interval.lowerBound, end: interval.upperBound, utcOffsetSeconds: calendar.utcOffsetSeconds(at: interval.lowerBound),
             leadHours: lead, values: values, condition: merged,
-            confidence: Self.meanConfidence(QuantitySlot.allDaily.lazy.map { values[$0] }, merged))
+            confidence: confidenceCount > 0 ? confidenceSum / Double(confidenceCount) : nil)
     }
 }
 
-/// One provider's day: its own, and the one computed from its hours.
+/// One provider's day, resolved once: for each daily quantity its own value where it gives one, else the one computed from
+/// its hours; the same for its condition.
 private struct DayInputs {
-    var native: DailyPoint?
-    var derived: DailyPoint?
+    /// By position in `QuantitySlot.allDaily`: the value and where it came from.
+    var values: [(Double, ValueOrigin)?]
+    /// The condition and where it came from.
+    var condition: (Condition, ValueOrigin)?
 
-    /// The provider's own value of a field where it gives one, else the computed one.
-    func value(_ quantity: DailyQuantity) -> (Double, ValueOrigin)? {
-        if let native, let value = native[quantity] {
-            return (value, native.isDerived || (!native.derivedQuantities.isEmpty && native.derivedQuantities.contains(quantity)) ? .derived : .given)
+    /// Positions of the day's amount and highest chance of precipitation in `values`.
+    static let amountSlot = QuantitySlot.allDaily.firstIndex(of: .precipitationSum)!
+    static let chanceSlot = QuantitySlot.allDaily.firstIndex(of: .precipitationProbabilityMax)!
+
+    init(native: DailyPoint?, derived: DailyPoint?) {
+        if let native {
+            let dayIsDerived = native.isDerived
+            let someDerived = !native.derivedQuantities.isEmpty
+            values = QuantitySlot.allDaily.map { quantity in
+                if let value = native[quantity] {
+                    return (value, dayIsDerived || (someDerived && native.derivedQuantities.contains(quantity)) ? .derived : .given)
+                }
+                return derived?[quantity].map { ($0, .derived) }
+            }
+            if let condition = native.condition {
+                self.condition = (condition, dayIsDerived ? .derived : .given)
+                return
+            }
+        } else {
+            values = QuantitySlot.allDaily.map { quantity in derived?[quantity].map { ($0, .derived) } }
         }
-        if let value = derived?[quantity] { return (value, .derived) }
-        return nil
+        condition = derived?.condition.map { ($0, .derived) }
     }
 
-    /// The provider's own condition where it gives one, else the computed one.
-    var condition: (Condition, ValueOrigin)? {
-        if let native, let condition = native.condition { return (condition, native.isDerived ? .derived : .given) }
-        return derived?.condition.map { ($0, .derived) }
+    /// True when a provider's own day gives every daily quantity and a condition, so none is taken from its hours.
+    static func isComplete(_ day: DailyPoint?) -> Bool {
+        guard let day, day.condition != nil else { return false }
+        return !QuantitySlot.allDaily.contains { day[$0] == nil }
     }
 }

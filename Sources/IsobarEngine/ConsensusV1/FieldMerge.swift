@@ -30,7 +30,37 @@ public enum FieldMerge {
         if !inputs.allSatisfy(isUsable) { inputs.removeAll { !isUsable($0) } }
         guard !inputs.isEmpty else { return nil }
         let count = inputs.count
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { values in
+        let statistics = withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { numbers in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: count) { isOutlier in
+                let values = UnsafeMutableBufferPointer(rebasing: numbers[0..<count])
+                let weights = UnsafeMutableBufferPointer(rebasing: numbers[count..<(2 * count)])
+                for index in 0..<count {
+                    values[index] = inputs[index].value
+                    weights[index] = inputs[index].weight
+                    isOutlier[index] = inputs[index].isOutlier
+                }
+                let statistics = Self.statistics(
+                    values: values, weights: UnsafeBufferPointer(weights), isOutlier: isOutlier, floor: floor, circular: circular,
+                    leadFactor: leadFactor, rules: rules)
+                for index in 0..<count where isOutlier[index] { inputs[index].isOutlier = true }
+                return statistics
+            }
+        }
+        return MergedField(statistics, sources: .listed(inputs: inputs, missing: missing))
+    }
+
+    /// The merge of `values` with their `weights` (both finite, weights positive, at least one): `values` is overwritten, and
+    /// `isOutlier` marks the outliers (an entry already marked stays out of a consensus worked out again without outliers).
+    static func statistics(
+        values: UnsafeMutableBufferPointer<Double>, weights: UnsafeBufferPointer<Double>, isOutlier: UnsafeMutableBufferPointer<Bool>,
+        floor: Double, circular: Bool, leadFactor: Double, rules: MergeRules
+    ) -> FieldStatistics {
+        let count = values.count
+        // Every weight the same (as by default): medians by a sorting network of the bare values.
+        let firstWeight = weights[0]
+        var equalWeights = count <= WeightedMedian.networkLimit
+        if equalWeights { for weight in weights where weight != firstWeight { equalWeights = false } }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { scratch in
             withUnsafeTemporaryAllocation(of: WeightedMedian.Entry.self, capacity: count) { buffer in
                 // The values to merge: as given, or for directions, degrees along their smallest arc.
                 var origin = 0.0
@@ -38,11 +68,9 @@ public enum FieldMerge {
                 let high: Double
                 let spread: Double
                 if circular {
-                    for index in 0..<count { values[index] = wrap(inputs[index].value) }
-                    let arc = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { angles in
-                        for index in 0..<count { angles[index] = values[index] }
-                        return smallestArc(sorting: angles)
-                    }
+                    for index in 0..<count { values[index] = wrap(values[index]) }
+                    for index in 0..<count { scratch[index] = values[index] }
+                    let arc = smallestArc(sorting: scratch)
                     origin = arc.start
                     for index in 0..<count {
                         let angle = values[index]
@@ -50,22 +78,49 @@ public enum FieldMerge {
                     }
                     (low, high, spread) = (arc.start, arc.end, arc.width)
                 } else {
-                    for index in 0..<count { values[index] = inputs[index].value }
-                    (low, high) = (values.min()!, values.max()!)
+                    // As `min()` and `max()`: the first of equal lowest or highest values.
+                    var (lowest, highest) = (values[0], values[0])
+                    for index in 1..<count {
+                        let value = values[index]
+                        if value < lowest { lowest = value }
+                        if highest < value { highest = value }
+                    }
+                    (low, high) = (lowest, highest)
                     spread = high - low
                 }
 
-                for index in 0..<count { buffer[index] = .init(values[index], weight: inputs[index].weight) }
-                let (center, totalWeight) = WeightedMedian.medianAndTotalWeight(sorting: buffer)!
-                for index in 0..<count { buffer[index] = .init(abs(values[index] - center), weight: inputs[index].weight) }
-                let mad = WeightedMedian.median(sorting: buffer)!
+                let center: Double
+                let totalWeight: Double
+                var negativeZero = false
+                if equalWeights {
+                    for index in 0..<count {
+                        let value = values[index]
+                        scratch[index] = value
+                        if value.bitPattern == WeightedMedian.negativeZeroBits { negativeZero = true }
+                    }
+                }
+                if equalWeights && !negativeZero {
+                    (center, totalWeight) = WeightedMedian.medianAndTotalWeight(sortingEqual: scratch, weight: firstWeight)
+                } else {
+                    for index in 0..<count { buffer[index] = .init(values[index], weight: weights[index]) }
+                    (center, totalWeight) = WeightedMedian.medianAndTotalWeight(sorting: buffer)!
+                }
+                let mad: Double
+                if equalWeights {
+                    // Absolute deviations are never −0.0.
+                    for index in 0..<count { scratch[index] = abs(values[index] - center) }
+                    mad = WeightedMedian.medianAndTotalWeight(sortingEqual: scratch, weight: firstWeight).median
+                } else {
+                    for index in 0..<count { buffer[index] = .init(abs(values[index] - center), weight: weights[index]) }
+                    mad = WeightedMedian.median(sorting: buffer)!
+                }
 
                 var disagreement: Disagreement?
                 var outliers = 0
                 if totalWeight >= rules.outlierRuleMinimumWeight - 1e-9 {
                     let threshold = Swift.max(rules.outlierMultiplier * rules.madScale * mad, floor)
                     for index in 0..<count where abs(values[index] - center) > threshold {
-                        inputs[index].isOutlier = true
+                        isOutlier[index] = true
                         outliers += 1
                     }
                 } else {
@@ -78,21 +133,27 @@ public enum FieldMerge {
                     var kept = 0
                     var keptLow = Double.infinity
                     var keptHigh = -Double.infinity
-                    for index in 0..<count where !inputs[index].isOutlier {
-                        buffer[kept] = .init(values[index], weight: inputs[index].weight)
+                    for index in 0..<count where !isOutlier[index] {
+                        scratch[kept] = values[index]
+                        buffer[kept] = .init(values[index], weight: weights[index])
                         keptLow = Swift.min(keptLow, values[index])
                         keptHigh = Swift.max(keptHigh, values[index])
                         kept += 1
                     }
-                    (value, keptWeight) = WeightedMedian.medianAndTotalWeight(sorting: UnsafeMutableBufferPointer(rebasing: buffer[0..<kept]))!
+                    let keptValues = UnsafeMutableBufferPointer(rebasing: scratch[0..<kept])
+                    if equalWeights && !WeightedMedian.hasNegativeZero(keptValues) {
+                        (value, keptWeight) = WeightedMedian.medianAndTotalWeight(sortingEqual: keptValues, weight: firstWeight)
+                    } else {
+                        (value, keptWeight) = WeightedMedian.medianAndTotalWeight(sorting: UnsafeMutableBufferPointer(rebasing: buffer[0..<kept]))!
+                    }
                     keptSpread = keptHigh - keptLow
                 }
                 // As `ConsensusConfidence.confidence`, with the lead-time factor worked out once per hour.
                 let confidence = ConsensusConfidence.agreement(spread: keptSpread, floor: floor) * ConsensusConfidence.wholeSources(weight: keptWeight)
                     * leadFactor
-                return MergedField(
+                return FieldStatistics(
                     value: circular ? wrap(origin + value) : value, min: low, max: high, spread: spread, medianAbsoluteDeviation: mad,
-                    inputs: inputs, missing: missing, disagreement: disagreement, confidence: confidence)
+                    disagreement: disagreement, confidence: confidence)
             }
         }
     }
@@ -133,10 +194,23 @@ public enum FieldMerge {
 
     /// An angle in 0..<360.
     static func wrap(_ degrees: Double) -> Double {
+        // Already in range: the remainder below would be the angle itself.
+        if degrees >= 0 && degrees < 360 { return degrees }
         let result = degrees.truncatingRemainder(dividingBy: 360)
         let positive = result < 0 ? result + 360 : result
         return positive >= 360 ? 0 : positive
     }
+}
+
+/// What a field merge works out from its values and weights alone: everything of a `MergedField` but its sources.
+struct FieldStatistics {
+    var value: Double
+    var min: Double
+    var max: Double
+    var spread: Double
+    var medianAbsoluteDeviation: Double
+    var disagreement: Disagreement?
+    var confidence: Double
 }
 
 /// The constants of `ConsensusConfiguration` a field merge reads, copied out once per merge.

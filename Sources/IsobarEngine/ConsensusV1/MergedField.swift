@@ -61,15 +61,31 @@ public struct MergedField: Sendable, Equatable {
     /// The weighted median absolute deviation of every input from their weighted median (unscaled).
     public var medianAbsoluteDeviation: Double
     /// Every provider's input, in input order, outliers marked.
-    public var inputs: [ProviderValue]
+    public var inputs: [ProviderValue] {
+        get { sources.inputs }
+        set { sources = .listed(inputs: newValue, missing: sources.missing) }
+    }
     /// Providers in the merge that gave no value for this field.
-    public var missing: [String]
+    public var missing: [String] {
+        get { sources.missing }
+        set { sources = .listed(inputs: sources.inputs, missing: newValue) }
+    }
     /// The disagreement, reported instead of outliers when the sources weigh less than the outlier rule needs (two sources or one by default).
-    public var disagreement: Disagreement?
+    public var disagreement: Disagreement? {
+        get { extras?.disagreement }
+        set { extras = MergedFieldExtras.make(disagreement: newValue, learned: learned) }
+    }
     /// Confidence in 0…1 (see `ConsensusConfidence`; with learned weights, `ConsensusV2.confidence`).
     public var confidence: Double
     /// The v2 provenance (80 % interval, weighting, learned weights and corrections), when the merge learned from the record.
-    public var learned: LearnedField?
+    public var learned: LearnedField? {
+        get { extras?.learned }
+        set { extras = MergedFieldExtras.make(disagreement: disagreement, learned: newValue) }
+    }
+    /// Where `inputs` and `missing` are kept.
+    var sources: FieldSources
+    /// The disagreement and the v2 provenance, kept out of line (most fields have neither) so that a field is small to copy.
+    private var extras: MergedFieldExtras?
 
     /// Creates a merged field (for tests and renderers; merges come from `FieldMerge`).
     public init(value: Double, min: Double, max: Double, spread: Double, medianAbsoluteDeviation: Double, inputs: [ProviderValue],
@@ -79,10 +95,28 @@ public struct MergedField: Sendable, Equatable {
         self.max = max
         self.spread = spread
         self.medianAbsoluteDeviation = medianAbsoluteDeviation
-        self.inputs = inputs
-        self.missing = missing
-        self.disagreement = disagreement
+        sources = .listed(inputs: inputs, missing: missing)
+        extras = MergedFieldExtras.make(disagreement: disagreement, learned: nil)
         self.confidence = confidence
+    }
+
+    /// A merged field from a merge's statistics and its sources.
+    init(_ statistics: FieldStatistics, sources: FieldSources) {
+        value = statistics.value
+        min = statistics.min
+        max = statistics.max
+        spread = statistics.spread
+        medianAbsoluteDeviation = statistics.medianAbsoluteDeviation
+        self.sources = sources
+        extras = MergedFieldExtras.make(disagreement: statistics.disagreement, learned: nil)
+        confidence = statistics.confidence
+    }
+
+    /// Equal when every number, input, missing provider, disagreement and provenance is, wherever the inputs are kept.
+    public static func == (lhs: MergedField, rhs: MergedField) -> Bool {
+        lhs.value == rhs.value && lhs.min == rhs.min && lhs.max == rhs.max && lhs.spread == rhs.spread
+            && lhs.medianAbsoluteDeviation == rhs.medianAbsoluteDeviation && lhs.inputs == rhs.inputs && lhs.missing == rhs.missing
+            && lhs.disagreement == rhs.disagreement && lhs.confidence == rhs.confidence && lhs.learned == rhs.learned
     }
 
     /// Providers whose values made the consensus.
@@ -90,4 +124,20 @@ public struct MergedField: Sendable, Equatable {
 
     /// Providers left out as outliers.
     public var outliers: [String] { inputs.filter(\.isOutlier).map(\.provider) }
+}
+
+/// A merged field's rarely present parts: the disagreement of too few sources and the v2 provenance.
+final class MergedFieldExtras: Sendable {
+    let disagreement: Disagreement?
+    let learned: LearnedField?
+
+    private init(disagreement: Disagreement?, learned: LearnedField?) {
+        self.disagreement = disagreement
+        self.learned = learned
+    }
+
+    /// The extras, or nil (nothing allocated) when there are none.
+    static func make(disagreement: Disagreement?, learned: LearnedField?) -> MergedFieldExtras? {
+        disagreement == nil && learned == nil ? nil : MergedFieldExtras(disagreement: disagreement, learned: learned)
+    }
 }
