@@ -80,6 +80,11 @@ import Testing
         #expect(try places(of: lines, type: "archived_observation").count == 3)
         #expect(metar.requests.isEmpty)
 
+        // Three hours after the recording's current values, they are too old to stand in for an observation.
+        let late = ["XDG_DATA_HOME": temporaryDirectory("batch-late-data"), "XDG_CACHE_HOME": temporaryDirectory("batch-late-cache")]
+        #expect(await runCLI(["batch", try batchInput(places), "--config", config], environment: late, transport: curl).code == 0)
+        #expect(try await export(late, config).allSatisfy { try $0.string("type") != "archived_observation" })
+
         // Without an observations entry, no proxy.
         let plain = ["XDG_DATA_HOME": temporaryDirectory("batch-noproxy-data"), "XDG_CACHE_HOME": temporaryDirectory("batch-noproxy-cache"),
                      "ISOBAR_TIME_SHIFT": String(Int(recordingTimeShift)! - 9_000)]
