@@ -56,6 +56,16 @@ import Testing
         #expect(try await export(environment, config).isEmpty)
     }
 
+    @Test(arguments: [("daily", true), ("current", false)])
+    func dailyAnswersKeepTheirHoursAndCurrentOnesHaveNone(kind: String, keeps: Bool) async throws {
+        let server = try providerServer()
+        let config = try configuration(server)
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("batch-kind-data"), "XDG_CACHE_HOME": temporaryDirectory("batch-kind-cache")]
+        let run = await runCLI(["batch", try batchInput(places), "--config", config, "--kind", kind], environment: environment, transport: curl)
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(try places(of: await export(environment, config), type: "archived_step").count == (keeps ? 3 : 0))
+    }
+
     @Test func aReplayedBatchArchivesNothing() async throws {
         let data = temporaryDirectory("batch-archive-demo")
         let run = await runCLI(["batch", try batchInput("Minsk\nMoscow\n"), "--demo", "--kind", "hourly"], environment: ["XDG_DATA_HOME": data])

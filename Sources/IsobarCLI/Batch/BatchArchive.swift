@@ -64,11 +64,12 @@ final class BatchArchive: Sendable {
         switch event {
         case .result(let request, let result):
             let report = result.report
-            guard report.source == .live, report.freshness == .fresh else { return }
+            let keepsCurrent = keepsProxies && report.current != nil
+            guard report.source == .live, report.freshness == .fresh, !report.hourly.isEmpty || keepsCurrent else { return }
             let full = collected.state.withLock { state -> Bool in
                 guard !state.failed else { return false }
                 if !report.hourly.isEmpty { state.reports.append(report) }
-                if keepsProxies, report.current != nil { state.current[request.id, default: []].append(report) }
+                if keepsCurrent { state.current[request.id, default: []].append(report) }
                 return state.reports.count + state.observations.count >= Self.batchSize
             }
             if full { wake.yield() }
