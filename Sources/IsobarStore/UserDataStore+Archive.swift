@@ -130,13 +130,18 @@ extension UserDataStore {
     @discardableResult
     public func archive(_ reports: [WeatherReport], observations: [ObservationToArchive], pruningBefore cutoff: Date? = nil)
         async throws(UserDataError) -> Int {
-        let rows = reports.flatMap(Self.stepRows)
-        guard !rows.isEmpty || !observations.isEmpty || cutoff != nil else { return 0 }
+        guard reports.contains(where: { !$0.hourly.isEmpty }) || !observations.isEmpty || cutoff != nil else { return 0 }
         return try await write { connection throws(StoreError) in
-            try Self.insertSteps(rows, connection)
+            // One report's rows at a time: a batch's thousands of steps are never all in memory as rows at once.
+            var written = 0
+            for report in reports {
+                let rows = Self.stepRows(report)
+                try Self.insertSteps(rows, connection)
+                written += rows.count
+            }
             for observation in observations { try Self.insertObservation(observation, connection) }
             if let cutoff { _ = try Self.prune(before: cutoff, connection) }
-            return rows.count
+            return written
         }
     }
 
