@@ -70,6 +70,26 @@ public struct ArchivedObservation: Sendable, Equatable {
     public static let proxySource = "proxy"
 }
 
+/// An observation (or a provider's current values standing in for one) waiting to be archived with others.
+public struct ObservationToArchive: Sendable {
+    /// What was observed, and when.
+    public var sample: WeatherSample
+    /// The source's id: `metar`, or `proxy` for a provider's current values.
+    public var source: String
+    /// The station, or for a proxy the provider's id.
+    public var station: String
+    /// The place it stands for.
+    public var place: Place
+
+    /// Creates one.
+    public init(_ sample: WeatherSample, source: String, station: String, place: Place) {
+        self.sample = sample
+        self.source = source
+        self.station = station
+        self.place = place
+    }
+}
+
 /// What the archive holds.
 public struct ArchiveStats: Sendable, Equatable {
     /// Archived forecast steps.
@@ -89,23 +109,10 @@ extension UserDataStore {
     /// archived twice in one hour keeps the later. Returns the number of steps written.
     @discardableResult
     public func archive(_ report: WeatherReport) async throws(UserDataError) -> Int {
-        let issuedAt = Self.hourFloor(report.fetchedAt)
-        let (latitude, longitude) = Self.rounded(report.place.coordinate)
-        let rows: [[SQLValue]] = report.hourly.filter { $0.time >= issuedAt }.map { step in
-            [.text(report.providerID), .real(latitude), .real(longitude), .integer(Int64(issuedAt.timeIntervalSince1970)),
-             .integer(Int64(step.time.timeIntervalSince1970.rounded())), .real(step.periodHours),
-             step.condition.map { SQLValue.text($0.id) } ?? .null, .text(Self.fields(of: step))]
-        }
+        let rows = Self.stepRows(report)
         guard !rows.isEmpty else { return 0 }
         return try await write { connection throws(StoreError) in
-            for row in rows {
-                // An upsert, not a replacement: a step already folded into the skill record stays folded.
-                try connection.query("""
-                    INSERT INTO archive_steps(provider, latitude, longitude, issued_at, valid_at, period_hours, condition, fields)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT DO UPDATE SET period_hours = excluded.period_hours, condition = excluded.condition, fields = excluded.fields
-                    """, row)
-            }
+            try Self.insertSteps(rows, connection)
             return rows.count
         }
     }
@@ -113,17 +120,63 @@ extension UserDataStore {
     /// Archives an observation of `place` by `source` at `station`; steps near its time that no observation stood for
     /// wait to be folded into the skill record again.
     public func archiveObservation(_ sample: WeatherSample, source: String, station: String, place: Place) async throws(UserDataError) {
-        let (latitude, longitude) = Self.rounded(place.coordinate)
-        let observedAt = Int64(sample.time.timeIntervalSince1970.rounded())
-        let row: [SQLValue] = [.text(source), .text(station), .real(latitude), .real(longitude), .integer(observedAt),
-                               sample.condition.map { SQLValue.text($0.id) } ?? .null, .text(Self.fields(of: sample))]
-        try await write { connection throws(StoreError) in
-            _ = try connection.query("""
-                INSERT OR REPLACE INTO archive_observations(source, station, latitude, longitude, observed_at, condition, fields)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, row)
-            try Self.reopenSteps(connection, latitude: latitude, longitude: longitude, observedAt: observedAt)
+        let observation = ObservationToArchive(sample, source: source, station: station, place: place)
+        try await write { connection throws(StoreError) in try Self.insertObservation(observation, connection) }
+    }
+
+    /// Archives many live answers' forecast steps and many observations in one transaction (as `archive(_:)` and
+    /// `archiveObservation` each do one), then, when `pruningBefore` is given, removes what `pruneArchive` would.
+    /// Returns the number of steps written.
+    @discardableResult
+    public func archive(_ reports: [WeatherReport], observations: [ObservationToArchive], pruningBefore cutoff: Date? = nil)
+        async throws(UserDataError) -> Int {
+        guard reports.contains(where: { !$0.hourly.isEmpty }) || !observations.isEmpty || cutoff != nil else { return 0 }
+        return try await write { connection throws(StoreError) in
+            // One report's rows at a time: a batch's thousands of steps are never all in memory as rows at once.
+            var written = 0
+            for report in reports {
+                let rows = Self.stepRows(report)
+                try Self.insertSteps(rows, connection)
+                written += rows.count
+            }
+            for observation in observations { try Self.insertObservation(observation, connection) }
+            if let cutoff { _ = try Self.prune(before: cutoff, connection) }
+            return written
         }
+    }
+
+    /// The rows of a report's steps from the hour it was fetched in.
+    private static func stepRows(_ report: WeatherReport) -> [[SQLValue]] {
+        let issuedAt = hourFloor(report.fetchedAt)
+        let (latitude, longitude) = rounded(report.place.coordinate)
+        return report.hourly.filter { $0.time >= issuedAt }.map { step in
+            [.text(report.providerID), .real(latitude), .real(longitude), .integer(Int64(issuedAt.timeIntervalSince1970)),
+             .integer(Int64(step.time.timeIntervalSince1970.rounded())), .real(step.periodHours),
+             step.condition.map { SQLValue.text($0.id) } ?? .null, .text(fields(of: step))]
+        }
+    }
+
+    private static func insertSteps(_ rows: [[SQLValue]], _ connection: Connection) throws(StoreError) {
+        for row in rows {
+            // An upsert, not a replacement: a step already folded into the skill record stays folded.
+            try connection.query("""
+                INSERT INTO archive_steps(provider, latitude, longitude, issued_at, valid_at, period_hours, condition, fields)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO UPDATE SET period_hours = excluded.period_hours, condition = excluded.condition, fields = excluded.fields
+                """, row)
+        }
+    }
+
+    private static func insertObservation(_ observation: ObservationToArchive, _ connection: Connection) throws(StoreError) {
+        let (latitude, longitude) = rounded(observation.place.coordinate)
+        let sample = observation.sample
+        let observedAt = Int64(sample.time.timeIntervalSince1970.rounded())
+        try connection.query("""
+            INSERT OR REPLACE INTO archive_observations(source, station, latitude, longitude, observed_at, condition, fields)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [.text(observation.source), .text(observation.station), .real(latitude), .real(longitude), .integer(observedAt),
+                  sample.condition.map { SQLValue.text($0.id) } ?? .null, .text(fields(of: sample))])
+        try reopenSteps(connection, latitude: latitude, longitude: longitude, observedAt: observedAt)
     }
 
     /// What the archive holds.
@@ -145,14 +198,16 @@ extension UserDataStore {
     /// Removes steps valid and observations made before `cutoff`; returns how many rows went.
     @discardableResult
     public func pruneArchive(before cutoff: Date) async throws(UserDataError) -> Int {
+        try await write { connection throws(StoreError) in try Self.prune(before: cutoff, connection) }
+    }
+
+    private static func prune(before cutoff: Date, _ connection: Connection) throws(StoreError) -> Int {
         let seconds = SQLValue.integer(Int64(cutoff.timeIntervalSince1970.rounded(.down)))
-        return try await write { connection throws(StoreError) in
-            try connection.query("DELETE FROM archive_steps WHERE valid_at < ?", [seconds])
-            var removed = try connection.query("SELECT changes()").first?.first?.int ?? 0
-            try connection.query("DELETE FROM archive_observations WHERE observed_at < ?", [seconds])
-            removed += try connection.query("SELECT changes()").first?.first?.int ?? 0
-            return removed
-        }
+        try connection.query("DELETE FROM archive_steps WHERE valid_at < ?", [seconds])
+        var removed = try connection.query("SELECT changes()").first?.first?.int ?? 0
+        try connection.query("DELETE FROM archive_observations WHERE observed_at < ?", [seconds])
+        removed += try connection.query("SELECT changes()").first?.first?.int ?? 0
+        return removed
     }
 
     /// Removes every archived step and observation, and the skill record learned from them (the cities and home stay);

@@ -33,6 +33,8 @@ extension IsobarCommandLine {
         setup.options.cachesOnlyAskedKinds = true
         // Learned weights over every place in the archive: one record for the whole run.
         setup = await learned(setup, near: nil)
+        // Live answers go to the forecast archive through one writer, a transaction at a time, off the consumer's path.
+        let archive = batchArchive(setup)
         let view = options.kind.view(days: options.days)
         let started = time.now()
         let book = BatchBook(order: options.order, window: 4 * options.jobs + 32, providers: setup.bindings.count, output: output)
@@ -59,6 +61,7 @@ extension IsobarCommandLine {
             var renderer = JSONLinesRenderer(context: context, output: capture)
             var rows = csv
             for await event in events {
+                archive?.record(event)
                 let label = book.label(of: event.request.id)
                 if rows != nil {
                     book.record(event, line: rows!.lines(for: event, leading: [label.map { String($0.inputLine) }, label?.id]))
@@ -78,6 +81,9 @@ extension IsobarCommandLine {
                                total: errors.isTerminal && !options.quiet ? path : nil)
         let ticker = Task { await watch.run(book: book, consumer: consumer, time: time, started: started, stopTaking: stopTaking) }
         await consumer.value
+        // What is left for the archive is written meanwhile; a run cut short waits for it no longer than for the cache.
+        let cutShort = interrupt.wasRaised || output.isClosed
+        async let archived = archive?.finish(waitingAtMost: cutShort ? Self.interruptGraceSeconds / 2 : nil)
         // A run cut short (Ctrl-C, a closed pipe) ends before the engine commits the writes its calls queued: commit them
         // here, waiting no longer than a moment for a store whose lock another process holds.
         if let store = setup.store { await Self.flush(store, waitingAtMost: Self.interruptGraceSeconds / 2) }
@@ -85,6 +91,7 @@ extension IsobarCommandLine {
         stopTaking()
         ticker.cancel()
         let ending = await ticker.value
+        if let failure = await archived { warn("the forecast archive was not updated: \(failure)") }
         guard !output.isClosed else { return .outputClosed }
         book.flushHeld()
         let counts = book.counts
