@@ -14,6 +14,8 @@ import Synchronization
 final class BatchArchive: Sendable {
     /// Answers collected before the writer is woken ahead of its second.
     static let batchSize = 256
+    /// Answers collected and not yet written beyond which the consumer waits for the writer, so memory stays bounded.
+    static let maximumUnwritten = 4 * batchSize
 
     private let collected = Collected()
     private let keepsProxies: Bool
@@ -44,6 +46,7 @@ final class BatchArchive: Sendable {
                     let cutoff = pruned ? nil : now().addingTimeInterval(-Double(days) * 86_400)
                     try await store?.archive(reports, observations: observations, pruningBefore: cutoff)
                     pruned = true
+                    collected.written(reports.count)
                 } catch {
                     failure = error.message
                     collected.fail()
@@ -60,7 +63,7 @@ final class BatchArchive: Sendable {
 
     /// Notes one engine event of the run: a fresh live answer's steps to archive, and (keeping proxies) its current values
     /// until the place's consensus picks the proxy.
-    func record(_ event: EngineEvent) {
+    func record(_ event: EngineEvent) async {
         switch event {
         case .result(let request, let result):
             let report = result.report
@@ -68,11 +71,19 @@ final class BatchArchive: Sendable {
             guard report.source == .live, report.freshness == .fresh, !report.hourly.isEmpty || keepsCurrent else { return }
             let full = collected.state.withLock { state -> Bool in
                 guard !state.failed else { return false }
-                if !report.hourly.isEmpty { state.reports.append(report) }
+                if !report.hourly.isEmpty {
+                    state.reports.append(report)
+                    state.unwritten += 1
+                }
                 if keepsCurrent { state.current[request.id, default: []].append(report) }
                 return state.reports.count + state.observations.count >= Self.batchSize
             }
             if full { wake.yield() }
+            // A writer that falls behind (a slow disk) holds the consumer back instead of letting answers pile up.
+            while !Task.isCancelled, collected.isBehind(Self.maximumUnwritten) {
+                wake.yield()
+                try? await Task.sleep(for: .milliseconds(5))
+            }
         case .consensus(let request, _):
             guard keepsProxies else { return }
             let reports = collected.state.withLock { $0.current.removeValue(forKey: request.id) } ?? []
@@ -109,6 +120,8 @@ private final class Collected: Sendable {
         var observations: [ObservationToArchive] = []
         /// Each place's fresh live answers with current values, until its consensus ends it (only when keeping proxies).
         var current: [RequestID: [WeatherReport]] = [:]
+        /// Answers collected and not yet written (those being written included).
+        var unwritten = 0
         /// Set once a write failed: nothing more is collected.
         var failed = false
     }
@@ -127,11 +140,22 @@ private final class Collected: Sendable {
         }
     }
 
+    /// Notes `count` answers written.
+    func written(_ count: Int) {
+        state.withLock { $0.unwritten -= count }
+    }
+
+    /// True while at least `limit` answers wait to be written and writing has not failed.
+    func isBehind(_ limit: Int) -> Bool {
+        state.withLock { !$0.failed && $0.unwritten >= limit }
+    }
+
     /// Stops collecting, after a failed write.
     func fail() {
         state.withLock { state in
             state.failed = true
             state.current = [:]
+            state.unwritten = 0
         }
     }
 }

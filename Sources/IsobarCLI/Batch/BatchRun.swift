@@ -61,7 +61,7 @@ extension IsobarCommandLine {
             var renderer = JSONLinesRenderer(context: context, output: capture)
             var rows = csv
             for await event in events {
-                archive?.record(event)
+                await archive?.record(event)
                 let label = book.label(of: event.request.id)
                 if rows != nil {
                     book.record(event, line: rows!.lines(for: event, leading: [label.map { String($0.inputLine) }, label?.id]))
