@@ -45,19 +45,15 @@ public struct TieredCache: ResponseCache {
             if let localError { throw localError }
             return near
         }
-        await keepCopy(far, for: key)
+        keepCopy(far, for: key)
         return far
     }
 
-    /// A copy of a shared answer for the next command on this machine; the answer is served whether or not it could be kept,
-    /// and `SharedStoreState.finish()` sees it committed before the command ends. A local cache that queues writes (see
-    /// `QueuedWriting`) queues it, and reads it back meanwhile; any other is written on a task of its own while the answer
-    /// is delivered.
-    private func keepCopy(_ far: CacheEntry, for key: CacheKey) async {
-        if local is any QueuedWriting {
-            await local.storeSoon(far, for: key) { _ in }
-            return
-        }
+    /// A copy of a shared answer for the next command on this machine, written on a task of its own while the answer is
+    /// delivered (`SharedStoreState.finish()` waits for it before the command ends); the answer is served whether or not it
+    /// could be kept. Not queued in a local store that queues writes: that would commit it at the end of the run, after
+    /// the answer is delivered rather than while it is.
+    private func keepCopy(_ far: CacheEntry, for key: CacheKey) {
         state.writes.start(key) { [local] in
             do { try await local.store(far, for: key) } catch {}
         }
@@ -240,9 +236,9 @@ public struct FallbackLock: FetchLock {
 }
 
 extension TieredCache: QueuedWriting {
-    /// Waits for the local copies still being written and for the local cache's queued writes.
+    /// Waits for the local cache's queued writes. Not for the copies of shared answers still being written: the run's
+    /// end would then wait for them, where they can go on while it is delivered (`SharedStoreState.finish()` waits for them).
     public func flushQueuedWrites() async {
-        await state.writes.wait()
         await (local as? any QueuedWriting)?.flushQueuedWrites()
     }
 }
