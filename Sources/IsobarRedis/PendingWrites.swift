@@ -1,8 +1,8 @@
 import IsobarEngine
 import Synchronization
 
-/// Writes started without waiting for them (the local copy of an answer taken from the shared store, when the local cache
-/// does not queue writes itself), which must all be done before the command ends: `wait()` returns once every one started so far has finished.
+/// Writes started without waiting for them (the local copy of an answer taken from the shared store), which must all be
+/// done before the command ends: `wait()` returns once every one started so far has finished.
 final class PendingWrites: Sendable {
     private struct Running {
         var key: CacheKey

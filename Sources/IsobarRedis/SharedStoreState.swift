@@ -15,7 +15,7 @@ public final class SharedStoreState: Sendable {
     private let retrySeconds: Double
     private let fallback: String
     private let seconds: @Sendable () -> Double
-    /// Local copies of shared answers still being written (by local caches that do not queue writes).
+    /// Local copies of shared answers still being written.
     let writes = PendingWrites()
 
     /// A state that tells the first failure to `warn`, with `fallback` saying what happens instead; `seconds` is a monotonic
