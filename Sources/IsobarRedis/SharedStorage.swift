@@ -10,6 +10,8 @@ public enum SharedStorage {
     public static func compose(local: EngineStorage, shared: RedisStore, state: SharedStoreState, expectedMachines: Int,
                                isFresh: @escaping @Sendable (CacheKey, CacheEntry) -> Bool) -> EngineStorage {
         let health = FallbackHealth(local: (local.cooldowns, local.breakers), shared: shared, state: state)
+        // The local writes this storage queues are committed when the command finishes, whether or not its run ended.
+        state.flushesAtFinish(local)
         return EngineStorage(
             cache: TieredCache(local: local.cache, shared: shared, state: state, isFresh: isFresh),
             ledger: FallbackLedger(local: local.ledger, shared: shared, state: state, expectedMachines: expectedMachines),
@@ -43,12 +45,18 @@ public struct TieredCache: ResponseCache {
             if let localError { throw localError }
             return near
         }
-        // A copy for the next command on this machine, written while the answer is delivered (`SharedStoreState.finish()`
-        // waits for it before the command ends); the answer is served whether or not it could be kept.
+        keepCopy(far, for: key)
+        return far
+    }
+
+    /// A copy of a shared answer for the next command on this machine, written on a task of its own while the answer is
+    /// delivered (`SharedStoreState.finish()` waits for it before the command ends); the answer is served whether or not it
+    /// could be kept. Not queued in a local store that queues writes: that would commit it at the end of the run, after
+    /// the answer is delivered rather than while it is.
+    private func keepCopy(_ far: CacheEntry, for key: CacheKey) {
         state.writes.start(key) { [local] in
             do { try await local.store(far, for: key) } catch {}
         }
-        return far
     }
 
     /// Keeps the entry locally and on the server (after any copy still being written, so that an older one never lands last).
@@ -56,6 +64,14 @@ public struct TieredCache: ResponseCache {
         _ = await state.attempt { () async throws(StorageError) in try await shared.store(entry, for: key) }
         await state.writes.wait(for: key)
         try await local.store(entry, for: key)
+    }
+
+    /// `store`, the server's copy awaited (other machines look there as soon as the lease is released) and the local one
+    /// queued when the local cache queues writes.
+    public func storeSoon(_ entry: CacheEntry, for key: CacheKey, failed: @escaping @Sendable (StorageError) -> Void) async {
+        _ = await state.attempt { () async throws(StorageError) in try await shared.store(entry, for: key) }
+        await state.writes.wait(for: key)
+        await local.storeSoon(entry, for: key, failed: failed)
     }
 
     /// Deletes the entry in both (after any copy still being written).
@@ -96,6 +112,12 @@ public struct FallbackLedger: CallLedger {
     public func settle(_ call: CallID, at: Date) async throws(StorageError) {
         guard call.rawValue.hasPrefix(Self.localPrefix) else { return }
         try await local.settle(CallID(String(call.rawValue.dropFirst(Self.localPrefix.count))), at: at)
+    }
+
+    /// `settle`, queued when the local ledger queues writes; a call the server granted has nothing to settle.
+    public func settleSoon(_ call: CallID, at: Date, failed: @escaping @Sendable (StorageError) -> Void) async {
+        guard call.rawValue.hasPrefix(Self.localPrefix) else { return }
+        await local.settleSoon(CallID(String(call.rawValue.dropFirst(Self.localPrefix.count))), at: at, failed: failed)
     }
 
     /// The server's usage, or the local one.
@@ -154,6 +176,16 @@ public struct FallbackHealth: CooldownStore, BreakerStore {
         return try await local.breakers.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now)
     }
 
+    /// `recordOutcome`: on the server, awaited (the breaker is one for every machine), or, while it is away, queued when
+    /// the local store queues writes.
+    public func recordOutcomeSoon(provider: String, succeeded: Bool, threshold: Int, now: Date,
+                                  failed: @escaping @Sendable (StorageError) -> Void) async {
+        if await state.attempt({ () async throws(StorageError) in
+            try await shared.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now)
+        }) != nil { return }
+        await local.breakers.recordOutcomeSoon(provider: provider, succeeded: succeeded, threshold: threshold, now: now, failed: failed)
+    }
+
     /// Closes the breaker in both.
     public func resetBreaker(provider: String) async throws(StorageError) {
         _ = await state.attempt { () async throws(StorageError) in try await shared.resetBreaker(provider: provider) }
@@ -189,9 +221,46 @@ public struct FallbackLock: FetchLock {
         try await local.release(key, owner: owner)
     }
 
+    /// `release`: on the server, awaited (other machines take the lease next), and locally, queued when the local store
+    /// queues writes.
+    public func releaseSoon(_ key: String, owner: LeaseOwner, failed: @escaping @Sendable (StorageError) -> Void) async {
+        _ = await state.attempt { () async throws(StorageError) in try await shared.release(key, owner: owner) }
+        await local.releaseSoon(key, owner: owner, failed: failed)
+    }
+
     /// Waits with `LeaseBackoff` instead of the step's fixed interval: the holder is on another machine, so its answer is
     /// looked for soon and then ever less often.
     public func awaitTurn(_ key: String, attempt: Int, pollSeconds: Double, time: any TimeSource) async throws {
         try await time.sleep(seconds: LeaseBackoff.seconds(attempt: attempt, random: Double.random(in: 0...1)))
+    }
+}
+
+extension TieredCache: QueuedWriting {
+    /// Waits for the local cache's queued writes. Not for the copies of shared answers still being written: the run's
+    /// end would then wait for them, where they can go on while it is delivered (`SharedStoreState.finish()` waits for them).
+    public func flushQueuedWrites() async {
+        await (local as? any QueuedWriting)?.flushQueuedWrites()
+    }
+}
+
+extension FallbackLedger: QueuedWriting {
+    /// Waits for the local ledger's queued writes (the server's are never queued).
+    public func flushQueuedWrites() async {
+        await (local as? any QueuedWriting)?.flushQueuedWrites()
+    }
+}
+
+extension FallbackHealth: QueuedWriting {
+    /// Waits for the local cooldowns' and breakers' queued writes (the server's are never queued).
+    public func flushQueuedWrites() async {
+        await (local.cooldowns as? any QueuedWriting)?.flushQueuedWrites()
+        await (local.breakers as? any QueuedWriting)?.flushQueuedWrites()
+    }
+}
+
+extension FallbackLock: QueuedWriting {
+    /// Waits for the local leases' queued writes (the server's are never queued).
+    public func flushQueuedWrites() async {
+        await (local as? any QueuedWriting)?.flushQueuedWrites()
     }
 }

@@ -7,6 +7,7 @@ public final class SharedStoreState: Sendable {
     private struct State {
         var resumeAt: Double?
         var warned = false
+        var locals: [EngineStorage] = []
     }
 
     private let state = Mutex(State())
@@ -52,9 +53,16 @@ public final class SharedStoreState: Sendable {
         }
     }
 
-    /// Waits until every local copy of a shared answer started so far is written; a command calls it before it ends.
+    /// Waits until every local copy of a shared answer started so far is written, and every write queued in the local
+    /// stores composed with this state is committed; a command calls it before it ends.
     public func finish() async {
         await writes.wait()
+        for local in state.withLock({ $0.locals }) { await local.flushQueuedWrites() }
+    }
+
+    /// Has `finish()` commit the writes `local` queues.
+    func flushesAtFinish(_ local: EngineStorage) {
+        state.withLock { $0.locals.append(local) }
     }
 
     /// Notes a failure: warns the first time, and leaves the store alone for `retrySeconds`.
