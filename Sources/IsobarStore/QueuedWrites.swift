@@ -26,6 +26,8 @@ final class QueuedWrites: Sendable {
         var answers: [CacheKey: (number: Int, entry: CacheEntry)] = [:]
         var successes: [String: Int] = [:]
         var nextNumber = 0
+        /// Writes a job has taken and not yet committed (or failed).
+        var inFlight = 0
     }
 
     private let state = Mutex(State())
@@ -51,9 +53,9 @@ final class QueuedWrites: Sendable {
     /// Forgets what `entries` changed, now that they are committed (or failed): reads see the file again, unless a newer
     /// queued write changes the same thing.
     func settled(_ entries: [Entry]) {
-        guard entries.contains(where: { $0.overlay != nil }) else { return }
         state.withLock { state in
-            for entry in entries {
+            state.inFlight -= entries.count
+            for entry in entries where entry.overlay != nil {
                 switch entry.overlay {
                 case .answer(let key, _): if state.answers[key]?.number == entry.number { state.answers[key] = nil }
                 case .success(let provider): if state.successes[provider] == entry.number { state.successes[provider] = nil }
@@ -76,7 +78,10 @@ final class QueuedWrites: Sendable {
     /// Every write queued now, leaving none.
     func takeAll() -> [Entry] {
         state.withLock { state in
-            defer { state.entries = [] }
+            defer {
+                state.inFlight += state.entries.count
+                state.entries = []
+            }
             return state.entries
         }
     }
@@ -89,8 +94,8 @@ final class QueuedWrites: Sendable {
         }
     }
 
-    /// True when nothing is queued.
-    var isEmpty: Bool { state.withLock { $0.entries.isEmpty } }
+    /// True when nothing is queued and no job holds a queued write it has not committed yet.
+    var isEmpty: Bool { state.withLock { $0.entries.isEmpty && $0.inFlight == 0 } }
 }
 
 /// The queued writes one write job took, kept for a rerun of the job (after a damaged file was rebuilt); touched only by the

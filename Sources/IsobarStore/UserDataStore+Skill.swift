@@ -48,24 +48,27 @@ extension UserDataStore {
                     """, place + [.integer(due)]).first?.first?.int.map(Int64.init) {
                     let end = min(due, start + Self.foldChunkSeconds - 1)
                     let range: [SQLValue] = place + [.integer(start), .integer(end)]
-                    let steps = try connection.query("""
+                    let rows = try connection.query("""
                         SELECT provider, issued_at, valid_at, period_hours, condition, fields FROM archive_steps
                         WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at BETWEEN ? AND ?
-                        """, range).compactMap { row -> ArchivedStep? in
+                        """, range).compactMap { row -> (step: ArchivedStep, key: [SQLValue])? in
                         guard let provider = row[0].text, let issued = row[1].double, let valid = row[2].double, let fields = row[5].text else { return nil }
-                        return ArchivedStep(provider: provider, latitude: latitude, longitude: longitude, issuedAt: Date(timeIntervalSince1970: issued),
-                                            validAt: Date(timeIntervalSince1970: valid), periodHours: row[3].double ?? 1, condition: row[4].text,
-                                            values: Self.values(fields))
+                        return (ArchivedStep(provider: provider, latitude: latitude, longitude: longitude, issuedAt: Date(timeIntervalSince1970: issued),
+                                             validAt: Date(timeIntervalSince1970: valid), periodHours: row[3].double ?? 1, condition: row[4].text,
+                                             values: Self.values(fields)), [row[0], row[2], row[1]])
                     }
+                    let steps = rows.map(\.step)
                     if !steps.isEmpty {
                         let first = steps.map(\.issuedAt.timeIntervalSince1970).min()! - 5_400
                         let last = steps.map(\.validAt.timeIntervalSince1970).max()! + Self.matchWithinSeconds
                         let observations = try Self.observations(connection, latitude: latitude, longitude: longitude, from: first, to: last)
                         let matched = Self.fold(steps, observations: observations, into: &folder)
-                        let unmatched = Set(steps.indices.filter { !matched[$0] }.map { Int64(steps[$0].validAt.timeIntervalSince1970) })
-                        for valid in unmatched {
-                            try connection.query("UPDATE archive_steps SET folded = 2 WHERE folded = 0 AND latitude = ? AND longitude = ? AND valid_at = ?",
-                                                 place + [.integer(valid)])
+                        // Only the steps left unmatched wait: a step folded just now beside them at the same valid time stays folded.
+                        for index in steps.indices where !matched[index] {
+                            try connection.query("""
+                                UPDATE archive_steps SET folded = 2
+                                WHERE folded = 0 AND latitude = ? AND longitude = ? AND provider = ? AND valid_at = ? AND issued_at = ?
+                                """, place + rows[index].key)
                         }
                         settled += steps.count
                     }

@@ -16,6 +16,18 @@ private final class Failures: Sendable {
     let now = Date(timeIntervalSince1970: 1_795_856_400)
     let key = CacheKey(provider: "p", slot: .current, placeKey: "53.9,27.57")
 
+    @Test func writesAJobHasTakenCountUntilCommittedSoAFlushWaitsForThem() {
+        let queue = QueuedWrites()
+        #expect(queue.isEmpty)
+        _ = queue.append(QueuedWrites.Entry(body: { _ throws(StoreError) in }, failed: { _ in }, overlay: nil))
+        #expect(!queue.isEmpty)
+        let taken = queue.takeAll()
+        #expect(taken.count == 1)
+        #expect(!queue.isEmpty, "taken by a job but not yet committed: a flush must still wait for that job")
+        queue.settled(taken)
+        #expect(queue.isEmpty)
+    }
+
     @Test func queuedWritesAreReadAsIfCommittedAndAFlushCommitsThem() async throws {
         let directory = freshDirectory()
         let store = try await Store.open(directory: directory, warn: noWarnings)

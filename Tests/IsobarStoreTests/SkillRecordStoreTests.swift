@@ -97,6 +97,29 @@ import Testing
         #expect(Self.temperatureCounts(try await store.skillLedger()) == ["good": 24, "warm": 24])
     }
 
+    @Test func aStepFoldedBesideAWaitingOneIsNeverFoldedAgain() async throws {
+        let store = try await UserDataStore.open(directory: freshDirectory())
+        let (reports, observations) = Self.history(days: 0..<1)
+        let good = try #require(reports.first { $0.providerID == "good" })
+        // A provider whose steps hold only what no station reports here: at every valid time its step waits beside good's.
+        let hazy = WeatherReport(providerID: "hazy", place: Sample.minsk, fetchedAt: good.fetchedAt, hourly: good.hourly.map { step in
+            var hazy = WeatherSample(time: step.time, periodHours: 1)
+            hazy.visibilityM = 8_000
+            return hazy
+        })
+        try await store.archive(good)
+        try await store.archive(hazy)
+        for observed in observations { try await store.archiveObservation(observed, source: "metar", station: "UMMS", place: Sample.minsk) }
+        try await store.foldSkill()
+        #expect(Self.temperatureCounts(try await store.skillLedger()) == ["good": 24])
+        // A later report near 05:00 reopens the waiting step there; good's step beside it was folded and stays so.
+        var late = observations[5]
+        late.time = late.time.addingTimeInterval(600)
+        try await store.archiveObservation(late, source: "metar", station: "UMMS", place: Sample.minsk)
+        try await store.foldSkill()
+        #expect(Self.temperatureCounts(try await store.skillLedger()) == ["good": 24])
+    }
+
     @Test func importingAnotherArchiveGivesTheRecordOfOneHoldingBoth() async throws {
         let paris = Sample.paris
         let a = try await UserDataStore.open(directory: freshDirectory())

@@ -15,10 +15,18 @@ public struct ErrorHistogram: Sendable {
     public init(_ quantity: Quantity) { self.init(floor: quantity.spec.floor) }
 
     /// The bin of a signed error.
-    public func bin(error: Double) -> Int { min(Self.bins - 1, max(0, Int((error / width).rounded(.down)) + Self.bins / 2)) }
+    public func bin(error: Double) -> Int { Self.bin(at: error / width, offset: Self.bins / 2) }
 
     /// The bin of a spread (0 and above).
-    public func bin(spread: Double) -> Int { min(Self.bins - 1, max(0, Int((spread / width).rounded(.down)))) }
+    public func bin(spread: Double) -> Int { Self.bin(at: spread / width, offset: 0) }
+
+    /// The bin `offset` bins past `position` (in bin widths), the end bins taking everything beyond them; a value too
+    /// large for an integer (a provider's fill value such as 9.97e36) lands in an end bin instead of trapping.
+    private static func bin(at position: Double, offset: Int) -> Int {
+        guard position.isFinite else { return position > 0 ? bins - 1 : 0 }
+        let bounded = min(Double(bins), max(-Double(bins), position.rounded(.down)))
+        return min(bins - 1, max(0, Int(bounded) + offset))
+    }
 
     /// The middle of an error bin.
     public func center(errorBin index: Int) -> Double { (Double(index - Self.bins / 2) + 0.5) * width }

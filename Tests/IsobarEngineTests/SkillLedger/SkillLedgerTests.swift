@@ -6,6 +6,14 @@ import Testing
 
 @Suite("Skill ledger")
 struct SkillLedgerTests {
+    @Test func anErrorTooLargeForAnIntegerLandsInAnEndBin() {
+        let histogram = ErrorHistogram(floor: 2)
+        #expect(histogram.bin(error: 9.97e36) == ErrorHistogram.bins - 1)
+        #expect(histogram.bin(error: -1e300) == 0)
+        #expect(histogram.bin(spread: 1e300) == ErrorHistogram.bins - 1)
+        #expect(histogram.bin(error: 0.1) == ErrorHistogram.bins / 2)
+    }
+
     static let halfLife = SkillLedger.halfLife
 
     @Test func aTermHalvesEveryHalfLifeWhateverTheOrderItWasAddedIn() {
