@@ -2,6 +2,11 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarStore
+import Synchronization
+
+/// The demo history's folded ledgers by folder and declared families, folded once per process: the history never changes,
+/// and folding it is most of what `--weights auto --demo` costs (many commands run in one process, as in the tests).
+private let demoLedgers = Mutex<[String: (ledger: SkillLedger, now: Date)]>([:])
 
 extension IsobarCommandLine {
     /// The learning the consensus starts from: nil for configured weights; with `--weights auto` or `"weights": "auto"`,
@@ -25,11 +30,8 @@ extension IsobarCommandLine {
                                   uniquingKeysWith: { first, _ in first })
         if setup.demo {
             do {
-                let history = try demoHistory()
-                // The history's own "now": its latest observation, so that its pairs have not decayed away.
-                let now = history.observations.map(\.observedAt).max() ?? time.now()
-                learning.record = UserDataStore.skillRecord(steps: history.steps, observations: history.observations, now: now,
-                                                            settings: learning, families: families, near: place)
+                let (ledger, now) = try demoLedger(families: families)
+                learning.record = ledger.record(near: place.map(UserDataStore.placeKey), now: now, settings: learning, families: families)
             } catch {
                 warn("the demo's recorded history could not be read; weights are the configured ones: \(error)")
             }
@@ -45,6 +47,19 @@ extension IsobarCommandLine {
         }
         setup.options.learning = learning
         return setup
+    }
+
+    /// The demo history folded with `families` declared, and its own "now" (its latest observation, so that its pairs have
+    /// not decayed away); folded at the first call of the process.
+    private func demoLedger(families: [String: String]) throws(ConfigurationError) -> (ledger: SkillLedger, now: Date) {
+        let key = (DataDirectory.locate(environment: environment) ?? "") + "|"
+            + families.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        if let folded = demoLedgers.withLock({ $0[key] }) { return folded }
+        let history = try demoHistory()
+        let folded = (ledger: UserDataStore.skillLedger(steps: history.steps, observations: history.observations, families: families),
+                      now: history.observations.map(\.observedAt).max() ?? time.now())
+        demoLedgers.withLock { $0[key] = folded }
+        return folded
     }
 
     /// The recorded history shipped with the demo (`demo-history/` in the data folder).
