@@ -6,7 +6,17 @@ import Synchronization
 
 /// The demo history's folded ledgers by folder and declared families, folded once per process: the history never changes,
 /// and folding it is most of what `--weights auto --demo` costs (many commands run in one process, as in the tests).
-private let demoLedgers = Mutex<[String: (ledger: SkillLedger, now: Date)]>([:])
+private let demoLedgers = Mutex<[String: DemoLedger]>([:])
+
+/// The demo history folded: its ledger, its own "now" and its observations.
+struct DemoLedger: Sendable {
+    /// Every pair of the history, folded.
+    let ledger: SkillLedger
+    /// The history's latest observation, so that its pairs have not decayed away.
+    let now: Date
+    /// The history's observations.
+    let observations: [ArchivedObservation]
+}
 
 extension IsobarCommandLine {
     /// The learning the consensus starts from: nil for configured weights; with `--weights auto` or `"weights": "auto"`,
@@ -30,8 +40,8 @@ extension IsobarCommandLine {
                                   uniquingKeysWith: { first, _ in first })
         if setup.demo {
             do {
-                let (ledger, now) = try demoLedger(families: families)
-                learning.record = ledger.record(near: place.map(UserDataStore.placeKey), now: now, settings: learning, families: families)
+                let demo = try demoLedger(families: families)
+                learning.record = demo.ledger.record(near: place.map(UserDataStore.placeKey), now: demo.now, settings: learning, families: families)
             } catch {
                 warn("the demo's recorded history could not be read; weights are the configured ones: \(error)")
             }
@@ -51,13 +61,13 @@ extension IsobarCommandLine {
 
     /// The demo history folded with `families` declared, and its own "now" (its latest observation, so that its pairs have
     /// not decayed away); folded at the first call of the process.
-    private func demoLedger(families: [String: String]) throws(ConfigurationError) -> (ledger: SkillLedger, now: Date) {
+    func demoLedger(families: [String: String]) throws(ConfigurationError) -> DemoLedger {
         let key = (DataDirectory.locate(environment: environment) ?? "") + "|"
             + families.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         if let folded = demoLedgers.withLock({ $0[key] }) { return folded }
         let history = try demoHistory()
-        let folded = (ledger: UserDataStore.skillLedger(steps: history.steps, observations: history.observations, families: families),
-                      now: history.observations.map(\.observedAt).max() ?? time.now())
+        let folded = DemoLedger(ledger: UserDataStore.skillLedger(steps: history.steps, observations: history.observations, families: families),
+                                now: history.observations.map(\.observedAt).max() ?? time.now(), observations: history.observations)
         demoLedgers.withLock { $0[key] = folded }
         return folded
     }

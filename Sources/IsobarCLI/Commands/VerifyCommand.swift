@@ -41,15 +41,14 @@ extension IsobarCommandLine {
     private func verificationScores(_ parsed: Invocation, quantity: Quantity, near place: Place?) async throws -> VerifyScores {
         let key = place.map(UserDataStore.placeKey)
         if parsed.options.demo {
-            var history = try demoHistory()
+            // Folded once per process, every place at once (a place's pairs fold alone, so its part is the same).
+            let demo = try demoLedger(families: [:])
+            var observations = demo.observations
             if let place {
                 let latitude = (place.coordinate.latitude * 100).rounded() / 100, longitude = (place.coordinate.longitude * 100).rounded() / 100
-                history.steps = history.steps.filter { $0.latitude == latitude && $0.longitude == longitude }
-                history.observations = history.observations.filter { $0.latitude == latitude && $0.longitude == longitude }
+                observations = observations.filter { $0.latitude == latitude && $0.longitude == longitude }
             }
-            let now = history.observations.map(\.observedAt).max() ?? time.now()
-            let ledger = UserDataStore.skillLedger(steps: history.steps, observations: history.observations)
-            return VerifyScores(quantity: quantity, ledger: ledger, near: key, observations: history.observations, now: now)
+            return VerifyScores(quantity: quantity, ledger: demo.ledger, near: key, observations: observations, now: demo.now)
         }
         guard let directory = userDataDirectory() else { throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME") }
         let store = try await UserDataStore.open(directory: directory)
