@@ -13,13 +13,6 @@ extension UserDataStore {
         return ledger.record(near: place.map(Self.placeKey), now: now, settings: settings, families: families, configuration: configuration)
     }
 
-    /// The record learned from archived steps and observations held in memory, as of `now`.
-    public static func skillRecord(steps: [ArchivedStep], observations: [ArchivedObservation], now: Date, settings: ConsensusLearning,
-                                   families: [String: String] = [:], near place: Place? = nil) -> SkillRecord {
-        skillLedger(steps: steps, observations: observations, families: families)
-            .record(near: place.map(placeKey), now: now, settings: settings, families: families)
-    }
-
     /// The place key of the record's groups: the archive's rounded coordinates.
     public static func placeKey(_ place: Place) -> String {
         let (latitude, longitude) = rounded(place.coordinate)
