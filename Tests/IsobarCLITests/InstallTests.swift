@@ -16,7 +16,27 @@ func runExactly(_ executable: String, _ arguments: [String], in directory: Strin
     }
 }
 
+/// Runs the program, trying again while it is "text file busy": a child another test is spawning at that moment holds,
+/// until its own exec, a copy of the descriptor that wrote a freshly copied executable.
 private func runBlocking(_ executable: String, _ arguments: [String], in directory: String, environment: [String: String]) throws -> CLIRun {
+    var attempts = 1
+    while true {
+        do {
+            return try runOnce(executable, arguments, in: directory, environment: environment)
+        } catch let error as NSError where attempts < 50 && isTextFileBusy(error) {
+            attempts += 1
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+}
+
+/// Whether starting a program failed with ETXTBSY, as Foundation reports it.
+private func isTextFileBusy(_ error: NSError) -> Bool {
+    let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+    return [error, underlying].contains { $0?.domain == NSPOSIXErrorDomain && $0?.code == Int(ETXTBSY) }
+}
+
+private func runOnce(_ executable: String, _ arguments: [String], in directory: String, environment: [String: String]) throws -> CLIRun {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
