@@ -5,7 +5,7 @@ import IsobarTestKit
 import Testing
 
 @Suite(.serialized) struct BatchProcessTests {
-    @Test func ctrlCStopsPrintsTheSummaryAndExits130() throws {
+    @Test func ctrlCStopsPrintsTheSummaryAndExits130() async throws {
         let weather = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather")
         let meteo = try cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
         let server = try LoopbackServer { request in .init(request.path == "/v1/forecast" ? meteo : weather, delaySeconds: 0.05) }
@@ -19,9 +19,9 @@ import Testing
         let input = try MixedInput(places: 1000).file()
         let binary = try #require(isobarExecutable())
         let launched = try launch(binary, ["batch", input, "--config", config], environment: ["TEST_OWM_KEY": sentinelKey])
-        Thread.sleep(forTimeInterval: 1.5)
+        try await Task.sleep(for: .seconds(1.5))
         launched.0.interrupt()
-        let run = finish(launched)
+        let run = await finish(launched)
         #expect(run.code == 130, "\(run.stderr)")
         let lines = try parseLines(run)
         let summary = try #require(lines.last)
@@ -33,18 +33,18 @@ import Testing
         #expect(try summary.int("ok") + summary.int("partial") + summary.int("failed") == places)
     }
 
-    @Test func aClosedPipeEndsTheRunQuietly() throws {
+    @Test func aClosedPipeEndsTheRunQuietly() async throws {
         let input = try batchInput(String(repeating: "Minsk\nMoscow\n", count: 500))
         let binary = try #require(isobarExecutable())
-        let run = try runProcess("/bin/sh", ["-c", "'\(binary)' batch '\(input)' --demo | head -3; echo \"status=${PIPESTATUS:-}\""])
+        let run = try await runProcess("/bin/sh", ["-c", "'\(binary)' batch '\(input)' --demo | head -3; echo \"status=${PIPESTATUS:-}\""])
         #expect(run.stderr.isEmpty, "\(run.stderr)")
         #expect(run.lines.count == 4)
         #expect(run.lines.prefix(3).allSatisfy { $0.hasPrefix(#"{"schema":1,"#) })
     }
 
-    @Test func readsStandardInput() throws {
+    @Test func readsStandardInput() async throws {
         let binary = try #require(isobarExecutable())
-        let run = try runProcess("/bin/sh", ["-c", "printf 'Minsk\\n{oops\\n' | '\(binary)' batch --demo; echo \"exit=$?\""])
+        let run = try await runProcess("/bin/sh", ["-c", "printf 'Minsk\\n{oops\\n' | '\(binary)' batch --demo; echo \"exit=$?\""])
         #expect(run.stdout.contains(#""type":"input_error","input_line":2"#))
         #expect(run.stdout.contains(#""type":"consensus","input_line":1"#))
         #expect(run.lines.last == "exit=2")

@@ -4,15 +4,15 @@ import Testing
 
 /// The cache and the user's data stay private to their owner, whatever the umask.
 @Suite struct FileModeTests {
-    @Test func foldersAre0700AndTheirFiles0600UnderUmask022() throws {
+    @Test func foldersAre0700AndTheirFiles0600UnderUmask022() async throws {
         let executable = try #require(isobarExecutable(), "build the isobar executable first (swift build)")
         let cacheHome = temporaryDirectory("mode-cache")
         let dataHome = temporaryDirectory("mode-data")
         let environment = ["XDG_CACHE_HOME": cacheHome, "XDG_DATA_HOME": dataHome]
-        let added = try runProcess("/bin/sh", ["-c", "umask 022 && exec \"$0\" cities add Tokyo --demo --format jsonl", executable],
+        let added = try await runProcess("/bin/sh", ["-c", "umask 022 && exec \"$0\" cities add Tokyo --demo --format jsonl", executable],
                                    environment: environment)
         #expect(added.code == 0, "\(added.stderr)")
-        let stats = try runProcess("/bin/sh", ["-c", "umask 022 && exec \"$0\" cache --format jsonl", executable], environment: environment)
+        let stats = try await runProcess("/bin/sh", ["-c", "umask 022 && exec \"$0\" cache --format jsonl", executable], environment: environment)
         #expect(stats.code == 0, "\(stats.stderr)")
         for folder in [cacheHome + "/isobar", dataHome + "/isobar"] {
             #expect(try mode(folder) == 0o700, "\(folder)")
@@ -27,15 +27,15 @@ import Testing
         }
     }
 
-    @Test func aDatabaseLeftReadableByOthersIsTightened() throws {
+    @Test func aDatabaseLeftReadableByOthersIsTightened() async throws {
         let executable = try #require(isobarExecutable(), "build the isobar executable first (swift build)")
         let dataHome = temporaryDirectory("mode-old")
         let folder = dataHome + "/isobar"
         let environment = ["XDG_DATA_HOME": dataHome]
-        #expect(try runProcess(executable, ["cities", "add", "Tokyo", "--demo"], environment: environment).code == 0)
+        #expect(try await runProcess(executable, ["cities", "add", "Tokyo", "--demo"], environment: environment).code == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder)
         for file in files { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder + "/" + file) }
-        #expect(try runProcess(executable, ["cities", "add", "Minsk", "--demo"], environment: environment).code == 0)
+        #expect(try await runProcess(executable, ["cities", "add", "Minsk", "--demo"], environment: environment).code == 0)
         #expect(try mode(folder) == 0o700)
         for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
             #expect(try mode(folder + "/" + file) == 0o600, "\(file)")

@@ -48,7 +48,7 @@ private func runOnce(_ executable: String, _ arguments: [String], in directory: 
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    return finish((process, out, err))
+    return finishBlocking((process, out, err))
 }
 
 /// Every file and folder under `root`, relative to it, sorted.

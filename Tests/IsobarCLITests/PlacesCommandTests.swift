@@ -89,9 +89,9 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         expectOneLineError(await runCLI(["search", text]), code: .badPlace, containing: message)
     }
 
-    @Test func invalidUTF8IsAnUnknownPlaceNotACrash() throws {
+    @Test func invalidUTF8IsAnUnknownPlaceNotACrash() async throws {
         let binary = try #require(isobarExecutable())
-        let run = try runProcess("/bin/sh", ["-c", "'\(binary)' compare \"$(printf 'Min\\377sk')\" --demo"])
+        let run = try await runProcess("/bin/sh", ["-c", "'\(binary)' compare \"$(printf 'Min\\377sk')\" --demo"])
         // The invalid byte arrives as U+FFFD: the name is then either corrected, with a note, or unknown.
         #expect(run.code == 0 || run.code == ExitCode.badPlace.rawValue, "\(run.stderr)")
         #expect(run.stderr.contains("no place is called") || run.stderr.contains("unknown place"))
@@ -304,13 +304,13 @@ func searchNames(_ run: CLIRun) throws -> [String] {
         #expect(try await homeName(environment) == "Springfield")
     }
 
-    @Test func twoProcessesAddingAtOnceLoseNothing() throws {
+    @Test func twoProcessesAddingAtOnceLoseNothing() async throws {
         let environment = ["XDG_DATA_HOME": temporaryDirectory("cities")]
-        _ = try runProcess(try #require(isobarExecutable()), ["cities", "--demo"], environment: environment)
+        _ = try await runProcess(try #require(isobarExecutable()), ["cities", "--demo"], environment: environment)
         let places = ["Tokyo", "London", "New York", "São Paulo", "Paris, FR", "Berlin"]
-        let runs = try runConcurrently(places.map { ["cities", "add", $0, "--demo"] }, environment: environment)
+        let runs = try await runConcurrently(places.map { ["cities", "add", $0, "--demo"] }, environment: environment)
         for run in runs { #expect(run.code == 0, "\(run.stderr)") }
-        let list = try runProcess(try #require(isobarExecutable()), ["cities", "--demo", "--format", "jsonl"], environment: environment)
+        let list = try await runProcess(try #require(isobarExecutable()), ["cities", "--demo", "--format", "jsonl"], environment: environment)
         let names = try parseLines(list).map { try $0.member("place").string("name") }
         #expect(names.count == 8)
         #expect(Set(names) == Set(["Minsk", "Moscow", "Tokyo", "London", "New York", "São Paulo", "Paris", "Berlin"]))

@@ -6,9 +6,11 @@ import IsobarTestKit
 import Testing
 
 /// Runs every command line of the real binary at once and waits for all of them.
-func runConcurrently(_ commands: [[String]], environment: [String: String]) throws -> [CLIRun] {
+func runConcurrently(_ commands: [[String]], environment: [String: String]) async throws -> [CLIRun] {
     let binary = try #require(isobarExecutable())
-    return try commands.map { try launch(binary, $0, environment: environment) }.map(finish)
+    var runs: [CLIRun] = []
+    for launched in try commands.map({ try launch(binary, $0, environment: environment) }) { runs.append(await finish(launched)) }
+    return runs
 }
 
 /// The most requests the server saw in any window of `seconds`.
@@ -24,7 +26,7 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
 }
 
 @Suite(.serialized) struct ProcessTests {
-    @Test func eightProcessesNeverExceedASharedRateLimit() throws {
+    @Test func eightProcessesNeverExceedASharedRateLimit() async throws {
         let server = try providerServer()
         let config = try temporaryConfiguration("""
         {"providers": [{"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY",
@@ -38,7 +40,8 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
             }.joined(separator: "; ")]
         }
         var statuses: [String] = []
-        for run in try commands.map({ try launch($0[0], Array($0.dropFirst()), environment: environment) }).map(finish) {
+        for launched in try commands.map({ try launch($0[0], Array($0.dropFirst()), environment: environment) }) {
+            let run = await finish(launched)
             for line in run.stdout.split(separator: "\n") where line.hasPrefix("{") {
                 let value = try JSONDocument(parsing: String(line)).rootValue
                 if let status = try value.optionalString("status") { statuses.append(status) }
@@ -52,7 +55,7 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         #expect(busiestWindow(server.requests, seconds: 2) <= 10)
     }
 
-    @Test func twentyProcessesOnAnEmptyCacheMakeOneRequestPerProvider() throws {
+    @Test func twentyProcessesOnAnEmptyCacheMakeOneRequestPerProvider() async throws {
         let weather = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather")
         let meteo = try cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
         let server = try LoopbackServer { request in
@@ -60,7 +63,7 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         }
         let config = try liveConfiguration(server)
         let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": temporaryDirectory("shared-cache")]
-        let runs = try runConcurrently(Array(repeating: ["compare", "Minsk", "--config", config, "--format", "jsonl"], count: 20),
+        let runs = try await runConcurrently(Array(repeating: ["compare", "Minsk", "--config", config, "--format", "jsonl"], count: 20),
                                        environment: environment)
         for run in runs { #expect(run.code == 0, "\(run.stdout)\(run.stderr)") }
         #expect(server.requests.filter { $0.path == "/data/2.5/weather" }.count == 1)
@@ -70,7 +73,7 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         #expect(statuses.filter { $0 == "cached" }.count == 38)
     }
 
-    @Test func aRetryAfterIsHonouredByTheNextProcess() throws {
+    @Test func aRetryAfterIsHonouredByTheNextProcess() async throws {
         let weather = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather")
         let answered = Atomic429()
         let server = try LoopbackServer { _ in
@@ -81,9 +84,9 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         """)
         let binary = try #require(isobarExecutable())
         let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": temporaryDirectory("cooldown")]
-        let first = try runProcess(binary, ["compare", "Minsk", "--config", config, "--format", "jsonl"], environment: environment)
+        let first = try await runProcess(binary, ["compare", "Minsk", "--config", config, "--format", "jsonl"], environment: environment)
         #expect(first.code == ExitCode.noneAnswered.rawValue)
-        let second = try runProcess(binary, ["compare", "Minsk", "--config", config, "--format", "jsonl"], environment: environment)
+        let second = try await runProcess(binary, ["compare", "Minsk", "--config", config, "--format", "jsonl"], environment: environment)
         #expect(second.code == 0, "\(second.stdout)")
         let requests = server.requests
         #expect(requests.count == 2)
@@ -99,24 +102,24 @@ func busiestWindow(_ requests: [LoopbackServer.Request], seconds: Double) -> Int
         for round in 0..<12 {
             let (process, _, _) = try launch(try #require(isobarExecutable()), ["compare", "\(round),\(round)", "--refresh", "--config", config],
                                              environment: environment)
-            usleep(UInt32(5_000 + round * 4_000))
+            try await Task.sleep(for: .microseconds(5_000 + round * 4_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let after = try runProcess(try #require(isobarExecutable()), ["compare", "Minsk", "--config", config], environment: environment)
+        let after = try await runProcess(try #require(isobarExecutable()), ["compare", "Minsk", "--config", config], environment: environment)
         #expect(after.code == 0, "\(after.stderr)")
         #expect(!after.stderr.contains("locked"))
         let store = try await Store.open(directory: cache + "/isobar", warn: { Issue.record("unexpected warning: \($0)") })
         #expect(try await store.integrityCheck() == "ok")
     }
 
-    @Test func aDamagedCacheIsRebuiltAndTheCommandStillAnswers() throws {
+    @Test func aDamagedCacheIsRebuiltAndTheCommandStillAnswers() async throws {
         let server = try providerServer()
         let config = try liveConfiguration(server)
         let cache = temporaryDirectory("damaged-cache")
         try FileManager.default.createDirectory(atPath: cache + "/isobar", withIntermediateDirectories: true)
         try Data(repeating: 0x17, count: 10_000).write(to: URL(fileURLWithPath: cache + "/isobar/isobar.sqlite"))
-        let run = try runProcess(try #require(isobarExecutable()), ["compare", "Minsk", "--config", config],
+        let run = try await runProcess(try #require(isobarExecutable()), ["compare", "Minsk", "--config", config],
                                  environment: ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": cache])
         #expect(run.code == 0)
         #expect(run.stderr.contains("was damaged; moved it to"))

@@ -86,14 +86,8 @@ import Testing
         let modules = packageRoot + "/.build/debug/Modules"
         guard FileManager.default.fileExists(atPath: modules + "/IsobarCore.swiftmodule"),
               let swiftc = path.split(separator: ":").map({ $0 + "/swiftc" }).first(where: FileManager.default.isExecutableFile) else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = ["-typecheck", "-swift-version", "6", "-I", modules, "-I", packageRoot + "/Sources/CJansson", directory + "/MySourceProvider.swift"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(log)")
+        let typecheck = try await runExactly(swiftc, ["-typecheck", "-swift-version", "6", "-I", modules, "-I", packageRoot + "/Sources/CJansson",
+                                                    directory + "/MySourceProvider.swift"], environment: ProcessInfo.processInfo.environment)
+        #expect(typecheck.code == 0, "\(typecheck.stderr)")
     }
 }

@@ -39,7 +39,7 @@ struct SharedStoreRig {
     }
 
     /// Runs `isobar ARGUMENTS --config …` on `machine` and waits for it.
-    func run(on machine: String, _ arguments: [String]) throws -> CLIRun { finish(try launch(on: machine, arguments)) }
+    func run(on machine: String, _ arguments: [String]) async throws -> CLIRun { await finish(try launch(on: machine, arguments)) }
 
     /// Requests the provider server saw on `path`.
     func requests(_ path: String) -> [LoopbackServer.Request] { server.requests.filter { $0.path == path } }
@@ -67,7 +67,7 @@ func busiest(_ times: [Double], seconds: Double) -> Int {
 @Suite(.serialized, .enabled(if: RedisTestServer.executable != nil,
                              "SKIPPED: redis-server is not installed (apt-get install redis-server; scripts/install-deps.sh does it)"))
 struct SharedStoreTests {
-    @Test func sixteenProcessesOnTwoMachinesStayWithinOneSharedLimit() throws {
+    @Test func sixteenProcessesOnTwoMachinesStayWithinOneSharedLimit() async throws {
         // OpenWeatherMap: one call costs 1 (an Open-Meteo call is weighted by its variables).
         let rig = try SharedStoreRig(["openweathermap"], limits: #"[{"limit": 10, "per_s": 2}]"#) { .init(recordedAnswer($0)) }
         var launched: [(Process, Pipe, Pipe)] = []
@@ -76,7 +76,8 @@ struct SharedStoreTests {
             launched.append(try rig.launch(on: index % 2 == 0 ? "A" : "B",
                                            ["now", "\(40 + Double(index) * 0.5),-10", "--json", "--timeout", "30"]))
         }
-        let runs = launched.map(finish)
+        var runs: [CLIRun] = []
+        for process in launched { runs.append(await finish(process)) }
         for run in runs { #expect(run.code == 0, "\(run.stderr)") }
         let times = rig.requests("/data/2.5/weather").map(\.receivedAt)
         #expect(times.count == 16)
@@ -84,108 +85,109 @@ struct SharedStoreTests {
         #expect(runs.allSatisfy { !$0.stderr.contains("warning") })
     }
 
-    @Test func twentyProcessesOnAnEmptyCacheAskEachProviderOnce() throws {
+    @Test func twentyProcessesOnAnEmptyCacheAskEachProviderOnce() async throws {
         let rig = try SharedStoreRig(["openweathermap", "open-meteo"]) { .init(recordedAnswer($0), delaySeconds: 0.5) }
         let launched = try (0..<20).map { try rig.launch(on: $0 % 2 == 0 ? "A" : "B", ["now", "53.9,27.57", "--json", "--timeout", "30"]) }
-        let runs = launched.map(finish)
+        var runs: [CLIRun] = []
+        for process in launched { runs.append(await finish(process)) }
         for run in runs { #expect(run.code == 0, "\(run.stderr)") }
         #expect(rig.requests("/v1/forecast").count == 1)
         #expect(rig.requests("/data/2.5/weather").count == 1)
         // Every process has the answer in its own cache now: machine B answers offline.
-        let offline = try rig.run(on: "B", ["now", "53.9,27.57", "--json", "--offline"])
+        let offline = try await rig.run(on: "B", ["now", "53.9,27.57", "--json", "--offline"])
         #expect(offline.code == 0, "\(offline.stderr)")
     }
 
-    @Test func aRetryAfterSeenOnOneMachineIsHonouredOnTheOther() throws {
+    @Test func aRetryAfterSeenOnOneMachineIsHonouredOnTheOther() async throws {
         let rig = try SharedStoreRig { _ in
             .init(status: 429, #"{"error": true, "reason": "slow down"}"#, headers: [("Content-Type", "application/json"), ("Retry-After", "600")])
         }
-        let first = try rig.run(on: "A", ["now", "53.9,27.57", "--json"])
+        let first = try await rig.run(on: "A", ["now", "53.9,27.57", "--json"])
         #expect(first.code == 3, "\(first.stderr)")
         #expect(rig.requests("/v1/forecast").count == 1)
-        let second = try rig.run(on: "B", ["now", "53.9,27.57", "--json"])
+        let second = try await rig.run(on: "B", ["now", "53.9,27.57", "--json"])
         #expect(second.code == 3)
         #expect(second.stdout.contains("cooldown") || second.stdout.contains("rate_limited"), "\(second.stdout)")
         #expect(rig.requests("/v1/forecast").count == 1)
-        let keys = try RedisKeysProbe(rig.redis).keys()
+        let keys = try await RedisKeysProbe(rig.redis).keys()
         #expect(keys.contains { $0.hasSuffix(":cooldown") })
         // Machine B lifts it for every machine.
-        let reset = try rig.run(on: "B", ["providers", "reset"])
+        let reset = try await rig.run(on: "B", ["providers", "reset"])
         #expect(reset.code == 0, "\(reset.stderr)")
-        #expect(!(try RedisKeysProbe(rig.redis).keys().contains { $0.hasSuffix(":cooldown") }))
+        #expect(!(try await RedisKeysProbe(rig.redis).keys().contains { $0.hasSuffix(":cooldown") }))
     }
 
-    @Test func aBreakerOpenedOnOneMachineSkipsTheProviderOnTheOther() throws {
+    @Test func aBreakerOpenedOnOneMachineSkipsTheProviderOnTheOther() async throws {
         // A body that is not JSON: a bad response, which counts against the breaker (five in a row open it).
         let rig = try SharedStoreRig { _ in .init("<html>maintenance</html>") }
-        for _ in 0..<5 { _ = try rig.run(on: "A", ["now", "53.9,27.57", "--json"]) }
+        for _ in 0..<5 { _ = try await rig.run(on: "A", ["now", "53.9,27.57", "--json"]) }
         let seen = rig.requests("/v1/forecast").count
         #expect(seen >= 5)
-        let other = try rig.run(on: "B", ["now", "53.9,27.57", "--json"])
+        let other = try await rig.run(on: "B", ["now", "53.9,27.57", "--json"])
         #expect(other.code == 3)
         #expect(other.stdout.contains("breaker"), "\(other.stdout)")
         #expect(rig.requests("/v1/forecast").count == seen)
     }
 
-    @Test func aServerKilledPausedOrRestartedNeverStopsACommand() throws {
+    @Test func aServerKilledPausedOrRestartedNeverStopsACommand() async throws {
         let rig = try SharedStoreRig(["openweathermap"], limits: #"[{"limit": 4, "per_s": 600}]"#, extra: #", "expected_machines": 2"#) {
             .init(recordedAnswer($0))
         }
         let warning = "the shared store is unavailable"
         rig.redis.stop()
         var started = Date()
-        let down = try rig.run(on: "A", ["now", "53.9,27.57", "--json", "--timeout", "5"])
+        let down = try await rig.run(on: "A", ["now", "53.9,27.57", "--json", "--timeout", "5"])
         #expect(down.code == 0, "\(down.stderr)")
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(down.stderr.components(separatedBy: warning).count == 2, "\(down.stderr)")
         #expect(down.stderr.contains("1/2 of each rate limit"))
 
         // Down: each machine takes 4 ÷ 2 = 2 calls; the place asked above was one.
-        let second = try rig.run(on: "A", ["now", "50,10", "--json", "--timeout", "2"])
+        let second = try await rig.run(on: "A", ["now", "50,10", "--json", "--timeout", "2"])
         #expect(second.code == 0, "\(second.stderr)")
-        let third = try rig.run(on: "A", ["now", "51,10", "--json", "--timeout", "2"])
+        let third = try await rig.run(on: "A", ["now", "51,10", "--json", "--timeout", "2"])
         #expect(third.code == 3, "\(third.stderr)")
         #expect(third.stdout.contains("rate_limited"))
         #expect(rig.requests("/data/2.5/weather").count == 2)
 
         // Back: the server is used again, without a warning.
         try rig.redis.start()
-        let back = try rig.run(on: "A", ["now", "52,10", "--json", "--timeout", "5"])
+        let back = try await rig.run(on: "A", ["now", "52,10", "--json", "--timeout", "5"])
         #expect(back.code == 0, "\(back.stderr)")
         #expect(!back.stderr.contains(warning))
-        #expect(try RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") })
+        #expect(try await RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") })
 
         // Paused: machine B, whose local cache is empty, waits 100 ms for it, warns once, and asks the provider itself.
         rig.redis.pause()
         started = Date()
-        let paused = try rig.run(on: "B", ["now", "52,10", "--json", "--timeout", "5"])
+        let paused = try await rig.run(on: "B", ["now", "52,10", "--json", "--timeout", "5"])
         rig.redis.resume()
         #expect(paused.code == 0, "\(paused.stderr)")
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(paused.stderr.components(separatedBy: warning).count == 2, "\(paused.stderr)")
 
         // Nothing of the local store was lost meanwhile.
-        let offline = try rig.run(on: "A", ["now", "50,10", "--json", "--offline"])
+        let offline = try await rig.run(on: "A", ["now", "50,10", "--json", "--offline"])
         #expect(offline.code == 0, "\(offline.stderr)")
-        let again = try rig.run(on: "B", ["now", "52,10", "--json", "--offline"])
+        let again = try await rig.run(on: "B", ["now", "52,10", "--json", "--offline"])
         #expect(again.code == 0, "\(again.stderr)")
     }
 
-    @Test func aBatchGoesOnWhileTheServerIsKilledRestartedAndPaused() throws {
+    @Test func aBatchGoesOnWhileTheServerIsKilledRestartedAndPaused() async throws {
         let rig = try SharedStoreRig(["openweathermap"], limits: #"[{"limit": 100000, "per_s": 60}]"#) {
             .init(recordedAnswer($0), delaySeconds: 0.05)
         }
         let input = try batchInput((0..<60).map { "\(40 + Double($0) * 0.25),10" }.joined(separator: "\n") + "\n")
         let launched = try rig.launch(on: "A", ["batch", input, "--jobs", "2"])
-        Thread.sleep(forTimeInterval: 0.4)
+        try await Task.sleep(for: .seconds(0.4))
         rig.redis.stop()
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .seconds(0.5))
         try rig.redis.start()
-        Thread.sleep(forTimeInterval: 0.3)
+        try await Task.sleep(for: .seconds(0.3))
         rig.redis.pause()
-        Thread.sleep(forTimeInterval: 2)
+        try await Task.sleep(for: .seconds(2))
         rig.redis.resume()
-        let run = finish(launched)
+        let run = await finish(launched)
         #expect(run.code == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "the shared store is unavailable").count == 2, "\(run.stderr)")
         let summary = try #require(try parseLines(run).last)
@@ -193,14 +195,14 @@ struct SharedStoreTests {
         #expect(rig.requests("/data/2.5/weather").count == 60)
     }
 
-    @Test func thePasswordIsNeverShown() throws {
+    @Test func thePasswordIsNeverShown() async throws {
         let redis = try RedisTestServer(password: "hunter2-secret")
         let config = try temporaryConfiguration(#"{"shared_store": "redis://:wrong-pass@127.0.0.1:\#(redis.port)/0", "providers": []}"#)
         let binary = try #require(isobarExecutable())
-        let providers = try runProcess(binary, ["providers", "--config", config, "--verbose"])
-        let stats = try runProcess(binary, ["cache", "stats", "--config", config])
-        let clear = try runProcess(binary, ["cache", "clear", "--shared", "--shared-store", "redis://u:wrong-pass@127.0.0.1:\(redis.port)/0"])
-        let bad = try runProcess(binary, ["now", "Minsk", "--shared-store", "rediss://:wrong-pass@127.0.0.1:1/0"])
+        let providers = try await runProcess(binary, ["providers", "--config", config, "--verbose"])
+        let stats = try await runProcess(binary, ["cache", "stats", "--config", config])
+        let clear = try await runProcess(binary, ["cache", "clear", "--shared", "--shared-store", "redis://u:wrong-pass@127.0.0.1:\(redis.port)/0"])
+        let bad = try await runProcess(binary, ["now", "Minsk", "--shared-store", "rediss://:wrong-pass@127.0.0.1:1/0"])
         for run in [providers, stats, clear, bad] {
             #expect(!run.stdout.contains("wrong-pass") && !run.stderr.contains("wrong-pass"), "\(run.stdout)\(run.stderr)")
         }
@@ -212,24 +214,24 @@ struct SharedStoreTests {
 
     @Test func cacheStatsShowsBothLevelsAndClearSharedKeepsOtherKeys() async throws {
         let rig = try SharedStoreRig { .init(recordedAnswer($0)) }
-        #expect(try rig.run(on: "A", ["now", "53.9,27.57", "--json"]).code == 0)
-        try RedisKeysProbe(rig.redis).set("someone-else", "keep")
-        let stats = try rig.run(on: "B", ["cache", "stats", "--json"])
+        #expect(try await rig.run(on: "A", ["now", "53.9,27.57", "--json"]).code == 0)
+        try await RedisKeysProbe(rig.redis).set("someone-else", "keep")
+        let stats = try await rig.run(on: "B", ["cache", "stats", "--json"])
         let lines = stats.stdout.split(separator: "\n")
         #expect(lines.count == 2, "\(stats.stdout)\(stats.stderr)")
         #expect(lines.last?.contains(#""level":"shared""#) == true)
         #expect(lines.last?.contains(#""provider":"open-meteo""#) == true)
-        let clear = try rig.run(on: "B", ["cache", "clear", "--shared", "--json"])
+        let clear = try await rig.run(on: "B", ["cache", "clear", "--shared", "--json"])
         #expect(clear.stdout.contains(#""level":"shared""#) && !clear.stdout.contains(#""removed":0"#), "\(clear.stdout)\(clear.stderr)")
-        #expect(try RedisKeysProbe(rig.redis).keys().contains("someone-else"))
-        #expect(!(try RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") }))
+        #expect(try await RedisKeysProbe(rig.redis).keys().contains("someone-else"))
+        #expect(!(try await RedisKeysProbe(rig.redis).keys().contains { $0.contains(":cache:") }))
         if await Python.has("jsonschema") {
             let file = temporaryDirectory("validate") + "/lines.jsonl"
             try (stats.stdout + clear.stdout).write(toFile: file, atomically: true, encoding: .utf8)
             let check = try await Python.script("validate_lines.py", [LineCorpus.schemaPath, file])
             #expect(check.code == 0 && check.stdout.isEmpty, "\(check.stdout)\(check.stderr)")
         }
-        let providers = try rig.run(on: "B", ["providers"])
+        let providers = try await rig.run(on: "B", ["providers"])
         #expect(providers.stdout.contains("shared through redis://127.0.0.1:\(rig.redis.port)/0"), "\(providers.stdout)")
     }
 }
@@ -241,12 +243,12 @@ struct RedisKeysProbe {
     init(_ redis: RedisTestServer) { self.redis = redis }
 
     /// Every key.
-    func keys() throws -> [String] { try cli(["--scan"]).split(separator: "\n").map(String.init) }
+    func keys() async throws -> [String] { try await cli(["--scan"]).split(separator: "\n").map(String.init) }
 
     /// Sets a key.
-    func set(_ key: String, _ value: String) throws { _ = try cli(["SET", key, value]) }
+    func set(_ key: String, _ value: String) async throws { _ = try await cli(["SET", key, value]) }
 
-    private func cli(_ arguments: [String]) throws -> String {
-        try runProcess("/usr/bin/redis-cli", ["-p", String(redis.port)] + arguments).stdout
+    private func cli(_ arguments: [String]) async throws -> String {
+        try await runProcess("/usr/bin/redis-cli", ["-p", String(redis.port)] + arguments).stdout
     }
 }

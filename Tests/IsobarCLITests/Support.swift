@@ -96,8 +96,16 @@ func launch(_ executable: String, _ arguments: [String], environment: [String: S
     return (process, out, err)
 }
 
-/// Waits for a launched program and collects what it printed.
-func finish(_ launched: (Process, Pipe, Pipe)) -> CLIRun {
+/// Waits for a launched program and collects what it printed, on a thread of its own: a test waiting on a pool thread
+/// would hold one of the two threads every in-process test shares, and starve the others' timing probes.
+func finish(_ launched: (Process, Pipe, Pipe)) async -> CLIRun {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: finishBlocking(launched)) }.start()
+    }
+}
+
+/// Waits for a launched program and collects what it printed, blocking the calling thread.
+func finishBlocking(_ launched: (Process, Pipe, Pipe)) -> CLIRun {
     let (process, out, err) = launched
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
@@ -107,8 +115,8 @@ func finish(_ launched: (Process, Pipe, Pipe)) -> CLIRun {
 }
 
 /// Runs a program to completion with a clean environment (plus `environment`).
-func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
-    finish(try launch(executable, arguments, environment: environment))
+func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> CLIRun {
+    await finish(try launch(executable, arguments, environment: environment))
 }
 
 /// The response body of the cassette interaction whose URL path ends with `pathSuffix`.
