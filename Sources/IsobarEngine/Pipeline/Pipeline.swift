@@ -45,9 +45,11 @@ public enum Pipeline {
                                   longestWaitSeconds: options.longestWaitSeconds, maxCooldownSeconds: policy.maxCooldownSeconds, time: time,
                                   diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits, pause: paused,
                                   health: oneHealthBackend(storage))
+        let lookup = leaseLookupBackend(storage)
         let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
                                       readCache: options.readCache, time: time, diagnostics: diagnostics,
-                                      cachesOnlyAskedKinds: options.cachesOnlyAskedKinds)
+                                      cachesOnlyAskedKinds: options.cachesOnlyAskedKinds, lookup: lookup,
+                                      healthKey: lookup.flatMap { isOneObject($0, oneHealthBackend(storage)) ? key : nil })
         let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)
         let stale = StaleIfErrorStep(next: cached, cache: cache)
         guard let budget = policy.budgetSeconds else { return (stale, stale) }
@@ -56,8 +58,19 @@ public enum Pipeline {
 
     /// The storage's cooldowns when they are also its breakers (one object that reads both at once), else nil.
     private static func oneHealthBackend(_ storage: EngineStorage) -> (any ProviderHealthStore)? {
-        guard let health = storage.cooldowns as? any ProviderHealthStore, type(of: storage.breakers) is AnyObject.Type,
-              type(of: health) is AnyObject.Type, (storage.breakers as AnyObject) === (health as AnyObject) else { return nil }
+        guard let health = storage.cooldowns as? any ProviderHealthStore, isOneObject(storage.breakers, health) else { return nil }
         return health
+    }
+
+    /// The storage's leases when they are also its cache (one object that reads the cache with a lease), else nil.
+    private static func leaseLookupBackend(_ storage: EngineStorage) -> (any LeaseLookup)? {
+        guard let lookup = storage.locks as? any LeaseLookup, isOneObject(storage.cache, lookup) else { return nil }
+        return lookup
+    }
+
+    /// True when both are the same instance of a class.
+    private static func isOneObject(_ one: Any, _ other: Any?) -> Bool {
+        guard let other, type(of: one) is AnyObject.Type, type(of: other) is AnyObject.Type else { return false }
+        return (one as AnyObject) === (other as AnyObject)
     }
 }
