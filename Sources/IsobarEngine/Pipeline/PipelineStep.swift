@@ -32,6 +32,8 @@ public struct ProviderCall: Sendable {
     /// The provider's cooldown and breaker as read with the fetch lease just before the cooldown step, when they were;
     /// the cooldown step then need not read them again.
     public var healthReadWithLease: HealthReading?
+    /// The call's first permit, taken with the fetch lease, when it was: the rate-limit step takes it instead of asking.
+    public var permitTakenWithLease: PermitHandoff?
 
     /// Creates a call.
     public init(request: WeatherRequest, deadline: Date, requestID: RequestID = RequestID(0)) {
