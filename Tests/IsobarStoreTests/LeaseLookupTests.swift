@@ -18,15 +18,23 @@ private final class CountingProvider: WeatherProvider, @unchecked Sendable {
     }
     /// Called at each fetch, before it answers.
     let onFetch: @Sendable () -> Void
+    /// How long a fetch takes.
+    let delay: Duration
     var callCount: Int { lock.withLock { calls } }
 
-    init(onFetch: @escaping @Sendable () -> Void = {}) {
+    init(delay: Duration = .zero, onFetch: @escaping @Sendable () -> Void = {}) {
+        self.delay = delay
         self.onFetch = onFetch
     }
 
     func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         lock.withLock { calls += 1 }
         onFetch()
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            throw ProviderError(.cancelled, "cancelled", reason: .cancelled)
+        }
         var sample = WeatherSample(time: context.time.now(), periodHours: 1)
         sample.temperatureC = 12
         return WeatherReport(providerID: id, place: request.place, fetchedAt: context.time.now(), current: sample)
@@ -168,5 +176,24 @@ private struct UnusedTransport: Transport {
         let full = try await take("e", "p")
         #expect(full.acquired && full.permit == nil)
         #expect(try await usage() == [2])
+    }
+
+    @Test func aCallThatFindsTheLeaseHeldElsewhereTakesTheHoldersAnswerAndNoPermit() async throws {
+        let directory = freshDirectory()
+        // Two processes on one file: each its own store and pipeline.
+        let (one, two) = (try await Store.open(directory: directory, warn: noWarnings), try await Store.open(directory: directory, warn: noWarnings))
+        let (holder, waiter) = (CountingProvider(delay: .milliseconds(300)), CountingProvider())
+        let place = Place(name: "P", coordinate: Coordinate(latitude: 10, longitude: 20)!)
+        let call = ProviderCall(request: WeatherRequest(place: place, kinds: [.current]), deadline: Date().addingTimeInterval(30))
+        let first = Task { try await pipeline(one, holder).answer(call) }
+        #expect(try await eventually { holder.callCount == 1 })
+        let second = try await pipeline(two, waiter).answer(call)
+        let answered = try await first.value
+        #expect(waiter.callCount == 0)
+        #expect(second.current?.temperatureC == answered.current?.temperatureC)
+        if case .cached = second.freshness {} else { Issue.record("the waiter's answer is \(second.freshness)") }
+        await one.flushQueuedWrites()
+        await two.flushQueuedWrites()
+        #expect(try await two.usage(provider: holder.id, windows: [RateLimit(limit: 1000, perSeconds: 60)], now: Date()) == [1])
     }
 }
