@@ -16,10 +16,16 @@ final class InlineReader: Sendable {
     private let generation = Atomic<Int>(-1)
     /// True from when a refill is asked for until it has run.
     private let refilling = Atomic<Bool>(false)
+    /// Reads sent to the reader's thread before the connections were first opened.
+    private let threadReads = Atomic<Int>(0)
     private let recovery: Recovery?
 
     /// How many callers may read at once on their own threads: one per core of a small machine.
     static let connections = 2
+
+    /// Reads a process makes on the reader's thread before the connections are opened: a short command (a cache hit reads
+    /// twice) never pays for opening them; a long run opens them early.
+    static let readsBeforeOpening = 16
 
     /// Empty slots for the file `recovery` repairs (nil: damage is only reported).
     init(recovery: Recovery?) {
@@ -53,9 +59,13 @@ final class InlineReader: Sendable {
         return nil
     }
 
-    /// True, once until `refill` runs, when the connections are missing or stale: the caller then schedules `refill`.
+    /// True, once until `refill` runs, when the connections are stale, or missing after `readsBeforeOpening` reads: the
+    /// caller then schedules `refill`.
     func needsRefill() -> Bool {
-        isStale && refilling.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        guard isStale else { return false }
+        if generation.load(ordering: .acquiring) < 0,
+           threadReads.wrappingAdd(1, ordering: .relaxed).newValue < Self.readsBeforeOpening { return false }
+        return refilling.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 
     /// Opens a connection for every slot with `connect` (replacing those opened before a rebuild); run on the reader's

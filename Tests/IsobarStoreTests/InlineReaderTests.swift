@@ -5,8 +5,8 @@ import IsobarEngine
 @testable import IsobarStore
 import Testing
 
-/// Reads until one is answered on the caller's thread (the inline connections open on the reader's thread after the first
-/// read that finds them missing); false when none is within a few seconds.
+/// Reads until one is answered on the caller's thread (the inline connections open on the reader's thread once a few reads
+/// went there); false when none is within a few seconds.
 private func readsInline(_ store: Store, _ key: CacheKey) async throws -> Bool {
     for _ in 0..<500 {
         let before = store.readerJobs
@@ -75,6 +75,17 @@ private func readsInline(_ store: Store, _ key: CacheKey) async throws -> Bool {
         #expect(try await store.entry(for: key("k"))?.payload == "uncommitted")
     }
 
+    @Test func aShortCommandOpensNoInlineConnection() async throws {
+        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        let before = store.readerJobs
+        for _ in 0..<(InlineReader.readsBeforeOpening - 1) { _ = try await store.entry(for: key("k")) }
+        // Every read went to the reader's thread, and nothing else did (no connection was opened there).
+        #expect(store.readerJobs == before + InlineReader.readsBeforeOpening - 1)
+        _ = try await store.entry(for: key("k"))
+        #expect(store.readerJobs == before + InlineReader.readsBeforeOpening + 1)
+        #expect(try await readsInline(store, key("k")))
+    }
+
     @Test func aSlowStoreReadsOnlyOnItsThread() async throws {
         let store = try await Store.open(directory: freshDirectory(), options: Store.Options(artificialDelayPerJob: .milliseconds(1)),
                                          warn: noWarnings)
@@ -97,8 +108,7 @@ private func readsInline(_ store: Store, _ key: CacheKey) async throws -> Bool {
         try handle.close()
         let warnings = Warnings()
         let store = try await Store.open(directory: directory, warn: warnings.add)
-        // The first read opens the inline connections on the damaged file; the reader's thread finds the damage and
-        // rebuilds the file; the inline connections, stale now, are opened again on the new one.
+        // The reader's thread finds the damage and rebuilds the file; the inline connections open on the new one.
         #expect(try await store.statistics() == CacheStatistics(groups: [], payloadBytes: 0))
         #expect(warnings.all.count == 1)
         try await store.store(CacheEntry(fetchedAt: now, payload: "after"), for: key("k"))
