@@ -7,11 +7,19 @@ final class Database: Sendable {
     let path: String
     private let writer: Executor
     private let reader: Executor
+    /// Connections a caller reads on from its own thread when one is free and SQLite answers at once; nil to send every
+    /// read to the reader's thread.
+    private let inline: InlineReader?
+    /// Opens a connection to the file (on a store thread: it may wait).
+    private let connect: (@Sendable () throws(StoreError) -> Connection)?
 
-    private init(path: String, writer: Executor, reader: Executor) {
+    private init(path: String, writer: Executor, reader: Executor, inline: InlineReader? = nil,
+                 connect: (@Sendable () throws(StoreError) -> Connection)? = nil) {
         self.path = path
         self.writer = writer
         self.reader = reader
+        self.inline = inline
+        self.connect = connect
     }
 
     /// A private database in memory; throws only when its thread cannot start.
@@ -23,14 +31,15 @@ final class Database: Sendable {
     }
 
     /// Opens the file at `path` on new threads: the writer opens it (moving a damaged file aside when `recovery` is given) and
-    /// migrates it before the reader opens it. With `separateReader` false, reads queue on the writer's thread.
+    /// migrates it before the reader opens it. With `separateReader` false, reads queue on the writer's thread. With
+    /// `inlineReads`, a read runs on its caller's thread when it can without waiting (see `InlineReader`).
     ///
     /// A disposable file (one that `recovery` rebuilds: the cache) is not checkpointed when closed: a process's exit would
     /// otherwise wait for that checkpoint's two syncs whenever its connection happened to close last, and the next write
     /// would sync a new WAL. SQLite's auto-checkpoint keeps its WAL short instead. The user's data keeps SQLite's
     /// checkpoint at close.
     static func open(path: String, schema: Schema, busyTimeoutMilliseconds: Int32, pragmas: String = "", delay: Duration?,
-                     recovery: Recovery?, separateReader: Bool = true) async throws(StoreError) -> Database {
+                     recovery: Recovery?, separateReader: Bool = true, inlineReads: Bool = false) async throws(StoreError) -> Database {
         let checkpointOnClose = recovery == nil
         let connect: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
             try schema.connect(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, pragmas: pragmas, checkpointOnClose: checkpointOnClose)
@@ -40,7 +49,8 @@ final class Database: Sendable {
         guard separateReader else { return Database(path: path, writer: writer, reader: writer) }
         let reader = try Executor(path: path, delay: delay, recovery: recovery, connect: connect)
         try await reader.submit(.bare) { _ in }
-        return Database(path: path, writer: writer, reader: reader)
+        return Database(path: path, writer: writer, reader: reader, inline: inlineReads ? InlineReader(recovery: recovery) : nil,
+                        connect: connect)
     }
 
     /// Runs `body` with the writes queued at the same time, in one `BEGIN IMMEDIATE` transaction, in its own savepoint.
@@ -50,13 +60,23 @@ final class Database: Sendable {
 
     /// Runs `body` on the reader, in a deferred transaction of its own.
     func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
-        try await reader.submit(.snapshot, body)
+        if let value = inline?.attempt(snapshot: true, body) { return value }
+        refillInlineIfNeeded()
+        return try await reader.submit(.snapshot, body)
     }
 
     /// Runs `body`, which runs one statement, on the reader outside an explicit transaction: the statement's own implicit
     /// one is its snapshot, and two round trips through SQLite (`BEGIN`, `COMMIT`) are saved.
     func readOne<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
-        try await reader.submit(.bare, body)
+        if let value = inline?.attempt(snapshot: false, body) { return value }
+        refillInlineIfNeeded()
+        return try await reader.submit(.bare, body)
+    }
+
+    /// Opens the inline readers' connections on the reader's thread, ahead of the read that found them missing or stale.
+    private func refillInlineIfNeeded() {
+        guard let inline, let connect, inline.needsRefill() else { return }
+        reader.post(.bare) { _ in inline.refill(connect) }
     }
 
     /// Runs `body` on the writer's connection outside any transaction (pragmas that cannot run inside one).
@@ -69,4 +89,7 @@ final class Database: Sendable {
 
     /// Jobs the writer accepted so far (tests).
     var writerJobs: Int { writer.jobs }
+
+    /// Jobs the reader accepted so far (tests); the same as `writerJobs` in memory.
+    var readerJobs: Int { reader.jobs }
 }

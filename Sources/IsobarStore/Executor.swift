@@ -74,6 +74,11 @@ final class Executor: Sendable {
         return try result.get()
     }
 
+    /// Queues `body` to run on the executor's thread in the given mode, without waiting for it; its failure is dropped.
+    func post(_ mode: Job.Mode, _ body: @escaping @Sendable (Connection) throws(StoreError) -> Void) {
+        if queue.push(Job(mode: mode, perform: body, finish: { _ in })) { counters.jobs.add(1, ordering: .relaxed) }
+    }
+
     /// Write transactions committed so far (tests).
     var transactions: Int { counters.transactions.load(ordering: .relaxed) }
 

@@ -53,12 +53,22 @@ final class Connection: @unchecked Sendable {
         }
         handle = opened
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
     deinit {
         kept = [:]
         sqlite3_close_v2(handle)
+    }
+
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`; 0 fails at once.
+    private(set) var busyTimeoutMilliseconds: Int32
+
+    /// Sets `busyTimeoutMilliseconds`.
+    func setBusyTimeout(milliseconds: Int32) {
+        busyTimeoutMilliseconds = milliseconds
+        sqlite3_busy_timeout(handle, milliseconds)
     }
 
     /// Leaves checkpoints to SQLite's auto-checkpoint (run by the commit that fills the WAL to `wal_autocheckpoint` pages):

@@ -6,14 +6,17 @@ extension Store: ResponseCache, CacheMaintenance {
     public func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry? {
         // An answer queued to be kept (see `storeSoon`) is read as if it were.
         if let queued = queued.answer(for: key) { return queued }
-        return try await readingOne { connection throws(StoreError) in
-            let rows = try connection.query(
-                "SELECT fetched_at, payload, lifetime_s, must_revalidate FROM cache WHERE provider = ? AND kind = ? AND place_key = ?",
-                [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey)])
-            guard let row = rows.first, let time = row[0].double, let payload = row[1].text else { return nil }
-            return CacheEntry(fetchedAt: Date(timeIntervalSince1970: time), payload: payload, lifetimeSeconds: row[2].double,
-                              mustRevalidate: (row[3].int ?? 0) != 0)
-        }
+        return try await readingOne { connection throws(StoreError) in try Self.entry(for: key, connection) }
+    }
+
+    /// The entry stored under `key` as `connection` sees it.
+    static func entry(for key: CacheKey, _ connection: Connection) throws(StoreError) -> CacheEntry? {
+        let rows = try connection.query(
+            "SELECT fetched_at, payload, lifetime_s, must_revalidate FROM cache WHERE provider = ? AND kind = ? AND place_key = ?",
+            [.text(key.provider), .text(key.slot.rawValue), .text(key.placeKey)])
+        guard let row = rows.first, let time = row[0].double, let payload = row[1].text else { return nil }
+        return CacheEntry(fetchedAt: Date(timeIntervalSince1970: time), payload: payload, lifetimeSeconds: row[2].double,
+                          mustRevalidate: (row[3].int ?? 0) != 0)
     }
 
     /// Stores `entry` under `key`, replacing what was there.

@@ -14,18 +14,22 @@ extension Store: ProviderHealthStore {
     /// The provider's cooldown, if one lasts beyond `now`, and its breaker, in one statement on the reader.
     public func health(provider: String, now: Date) async throws(StorageError) -> (cooldown: Cooldown?, breaker: BreakerState) {
         let closing = queued.hasSuccess(of: provider)
-        return try await readingOne { connection throws(StoreError) in
-            let row = try connection.query("""
-                SELECT (SELECT until FROM cooldowns WHERE provider = ?1), (SELECT reason FROM cooldowns WHERE provider = ?1),
-                       (SELECT failures FROM breakers WHERE provider = ?1), (SELECT opened_at FROM breakers WHERE provider = ?1)
-                """, [.text(provider)]).first ?? []
-            let value = { (column: Int) in column < row.count ? row[column] : SQLValue.null }
-            let until = value(0).double.map(Date.init(timeIntervalSince1970:))
-            let cooldown = until.flatMap { $0 > now ? Cooldown(until: $0, reason: value(1).text ?? "") : nil }
-            // A success queued to be recorded (see `recordOutcomeSoon`) closes the breaker as if it were.
-            guard !closing else { return (cooldown, BreakerState()) }
-            return (cooldown, BreakerState(failures: value(2).int ?? 0, openedAt: value(3).double.map(Date.init(timeIntervalSince1970:))))
-        }
+        let reading = try await readingOne { connection throws(StoreError) in try Self.health(provider, now: now, connection) }
+        // A success queued to be recorded (see `recordOutcomeSoon`) closes the breaker as if it were.
+        return (reading.cooldown, closing ? BreakerState() : reading.breaker)
+    }
+
+    /// The provider's cooldown, if one lasts beyond `now`, and its breaker, as `connection` sees them, in one statement.
+    static func health(_ provider: String, now: Date, _ connection: Connection) throws(StoreError) -> HealthReading {
+        let row = try connection.query("""
+            SELECT (SELECT until FROM cooldowns WHERE provider = ?1), (SELECT reason FROM cooldowns WHERE provider = ?1),
+                   (SELECT failures FROM breakers WHERE provider = ?1), (SELECT opened_at FROM breakers WHERE provider = ?1)
+            """, [.text(provider)]).first ?? []
+        let value = { (column: Int) in column < row.count ? row[column] : SQLValue.null }
+        let until = value(0).double.map(Date.init(timeIntervalSince1970:))
+        let cooldown = until.flatMap { $0 > now ? Cooldown(until: $0, reason: value(1).text ?? "") : nil }
+        return HealthReading(cooldown: cooldown,
+                             breaker: BreakerState(failures: value(2).int ?? 0, openedAt: value(3).double.map(Date.init(timeIntervalSince1970:))))
     }
 
     /// Sets a cooldown every process respects, or extends the one in place (never shortens it); the reason is the new one.

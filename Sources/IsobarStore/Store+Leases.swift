@@ -1,15 +1,50 @@
 import FoundationEssentials
 import IsobarEngine
 
-extension Store: FetchLock {
+extension Store: FetchLock, LeaseLookup {
     /// Takes the lease on `key` for `seconds` unless another owner holds one that has not expired; renews it when `owner` holds it.
     public func acquire(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool {
-        try await writing { connection throws(StoreError) in
-            if let lease = try Self.lease(key, connection), lease.owner != owner.token, lease.expires > now { return false }
-            try connection.query("INSERT OR REPLACE INTO leases(lease_key, owner, expires_at) VALUES (?, ?, ?)",
-                                 [.text(key), .text(owner.token), .real(now.addingTimeInterval(seconds).timeIntervalSince1970)])
-            return true
+        try await writing { connection throws(StoreError) in try Self.take(key, owner: owner, seconds: seconds, now: now, connection) }
+    }
+
+    /// `acquire`, and once the lease is taken, in the same transaction, the entries under `keys`, the cooldown and breaker of
+    /// `provider`, and `permit` when the provider has neither a cooldown nor an open breaker: one write job where there were
+    /// four. What queued writes will change is read as it will be.
+    public func acquire(_ key: String, owner: LeaseOwner, seconds: Double, now: Date, reading keys: [CacheKey], healthOf provider: String?,
+                        permit: PermitRequest?) async throws(StorageError) -> LeaseLook {
+        var look = try await writing { connection throws(StoreError) -> LeaseLook in
+            guard try Self.take(key, owner: owner, seconds: seconds, now: now, connection) else { return LeaseLook(acquired: false) }
+            let entries = try keys.map { key throws(StoreError) in try Self.entry(for: key, connection) }
+            guard let provider else { return LeaseLook(acquired: true, entries: entries) }
+            let health = try Self.health(provider, now: now, connection)
+            guard let permit, permit.provider == provider, health.cooldown == nil, health.breaker.openedAt == nil,
+                  case .granted(let call) = try Self.decide(permit, now: now, connection) else {
+                return LeaseLook(acquired: true, entries: entries, health: health)
+            }
+            return LeaseLook(acquired: true, entries: entries, health: health, permit: call)
         }
+        guard look.acquired else { return look }
+        // Writes queued after the transaction began are newer than what it read (see `entry(for:)` and `health`).
+        for (index, key) in keys.enumerated() {
+            if let queued = queued.answer(for: key) { look.entries[index] = queued }
+        }
+        if let provider, queued.hasSuccess(of: provider) { look.health?.breaker = BreakerState() }
+        return look
+    }
+
+    /// Deletes a permit granted with a lease for a call that was not made, queued ahead of the next write (see
+    /// `QueuedWriting`): until it is committed the call counts, which errs on the safe side.
+    public func withdrawSoon(_ permit: CallID, failed: @escaping @Sendable (StorageError) -> Void) async {
+        guard let id = Int64(permit.rawValue) else { return failed(StorageError("store \(path): unknown call \(permit.rawValue)")) }
+        writeSoon({ connection throws(StoreError) in try connection.query("DELETE FROM rate_events WHERE rowid = ?", [.integer(id)]) },
+                  failed: failed)
+    }
+
+    private static func take(_ key: String, owner: LeaseOwner, seconds: Double, now: Date, _ connection: Connection) throws(StoreError) -> Bool {
+        if let lease = try lease(key, connection), lease.owner != owner.token, lease.expires > now { return false }
+        try connection.query("INSERT OR REPLACE INTO leases(lease_key, owner, expires_at) VALUES (?, ?, ?)",
+                             [.text(key), .text(owner.token), .real(now.addingTimeInterval(seconds).timeIntervalSince1970)])
+        return true
     }
 
     /// Extends `owner`'s lease to `now + seconds` (never shortens it); false when `owner` no longer holds it.

@@ -48,7 +48,8 @@ extension Store: CallLedger {
         }
     }
 
-    private static func decide(_ request: PermitRequest, now: Date, _ connection: Connection) throws(StoreError) -> PermitDecision {
+    /// Decides `request` in the open transaction; a grant is recorded.
+    static func decide(_ request: PermitRequest, now: Date, _ connection: Connection) throws(StoreError) -> PermitDecision {
         // Usually every window has room: summed in SQL, without reading each call. Only a full window needs the calls,
         // to say when it frees up.
         if try !fits(request, now: now, connection) {

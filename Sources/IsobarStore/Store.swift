@@ -14,7 +14,8 @@ import Glibc
 public final class Store: QueuedWriting {
     /// Settings of a store.
     public struct Options: Sendable, Equatable {
-        /// Test aid: each job sleeps this long on the store's thread before running (that thread blocks, the pool never does).
+        /// Test aid: each job sleeps this long on the store's thread before running (that thread blocks, the pool never does);
+        /// every read then goes to the store's thread (none is answered on its caller's, see `InlineReader`).
         public var artificialDelayPerJob: Duration?
 
         /// Options; the defaults are what a real store uses.
@@ -62,7 +63,8 @@ public final class Store: QueuedWriting {
         do {
             // Opening, moving a damaged file aside and migrating happen on the writer's thread, before any reader opens.
             return Store(try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                                 delay: options.artificialDelayPerJob, recovery: recovery))
+                                                 delay: options.artificialDelayPerJob, recovery: recovery,
+                                                 inlineReads: options.artificialDelayPerJob == nil))
         } catch {
             let what = recovery.generation > 0 ? "cannot rebuild the cache" : "cannot use the cache"
             warn("\(what) \(path) (\(error.message)); using a temporary in-memory cache")
@@ -174,6 +176,9 @@ public final class Store: QueuedWriting {
 
     /// Jobs the writer accepted so far (tests).
     var writerJobs: Int { database.writerJobs }
+
+    /// Jobs the reader accepted so far (tests): reads answered on their callers' threads are not among them.
+    var readerJobs: Int { database.readerJobs }
 
     /// Bytes on disk: the database file with its write-ahead log and its index (0 in memory).
     public var fileSize: Int {

@@ -90,3 +90,26 @@ import Testing
         _ = try granted(try await store.acquire(PermitRequest(provider: "p", windows: windows, cost: 1, deadline: at(50)), now: at(13)))
     }
 }
+
+@Suite struct LeanLayoutTests {
+    @Test func aVersionSixFileKeepsItsLeasesAndCallsInTheLeanerLayout() async throws {
+        let directory = freshDirectory()
+        let old = try Connection(path: directory + "/isobar.sqlite", busyTimeoutMilliseconds: 1000)
+        try old.execute("PRAGMA journal_mode=WAL")
+        for migration in Store.migrations[0..<6] { try old.execute(migration) }
+        try old.execute("PRAGMA user_version = 6")
+        try old.query("INSERT INTO leases(lease_key, owner, expires_at) VALUES ('k', 'holder', 1000)")
+        try old.query("INSERT INTO rate_events(provider, at, cost, deadline) VALUES ('p', 100, 1, 200)")
+        let store = try await Store.open(directory: directory, warn: noWarnings)
+        #expect(try await scalar(store, "PRAGMA user_version")?.int == Store.schemaVersion)
+        #expect(try await scalar(store, "SELECT count(*) FROM sqlite_master WHERE name = 'rate_events_by_provider'")?.int == 0)
+        #expect(try await scalar(store, "SELECT sql FROM sqlite_master WHERE name = 'leases'")?.text?.contains("WITHOUT ROWID") == true)
+        let at = { (seconds: Double) in Date(timeIntervalSince1970: seconds) }
+        // The lease is still held, until it expires; the call still counts.
+        #expect(try await !store.acquire("k", owner: LeaseOwner(token: "other"), seconds: 5, now: at(999)))
+        #expect(try await store.acquire("k", owner: LeaseOwner(token: "other"), seconds: 5, now: at(1001)))
+        #expect(try await store.usage(provider: "p", windows: [RateLimit(limit: 5, perSeconds: 60)], now: at(150)) == [1])
+        try await store.release("k", owner: LeaseOwner(token: "other"))
+        #expect(try await scalar(store, "SELECT count(*) FROM leases")?.int == 0)
+    }
+}

@@ -50,9 +50,13 @@ public struct CooldownStep: PipelineStep {
 
     /// Waits out or skips a cooldown, then calls; records a 429's cooldown (and, when `waitsForRateLimits`, waits it out and asks again).
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
+        // Read with the fetch lease just before this step, when it was: used for the first turn only.
+        var known = call.healthReadWithLease
         while true {
             var call = call
-            call.breakerReadWithCooldown = try await waitOut(before: call.deadline)
+            call.healthReadWithLease = nil
+            call.breakerReadWithCooldown = try await waitOut(before: call.deadline, known: known)
+            known = nil
             do {
                 return try await next.answer(call)
             } catch {
@@ -83,11 +87,15 @@ public struct CooldownStep: PipelineStep {
     }
 
     /// Waits out the provider's cooldown, if any; returns the breaker when it was read with the cooldown and no wait followed.
-    private func waitOut(before deadline: Date) async throws(ProviderError) -> BreakerState? {
-        let cooldown: Cooldown?
+    /// `known` is the cooldown and breaker when just read (with the fetch lease); nil to read them.
+    private func waitOut(before deadline: Date, known: HealthReading?) async throws(ProviderError) -> BreakerState? {
+        var cooldown: Cooldown?
         var breaker: BreakerState?
         do {
-            if let health {
+            if let known {
+                // Read for an instant a moment ago: a cooldown that has ended since is none.
+                (cooldown, breaker) = (known.cooldown.flatMap { $0.until > time.now() ? $0 : nil }, known.breaker)
+            } else if let health {
                 (cooldown, breaker) = try await health.health(provider: storageKey, now: time.now())
             } else {
                 cooldown = try await cooldowns.cooldown(provider: storageKey, now: time.now())

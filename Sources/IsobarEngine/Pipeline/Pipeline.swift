@@ -6,7 +6,9 @@ import IsobarCore
 /// 0. budget — the provider's own `timeout_s`, when configured, narrows the command's deadline for all its attempts;
 /// 1. stale-if-error — on any failure below, a cached answer younger than `max_stale_s`, marked stale;
 /// 2. cache — a fresh cached answer ends the call (offline: any cached answer, or skipped);
-/// 3. single flight — one lease per provider, slots and place; the others wait for the holder's answer;
+/// 3. single flight — one lease per provider, slots and place; the others wait for the holder's answer. When one backend
+///    keeps the leases, the cache, the health and the ledger, taking the lease also reads the cache again, the cooldown and
+///    the breaker, and takes the first permit (see `LeaseLookup`): the steps below use what it read and took;
 /// 4. cooldown — a provider that sent Retry-After is waited out, or skipped when the wait is long (capped at `max_cooldown_s`);
 ///    a batch waits out a 429 and asks again;
 /// 5. breaker — open: skipped at once; a call's failure (retries included) counts once; half-open: one probe across processes;
@@ -45,19 +47,42 @@ public enum Pipeline {
                                   longestWaitSeconds: options.longestWaitSeconds, maxCooldownSeconds: policy.maxCooldownSeconds, time: time,
                                   diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits, pause: paused,
                                   health: oneHealthBackend(storage))
+        let lookup = leaseLookupBackend(storage)
+        // The first permit is taken with the lease when the ledger is the lease's backend too (the rate-limit step takes it).
+        let permitRequest = policy.rateLimits.isEmpty || !isOneObject(storage.ledger, lookup) ? nil
+            : Self.permitRequest(provider: provider, storageKey: key, windows: policy.rateLimits)
         let single = SingleFlightStep(next: cooled, cache: cache, locks: storage.locks, leaseSeconds: options.leaseSeconds,
                                       readCache: options.readCache, time: time, diagnostics: diagnostics,
-                                      cachesOnlyAskedKinds: options.cachesOnlyAskedKinds)
+                                      cachesOnlyAskedKinds: options.cachesOnlyAskedKinds, lookup: lookup,
+                                      healthKey: lookup.flatMap { isOneObject($0, oneHealthBackend(storage)) ? key : nil },
+                                      permitRequest: permitRequest)
         let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)
         let stale = StaleIfErrorStep(next: cached, cache: cache)
         guard let budget = policy.budgetSeconds else { return (stale, stale) }
         return (BudgetStep(next: stale, budgetSeconds: budget, time: time), stale)
     }
 
+    /// The permit the rate-limit step asks for a call, as a function of the call.
+    private static func permitRequest(provider: any WeatherProvider, storageKey: String,
+                                      windows: [RateLimit]) -> @Sendable (ProviderCall) -> PermitRequest {
+        { call in PermitRequest(provider: storageKey, windows: windows, cost: provider.callCost(of: call.request), deadline: call.deadline) }
+    }
+
     /// The storage's cooldowns when they are also its breakers (one object that reads both at once), else nil.
     private static func oneHealthBackend(_ storage: EngineStorage) -> (any ProviderHealthStore)? {
-        guard let health = storage.cooldowns as? any ProviderHealthStore, type(of: storage.breakers) is AnyObject.Type,
-              type(of: health) is AnyObject.Type, (storage.breakers as AnyObject) === (health as AnyObject) else { return nil }
+        guard let health = storage.cooldowns as? any ProviderHealthStore, isOneObject(storage.breakers, health) else { return nil }
         return health
+    }
+
+    /// The storage's leases when they are also its cache (one object that reads the cache with a lease), else nil.
+    private static func leaseLookupBackend(_ storage: EngineStorage) -> (any LeaseLookup)? {
+        guard let lookup = storage.locks as? any LeaseLookup, isOneObject(storage.cache, lookup) else { return nil }
+        return lookup
+    }
+
+    /// True when both are the same instance of a class.
+    private static func isOneObject(_ one: Any, _ other: Any?) -> Bool {
+        guard let other, type(of: one) is AnyObject.Type, type(of: other) is AnyObject.Type else { return false }
+        return (one as AnyObject) === (other as AnyObject)
     }
 }

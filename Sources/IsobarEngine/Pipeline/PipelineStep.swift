@@ -29,6 +29,11 @@ public struct ProviderCall: Sendable {
     /// The provider's breaker as read together with its cooldown just before this step, when it was; the breaker step then
     /// need not read it again.
     public var breakerReadWithCooldown: BreakerState?
+    /// The provider's cooldown and breaker as read with the fetch lease just before the cooldown step, when they were;
+    /// the cooldown step then need not read them again.
+    public var healthReadWithLease: HealthReading?
+    /// The call's first permit, taken with the fetch lease, when it was: the rate-limit step takes it instead of asking.
+    public var permitTakenWithLease: PermitHandoff?
 
     /// Creates a call.
     public init(request: WeatherRequest, deadline: Date, requestID: RequestID = RequestID(0)) {

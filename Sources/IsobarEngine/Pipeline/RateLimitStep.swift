@@ -42,7 +42,12 @@ public struct RateLimitStep: PipelineStep {
         guard !windows.isEmpty else { return try await next.answer(call) }
         let gate = RateLimitGate(providerName: provider.displayName, providerID: provider.id, windows: windows, ledger: ledger, time: time,
                                  storageKey: storageKey, diagnostics: diagnostics)
-        let callID = try await gate.permit(cost: provider.callCost(of: call.request), deadline: call.deadline)
+        // The first attempt's permit may have been taken with the fetch lease (see `LeaseLookup`); any later one is asked for.
+        let callID = if let taken = call.permitTakenWithLease?.take() {
+            taken
+        } else {
+            try await gate.permit(cost: provider.callCost(of: call.request), deadline: call.deadline)
+        }
         do {
             let report = try await next.answer(call)
             // Nobody waits for an answered call's settle: until it is committed, the call counts longer, never shorter.

@@ -63,18 +63,34 @@ public struct ReportCache: Sendable {
         slot == .current ? policy.currentTTLSeconds : policy.forecastTTLSeconds
     }
 
+    /// The keys of every slot `request` needs, in the order `parts` reads them.
+    public func keys(_ request: WeatherRequest) -> [CacheKey] {
+        let placeKey = Self.placeKey(request.place.coordinate)
+        return Self.slots(request.kinds).map { CacheKey(provider: storageKey, slot: $0, placeKey: placeKey) }
+    }
+
     /// Every wanted slot's entry, decoded; nil when one is missing or unreadable.
     public func parts(_ request: WeatherRequest) async -> [CachedPart]? {
-        let placeKey = Self.placeKey(request.place.coordinate)
-        var parts: [CachedPart] = []
-        for slot in Self.slots(request.kinds) {
-            let entry: CacheEntry?
+        var entries: [CacheEntry?] = []
+        for key in keys(request) {
             do {
-                entry = try await cache.entry(for: CacheKey(provider: storageKey, slot: slot, placeKey: placeKey))
+                let entry = try await cache.entry(for: key)
+                guard entry != nil else { return nil }
+                entries.append(entry)
             } catch {
                 diagnostics.report(Diagnostic(.cache, "cannot read a cached answer of \(provider.id): \(error.message)"))
                 return nil
             }
+        }
+        return parts(request, entries: entries)
+    }
+
+    /// The entries already read under `keys(request)`, decoded; nil when one is missing or unreadable.
+    public func parts(_ request: WeatherRequest, entries: [CacheEntry?]) -> [CachedPart]? {
+        let slots = Self.slots(request.kinds)
+        guard entries.count == slots.count else { return nil }
+        var parts: [CachedPart] = []
+        for (slot, entry) in zip(slots, entries) {
             guard let entry, let report = ReportCodec.decode(entry.payload, place: request.place) else { return nil }
             parts.append(CachedPart(slot: slot, report: report, lifetimeSeconds: entry.lifetimeSeconds, mustRevalidate: entry.mustRevalidate))
         }
@@ -115,7 +131,16 @@ public struct ReportCache: Sendable {
 
     /// The cached answer when every part was fetched after `fetchedAfter`, or, when `withinTTL`, is within its lifetime.
     public func usable(_ request: WeatherRequest, fetchedAfter: Date? = nil, withinTTL: Bool) async -> WeatherReport? {
-        guard let parts = await parts(request) else { return nil }
+        usable(await parts(request), fetchedAfter: fetchedAfter, withinTTL: withinTTL)
+    }
+
+    /// `usable` over entries already read under `keys(request)`.
+    public func usable(_ request: WeatherRequest, entries: [CacheEntry?], fetchedAfter: Date? = nil, withinTTL: Bool) -> WeatherReport? {
+        usable(parts(request, entries: entries), fetchedAfter: fetchedAfter, withinTTL: withinTTL)
+    }
+
+    private func usable(_ parts: [CachedPart]?, fetchedAfter: Date?, withinTTL: Bool) -> WeatherReport? {
+        guard let parts else { return nil }
         let usable = parts.allSatisfy { part in
             if let fetchedAfter, part.report.fetchedAt > fetchedAfter { return true }
             return withinTTL && isFresh(part)

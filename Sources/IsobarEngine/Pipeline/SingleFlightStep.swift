@@ -27,12 +27,21 @@ public struct SingleFlightStep: PipelineStep {
     public let owner: LeaseOwner
     /// True to cache only the slots the call asked for (see `EngineOptions.cachesOnlyAskedKinds`).
     public let cachesOnlyAskedKinds: Bool
+    /// When the leases and the cache are one backend that reads the cache with the lease: it; nil to read the cache after.
+    public let lookup: (any LeaseLookup)?
+    /// The key the provider's cooldown and breaker are read under with the lease (for the cooldown step below, when they
+    /// are the same backend as `lookup`); nil to leave them to that step.
+    public let healthKey: String?
+    /// The permit a call needs from the rate-limit step below, taken with the lease (when the ledger is the same backend as
+    /// `lookup` and the provider's health is read with it); nil to leave permits to that step.
+    public let permitRequest: (@Sendable (ProviderCall) -> PermitRequest)?
     private let renewer: LeaseRenewer
 
     /// Wraps `next`.
     public init(next: any PipelineStep, cache: ReportCache, locks: any FetchLock, leaseSeconds: Double, pollSeconds: Double = 0.05,
                 readCache: Bool, time: any TimeSource, diagnostics: any DiagnosticSink, owner: LeaseOwner = .random(),
-                cachesOnlyAskedKinds: Bool = false) {
+                cachesOnlyAskedKinds: Bool = false, lookup: (any LeaseLookup)? = nil, healthKey: String? = nil,
+                permitRequest: (@Sendable (ProviderCall) -> PermitRequest)? = nil) {
         self.next = next
         self.cache = cache
         self.locks = locks
@@ -43,6 +52,9 @@ public struct SingleFlightStep: PipelineStep {
         self.diagnostics = diagnostics
         self.owner = owner
         self.cachesOnlyAskedKinds = cachesOnlyAskedKinds
+        self.lookup = lookup
+        self.healthKey = lookup == nil ? nil : healthKey
+        self.permitRequest = self.healthKey == nil ? nil : permitRequest
         renewer = LeaseRenewer(locks: locks, leaseSeconds: leaseSeconds, time: time, diagnostics: diagnostics)
     }
 
@@ -55,11 +67,30 @@ public struct SingleFlightStep: PipelineStep {
         let name = cache.provider.displayName
         var waits = 0
         while true {
-            if await acquire(key, owner: owner) {
+            if let look = await acquire(key, owner: owner, call) {
                 return try await holding(key, owner: owner) { () async throws(ProviderError) -> WeatherReport in
-                    // Another holder may have just answered.
-                    if let cached = await cache.usable(call.request, fetchedAfter: started, withinTTL: readCache) { return cached }
-                    let report = try await next.answer(call)
+                    let permit = look.permit.map(PermitHandoff.init)
+                    // Another holder may have just answered: read with the lease when the backend did, else now.
+                    let cached = if let entries = look.entries {
+                        cache.usable(call.request, entries: entries, fetchedAfter: started, withinTTL: readCache)
+                    } else {
+                        await cache.usable(call.request, fetchedAfter: started, withinTTL: readCache)
+                    }
+                    if let cached {
+                        await withdraw(permit)
+                        return cached
+                    }
+                    var call = call
+                    call.healthReadWithLease = look.health
+                    call.permitTakenWithLease = permit
+                    let report: WeatherReport
+                    do throws(ProviderError) {
+                        report = try await next.answer(call)
+                    } catch {
+                        await withdraw(permit)
+                        throw error
+                    }
+                    await withdraw(permit)
                     await cache.store(report, slots: cachesOnlyAskedKinds ? ReportCache.slots(call.request.kinds) : nil, soon: true)
                     return report
                 }
@@ -74,12 +105,35 @@ public struct SingleFlightStep: PipelineStep {
         }
     }
 
-    private func acquire(_ key: String, owner: LeaseOwner) async -> Bool {
+    /// What the holder of a lease read with it: the cached entries (nil when not read with the lease), the health, the permit.
+    private struct Taken {
+        var entries: [CacheEntry?]?
+        var health: HealthReading?
+        var permit: CallID?
+    }
+
+    /// Takes the lease, with what `lookup` reads alongside; nil when another holder has it. A lock that cannot be used
+    /// counts as taken (the call goes on without it).
+    private func acquire(_ key: String, owner: LeaseOwner, _ call: ProviderCall) async -> Taken? {
         do {
-            return try await locks.acquire(key, owner: owner, seconds: leaseSeconds, now: time.now())
+            guard let lookup else {
+                return try await locks.acquire(key, owner: owner, seconds: leaseSeconds, now: time.now()) ? Taken() : nil
+            }
+            let look = try await lookup.acquire(key, owner: owner, seconds: leaseSeconds, now: time.now(), reading: cache.keys(call.request),
+                                                healthOf: healthKey, permit: permitRequest?(call))
+            return look.acquired ? Taken(entries: look.entries, health: look.health, permit: look.permit) : nil
         } catch {
             diagnostics.report(Diagnostic(.lock, "cannot take the fetch lease \(key): \(error.message)"))
-            return true
+            return Taken()
+        }
+    }
+
+    /// Forgets the permit taken with the lease when the call below did not use it (queued when the backend queues writes).
+    private func withdraw(_ permit: PermitHandoff?) async {
+        guard let lookup, let unused = permit?.take() else { return }
+        let diagnostics = diagnostics
+        await lookup.withdrawSoon(unused) { error in
+            diagnostics.report(Diagnostic(.ledger, "cannot withdraw an unused permit: \(error.message)"))
         }
     }
 
