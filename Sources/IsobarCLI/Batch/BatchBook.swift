@@ -33,7 +33,7 @@ final class BatchBook: Sendable {
         var answered = 0
         /// Providers that were not asked because the place is outside their declared coverage.
         var notCovered = 0
-        var lines = ""
+        var lines: [UInt8] = []
     }
 
     private struct State {
@@ -41,7 +41,7 @@ final class BatchBook: Sendable {
         var nextRequest = 0
         var nextSequence = 0
         var nextToWrite = 0
-        var finished: [Int: String] = [:]
+        var finished: [Int: [UInt8]] = [:]
         var counts = BatchCounts()
         var stopped = false
         var roomWaiter: CheckedContinuation<Bool, Never>?
@@ -100,7 +100,7 @@ final class BatchBook: Sendable {
     }
 
     /// Writes (or holds, in input order) a bad line's `input_error` line.
-    func inputError(_ line: String) {
+    func inputError(_ line: [UInt8]) {
         finish { state in
             state.counts.inputErrors += 1
             let sequence = state.nextSequence
@@ -113,7 +113,7 @@ final class BatchBook: Sendable {
     func label(of request: RequestID) -> LineLabel? { state.withLock { $0.places[request]?.label } }
 
     /// Writes (or holds) the line of one engine event; the consensus ends its place and counts it.
-    func record(_ event: EngineEvent, line: String) {
+    func record(_ event: EngineEvent, line: [UInt8]) {
         let request = event.request.id
         switch event {
         case .result(_, let result):
@@ -145,14 +145,14 @@ final class BatchBook: Sendable {
     }
 
     /// In input order, keeps a provider's line with its place's; in completion order, writes it now.
-    private func hold(_ line: String, for request: RequestID, in state: inout State) {
+    private func hold(_ line: [UInt8], for request: RequestID, in state: inout State) {
         guard order == .input else { return write(line) }
         state.places[request]?.lines += line
     }
 
     /// Ends an item: writes its lines now (completion order) or once every earlier item is written (input order).
     /// Lines are written with the book locked, so that no two lines ever interleave and input order holds.
-    private func finish(_ body: (inout State) -> (sequence: Int, lines: String)?) {
+    private func finish(_ body: (inout State) -> (sequence: Int, lines: [UInt8])?) {
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let (sequence, lines) = body(&state) else { return nil }
             guard order == .input else {
@@ -174,18 +174,18 @@ final class BatchBook: Sendable {
     /// Writes every item held back for an earlier one that will never finish (a run cut short), in input order.
     func flushHeld() {
         state.withLock { state in
-            for sequence in state.finished.keys.sorted() { write(state.finished[sequence] ?? "") }
+            for sequence in state.finished.keys.sorted() { write(state.finished[sequence] ?? []) }
             state.finished = [:]
         }
     }
 
     /// Writes a line that belongs to no item (the summary), after everything else.
     func writeLast(_ text: String) {
-        state.withLock { _ in write(text) }
+        state.withLock { _ in write(Array(text.utf8)) }
     }
 
-    private func write(_ text: String) {
-        output.write(text)
+    private func write(_ text: [UInt8]) {
+        output.write(utf8: text)
         output.flush()
     }
 }
