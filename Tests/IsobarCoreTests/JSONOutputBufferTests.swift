@@ -1,3 +1,4 @@
+import FoundationEssentials
 import IsobarCore
 import IsobarTestKit
 import Testing
@@ -167,6 +168,30 @@ struct JSONOutputBufferTests {
         buffer.value(.array([.integer(1), .object([("e", .null)])]))
         buffer.endObject()
         #expect(String(decoding: buffer.bytes, as: UTF8.self) == #"{"a":[],"b \"q\"":{},"c":["x","y"],"d":[1,{"e":null}]}"#)
+    }
+
+    @Test func timesAndDatesAreWrittenAsCivilTimeWritesThem() {
+        var generator = SeededGenerator(seed: 31)
+        let offsets = [0, 3_600, -3_600, 19_800, 20_700, -34_200, 50_400, -43_200, 1, -1, 59, 3_599, -86_399, 360_000]
+        let instants: [Double] = [0, -1, 1, 86_399.5, -86_400.25, 1_795_856_400, -62_135_596_800, 253_402_300_799, 951_782_400]
+            + (0..<1_000).map { _ in Double.random(in: -70_000_000_000...260_000_000_000, using: &generator) }
+        for seconds in instants {
+            let instant = Date(timeIntervalSince1970: seconds)
+            let offset = offsets.randomElement(using: &generator)!
+            var buffer = JSONOutputBuffer()
+            buffer.isoTime(instant, utcOffsetSeconds: offset)
+            #expect(String(decoding: buffer.bytes, as: UTF8.self) == "\"" + CivilTime.iso(instant, utcOffsetSeconds: offset) + "\"", "\(seconds)")
+            let date = LocalDate(instant, utcOffsetSeconds: offset)
+            buffer.removeAll()
+            buffer.isoDate(date)
+            #expect(String(decoding: buffer.bytes, as: UTF8.self) == "\"\(date.description)\"")
+        }
+        var buffer = JSONOutputBuffer()
+        buffer.beginArray()
+        buffer.isoTime(Date(timeIntervalSince1970: 0), utcOffsetSeconds: -19_800)
+        buffer.isoDate(LocalDate(daysSinceEpoch: 0))
+        buffer.endArray()
+        #expect(String(decoding: buffer.bytes, as: UTF8.self) == #"["1969-12-31T18:30:00-05:30","1970-01-01"]"#)
     }
 
     @Test func eachLineStartsAfresh() {

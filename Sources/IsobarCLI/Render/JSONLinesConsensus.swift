@@ -78,7 +78,7 @@ extension JSONLinesRenderer {
     private mutating func consensusHour(_ hour: ConsensusHour) {
         json.beginObject()
         json.key("time")
-        json.string(CivilTime.iso(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds))
+        json.isoTime(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
         json.key("lead_hours")
         json.number(OutputNumber.round3(hour.leadHours))
         json.key("confidence")
@@ -106,9 +106,9 @@ extension JSONLinesRenderer {
         let offset = day.utcOffsetSeconds
         json.beginObject()
         json.key("date")
-        json.string(day.date.description)
+        json.isoDate(day.date)
         json.key("start")
-        json.string(CivilTime.iso(day.start, utcOffsetSeconds: offset))
+        json.isoTime(day.start, utcOffsetSeconds: offset)
         json.key("hours")
         json.number(day.hours)
         json.key("confidence")

@@ -154,7 +154,7 @@ public struct JSONLinesRenderer: Renderer {
         case .replay(let recordedAt):
             json.string("replay")
             json.key("recorded_at")
-            json.string(CivilTime.iso(recordedAt, utcOffsetSeconds: 0))
+            json.isoTime(recordedAt, utcOffsetSeconds: 0)
         }
         json.endObject()
     }
@@ -175,7 +175,8 @@ public struct JSONLinesRenderer: Renderer {
     /// A value of a quantity: a number in the chosen units, or for instants a local ISO-8601 time at `offset`.
     mutating func value(_ value: Double?, _ dimension: Dimension, offset: Int) {
         guard dimension == .instant else { return number(value, dimension) }
-        json.string(value.map { CivilTime.iso(Date(timeIntervalSince1970: $0.rounded()), utcOffsetSeconds: offset) })
+        guard let value else { return json.null() }
+        json.isoTime(Date(timeIntervalSince1970: value.rounded()), utcOffsetSeconds: offset)
     }
 
     /// The quantities a provider computed rather than gave, by name (`dew_point` from temperature and humidity).
@@ -205,7 +206,7 @@ public struct JSONLinesRenderer: Renderer {
         json.key("source")
         sourceObject(report.source)
         json.key("fetched_at")
-        json.string(CivilTime.iso(report.fetchedAt, utcOffsetSeconds: 0))
+        json.isoTime(report.fetchedAt, utcOffsetSeconds: 0)
         json.key("utc_offset_seconds")
         json.integer(report.utcOffsetSeconds)
         json.key("timezone")
@@ -270,7 +271,7 @@ public struct JSONLinesRenderer: Renderer {
     private mutating func sampleObject(_ sample: WeatherSample, offset: Int) {
         json.beginObject()
         json.key("time")
-        json.string(CivilTime.iso(sample.time, utcOffsetSeconds: offset))
+        json.isoTime(sample.time, utcOffsetSeconds: offset)
         json.key("period_hours")
         json.number(sample.periodHours)
         json.key("condition")
@@ -291,7 +292,7 @@ public struct JSONLinesRenderer: Renderer {
     private mutating func dayObject(_ day: DailyPoint, offset: Int) {
         json.beginObject()
         json.key("date")
-        json.string(day.date.description)
+        json.isoDate(day.date)
         json.key("condition")
         json.string(day.condition?.id)
         for quantity in DailyQuantity.allCases {

@@ -167,6 +167,34 @@ public struct JSONOutputBuffer: Sendable {
 
     // MARK: Bytes
 
+    /// Starts a string whose text the caller appends with `appendByte` and `appendPadded`, needing no escape.
+    mutating func beginPlainString() {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Ends a string started with `beginPlainString`.
+    mutating func endPlainString() {
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// One byte of text.
+    mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
+
+    /// `value` in decimal with zeros in front up to `width` digits, and `-` before them when negative (as `CivilTime` pads).
+    mutating func appendPadded(_ value: Int, width: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits = 1
+        var rest = value.magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        if digits < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits)) }
+        appendDigits(value.magnitude, count: digits)
+    }
+
     /// A comma before a value that follows another.
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
@@ -178,18 +206,14 @@ public struct JSONOutputBuffer: Sendable {
     }
 
     /// Decimal digits, with `-` for a negative value.
-    private mutating func appendInteger(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
+    private mutating func appendInteger(_ value: Int) { appendPadded(value, width: 0) }
+
+    /// The `count` decimal digits of `magnitude`.
+    private mutating func appendDigits(_ magnitude: UInt, count: Int) {
+        var magnitude = magnitude
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var at = start + digits - 1
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var at = start + count - 1
         bytes.withUnsafeMutableBufferPointer { buffer in
             repeat {
                 buffer[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
