@@ -14,6 +14,8 @@ public final class Gazetteer: Sendable {
     /// The spatial index of the same cities (`cities15000.grid` beside the file), read in part by `nearest(to:withinKilometres:)`.
     public let indexPath: String
     private let state = Mutex<GazetteerData?>(nil)
+    /// The spatial index once a lookup has opened it, with what lookups have read from it and from the gazetteer.
+    let nearbyIndex = Mutex<NearbyIndex?>(nil)
 
     /// A gazetteer reading `path` when first needed, and its spatial index at `indexPath` (default: `.grid` for `.tsv`).
     public init(path: String, indexPath: String? = nil) {

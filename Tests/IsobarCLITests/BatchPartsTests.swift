@@ -125,11 +125,11 @@ import Testing
         let book = BatchBook(order: .input, window: 10, providers: 1, output: output)
         book.takePlace(LineLabel(inputLine: 1, id: nil, query: "a"))
         book.takePlace(LineLabel(inputLine: 2, id: nil, query: "b"))
-        book.inputError("bad 3\n")
-        book.record(failure(1), line: "fail 2\n")
-        book.record(consensus(1), line: "done 2\n")
+        book.inputError(Array("bad 3\n".utf8))
+        book.record(failure(1), line: Array("fail 2\n".utf8))
+        book.record(consensus(1), line: Array("done 2\n".utf8))
         #expect(output.text.isEmpty)
-        book.record(consensus(0), line: "done 1\n")
+        book.record(consensus(0), line: Array("done 1\n".utf8))
         #expect(output.text == "done 1\nfail 2\ndone 2\nbad 3\n")
         #expect(book.counts == BatchCounts(places: 2, ok: 0, partial: 0, failed: 2, inputErrors: 1, cacheHits: 0))
     }
@@ -140,8 +140,8 @@ import Testing
         book.takePlace(LineLabel(inputLine: 1, id: "x", query: "a"))
         book.takePlace(LineLabel(inputLine: 2, id: nil, query: "b"))
         #expect(book.label(of: RequestID(0))?.id == "x")
-        book.record(consensus(1), line: "done 2\n")
-        book.inputError("bad 3\n")
+        book.record(consensus(1), line: Array("done 2\n".utf8))
+        book.inputError(Array("bad 3\n".utf8))
         #expect(output.text == "done 2\nbad 3\n")
         #expect(book.label(of: RequestID(1)) == nil)
     }
@@ -160,7 +160,7 @@ import Testing
         let output = BufferedSink()
         let book = BatchBook(order: .input, window: 10, providers: 1, output: output)
         book.takePlace(LineLabel(inputLine: 1, id: nil, query: "a"))
-        book.inputError("bad 2\n")
+        book.inputError(Array("bad 2\n".utf8))
         #expect(output.text.isEmpty)
         book.flushHeld()
         #expect(output.text == "bad 2\n")
@@ -185,5 +185,59 @@ import Testing
         progress.draw(BatchCounts(places: 1, ok: 1), total: 2, elapsed: 1)
         progress.erase()
         #expect(sink.text == "\r\u{1B}[Kbatch: 1/2 (50%)  1/s  ETA 1 s\r\u{1B}[K")
+    }
+}
+
+/// Every write as it came, to see which lines were written together.
+private final class WriteLog: OutputSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var writes: [String] = []
+
+    func write(_ text: String) { lock.withLock { writes.append(text) } }
+    func flush() {}
+    var isTerminal: Bool { false }
+    var all: [String] { lock.withLock { writes } }
+}
+
+@Suite struct BatchBookWritesTests {
+    let place = Place(name: "P", coordinate: Coordinate(latitude: 1, longitude: 2)!)
+
+    func request(_ number: Int) -> EngineRequest { EngineRequest(id: RequestID(number), weather: WeatherRequest(place: place, kinds: [.current])) }
+
+    func consensus(_ number: Int) -> EngineEvent { .consensus(request(number), ConsensusV1.merge([], place: place, weights: [:], now: Date())) }
+
+    func failure(_ number: Int, _ provider: String) -> EngineEvent {
+        .failure(request(number), providerID: provider, error: ProviderError(.unavailable, "down"))
+    }
+
+    @Test func inCompletionOrderTheLastProvidersLineIsWrittenWithItsConsensus() {
+        let output = WriteLog()
+        let book = BatchBook(order: .completion, window: 10, providers: 2, output: output)
+        book.takePlace(LineLabel(inputLine: 1, id: nil, query: "a"))
+        book.takePlace(LineLabel(inputLine: 2, id: nil, query: "b"))
+        book.record(failure(0, "p"), line: Array("p 1\n".utf8))
+        // The first provider's line reaches the reader at once, before the place is done.
+        #expect(output.all == ["p 1\n"])
+        book.record(failure(1, "p"), line: Array("p 2\n".utf8))
+        book.record(failure(0, "q"), line: Array("q 1\n".utf8))
+        #expect(output.all == ["p 1\n", "p 2\n"])
+        book.record(consensus(0), line: Array("done 1\n".utf8))
+        #expect(output.all == ["p 1\n", "p 2\n", "q 1\ndone 1\n"])
+        #expect(book.counts.failed == 1)
+    }
+
+    @Test func aLastProvidersLineWhoseConsensusNeverCameIsWrittenWhenTheRunIsCutShort() {
+        let output = WriteLog()
+        let book = BatchBook(order: .completion, window: 10, providers: 2, output: output)
+        book.takePlace(LineLabel(inputLine: 1, id: nil, query: "a"))
+        book.takePlace(LineLabel(inputLine: 2, id: nil, query: "b"))
+        book.record(failure(1, "p"), line: Array("p 2\n".utf8))
+        book.record(failure(1, "q"), line: Array("q 2\n".utf8))
+        book.record(failure(0, "p"), line: Array("p 1\n".utf8))
+        book.record(failure(0, "q"), line: Array("q 1\n".utf8))
+        book.flushHeld()
+        #expect(output.all == ["p 2\n", "p 1\n", "q 1\n", "q 2\n"])
+        book.flushHeld()
+        #expect(output.all.count == 4)
     }
 }

@@ -31,9 +31,11 @@ final class BatchBook: Sendable {
         var sequence: Int
         var label: LineLabel
         var answered = 0
+        /// Provider lines recorded (answers and failures).
+        var reported = 0
         /// Providers that were not asked because the place is outside their declared coverage.
         var notCovered = 0
-        var lines = ""
+        var lines: [UInt8] = []
     }
 
     private struct State {
@@ -41,7 +43,7 @@ final class BatchBook: Sendable {
         var nextRequest = 0
         var nextSequence = 0
         var nextToWrite = 0
-        var finished: [Int: String] = [:]
+        var finished: [Int: [UInt8]] = [:]
         var counts = BatchCounts()
         var stopped = false
         var roomWaiter: CheckedContinuation<Bool, Never>?
@@ -100,7 +102,7 @@ final class BatchBook: Sendable {
     }
 
     /// Writes (or holds, in input order) a bad line's `input_error` line.
-    func inputError(_ line: String) {
+    func inputError(_ line: [UInt8]) {
         finish { state in
             state.counts.inputErrors += 1
             let sequence = state.nextSequence
@@ -113,18 +115,20 @@ final class BatchBook: Sendable {
     func label(of request: RequestID) -> LineLabel? { state.withLock { $0.places[request]?.label } }
 
     /// Writes (or holds) the line of one engine event; the consensus ends its place and counts it.
-    func record(_ event: EngineEvent, line: String) {
+    func record(_ event: EngineEvent, line: [UInt8]) {
         let request = event.request.id
         switch event {
         case .result(_, let result):
             state.withLock { state in
                 state.places[request]?.answered += 1
+                state.places[request]?.reported += 1
                 if case .cached = result.report.freshness { state.counts.cacheHits += 1 }
                 hold(line, for: request, in: &state)
             }
         case .failure:
             state.withLock { state in
                 if event.isOutsideCoverage { state.places[request]?.notCovered += 1 }
+                state.places[request]?.reported += 1
                 hold(line, for: request, in: &state)
             }
         case .consensus:
@@ -144,15 +148,16 @@ final class BatchBook: Sendable {
         }
     }
 
-    /// In input order, keeps a provider's line with its place's; in completion order, writes it now.
-    private func hold(_ line: String, for request: RequestID, in state: inout State) {
-        guard order == .input else { return write(line) }
+    /// In input order, keeps a provider's line with its place's. In completion order, writes it now, except the last
+    /// provider's: the engine sends the place's consensus right after it, and the two are written together.
+    private func hold(_ line: [UInt8], for request: RequestID, in state: inout State) {
+        guard order == .input || state.places[request].map({ $0.reported >= providers }) == true else { return write(line) }
         state.places[request]?.lines += line
     }
 
     /// Ends an item: writes its lines now (completion order) or once every earlier item is written (input order).
     /// Lines are written with the book locked, so that no two lines ever interleave and input order holds.
-    private func finish(_ body: (inout State) -> (sequence: Int, lines: String)?) {
+    private func finish(_ body: (inout State) -> (sequence: Int, lines: [UInt8])?) {
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let (sequence, lines) = body(&state) else { return nil }
             guard order == .input else {
@@ -171,21 +176,28 @@ final class BatchBook: Sendable {
         waiter?.resume(returning: true)
     }
 
-    /// Writes every item held back for an earlier one that will never finish (a run cut short), in input order.
+    /// Writes every item held back for an earlier one that will never finish (a run cut short), in input order; in
+    /// completion order, the provider lines of places whose consensus never came.
     func flushHeld() {
         state.withLock { state in
-            for sequence in state.finished.keys.sorted() { write(state.finished[sequence] ?? "") }
+            for sequence in state.finished.keys.sorted() { write(state.finished[sequence] ?? []) }
             state.finished = [:]
+            guard order == .completion else { return }
+            let waiting = state.places.filter { !$0.value.lines.isEmpty }.sorted { $0.value.sequence < $1.value.sequence }
+            for (request, place) in waiting {
+                write(place.lines)
+                state.places[request]?.lines = []
+            }
         }
     }
 
     /// Writes a line that belongs to no item (the summary), after everything else.
     func writeLast(_ text: String) {
-        state.withLock { _ in write(text) }
+        state.withLock { _ in write(Array(text.utf8)) }
     }
 
-    private func write(_ text: String) {
-        output.write(text)
+    private func write(_ text: [UInt8]) {
+        output.write(utf8: text)
         output.flush()
     }
 }

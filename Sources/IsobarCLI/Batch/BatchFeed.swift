@@ -42,7 +42,7 @@ actor BatchFeed {
                     return WeatherRequest(place: found.place, kinds: kinds)
                 }
             }
-            if case .failure(let error) = resolved { book.inputError(inputErrorText(line, error)) }
+            if case .failure(let error) = resolved { book.inputError(Array(inputErrorText(line, error).utf8)) }
         }
         return nil
     }

@@ -57,17 +57,15 @@ extension IsobarCommandLine {
         let events = engine(setup).run(AsyncStream(unfolding: { await feed.next() }))
         let output = output
         let consumer = Task {
-            let capture = LineCapture()
-            var renderer = JSONLinesRenderer(context: context, output: capture)
+            var renderer = JSONLinesRenderer(context: context, output: output)
             var rows = csv
             for await event in events {
                 await archive?.record(event)
                 let label = book.label(of: event.request.id)
                 if rows != nil {
-                    book.record(event, line: rows!.lines(for: event, leading: [label.map { String($0.inputLine) }, label?.id]))
+                    book.record(event, line: Array(rows!.lines(for: event, leading: [label.map { String($0.inputLine) }, label?.id]).utf8))
                 } else {
-                    renderer.handle(event, label: label)
-                    book.record(event, line: capture.take())
+                    book.record(event, line: renderer.line(for: event, label: label))
                 }
                 if output.isClosed { return }
             }
@@ -138,26 +136,6 @@ extension IsobarCommandLine {
 
     /// The render context's place for a run over many: each line describes its own request's place instead.
     private static let noPlace = Place(name: "", coordinate: Coordinate(latitude: 0, longitude: 0)!)
-}
-
-/// Collects what a renderer writes for one event, so that the batch can place it in order.
-final class LineCapture: OutputSink {
-    private let text = Mutex("")
-
-    /// Appends text.
-    func write(_ text: String) { self.text.withLock { $0 += text } }
-    /// Nothing to push: the batch writes the text itself.
-    func flush() {}
-    /// Never a terminal.
-    var isTerminal: Bool { false }
-
-    /// Everything written since the last call, leaving the capture empty.
-    func take() -> String {
-        text.withLock { text in
-            defer { text = "" }
-            return text
-        }
-    }
 }
 
 /// Watches a running batch every tick: Ctrl-C (stop taking places; cancel what is still in flight after a grace), the

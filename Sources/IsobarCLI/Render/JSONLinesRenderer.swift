@@ -4,13 +4,14 @@ import IsobarEngine
 
 /// Writes one complete JSON object per line, flushed as each event happens (schema version 1, see the README).
 ///
-/// Each line describes the place of its event's request, so one renderer serves a run over many places.
+/// Each line describes the place of its event's request, so one renderer serves a run over many places. Lines are written
+/// straight into bytes (`JSONOutputBuffer`), member by member, in the order the schema's documentation lists them.
 public struct JSONLinesRenderer: Renderer {
     /// The schema version every line carries.
     public static let schemaVersion = 1
 
     /// What one request's providers have said so far; its consensus line lists them.
-    private struct Answers {
+    struct Answers {
         var reports: [WeatherReport] = []
         var failed: [String] = []
         /// Providers not asked because the place lies outside their coverage.
@@ -18,14 +19,24 @@ public struct JSONLinesRenderer: Renderer {
         var outcomes: [(String, ProviderOutcome)] = []
     }
 
-    private let context: RenderContext
+    let context: RenderContext
     private let output: any OutputSink
     private var answers: [RequestID: Answers] = [:]
+    /// The line being written; its storage is kept from line to line.
+    var json = JSONOutputBuffer(capacity: 8192)
+    /// The `units` object, the same on every line of a run.
+    let unitsText: [UInt8]
+    /// Each provider's position in the display order.
+    let displayOrder: [String: Int]
 
     /// A renderer writing to `output`.
     public init(context: RenderContext, output: any OutputSink) {
         self.context = context
         self.output = output
+        unitsText = Self.units(context.units).utf8()
+        var order: [String: Int] = [:]
+        for (index, provider) in context.providers.enumerated() where order[provider.id] == nil { order[provider.id] = index }
+        displayOrder = order
     }
 
     /// Writes the event's line and flushes.
@@ -35,13 +46,21 @@ public struct JSONLinesRenderer: Renderer {
 
     /// Writes the event's line, with the batch's `input_line` and `id` when labelled, and flushes.
     public mutating func handle(_ event: EngineEvent, label: LineLabel?) {
+        output.write(utf8: line(for: event, label: label))
+        output.flush()
+    }
+
+    /// The event's line (ending in a line feed) as UTF-8, with the batch's `input_line` and `id` when labelled.
+    public mutating func line(for event: EngineEvent, label: LineLabel?) -> [UInt8] {
+        json.removeAll()
         let request = event.request
         switch event {
         case .result(_, let result):
             let report = result.report
             answers[request.id, default: Answers()].reports.append(report)
             answers[request.id, default: Answers()].outcomes.append((report.providerID, ProviderOutcome(report.freshness)))
-            emit("provider_result", request, label, provider: report.providerID, resultMembers(result, place: request.place))
+            beginLine("provider_result", request, label, provider: report.providerID)
+            resultMembers(result, place: request.place)
         case .failure(_, let providerID, let error):
             // A provider whose coverage leaves the place out was not asked: skipped, not a failure.
             if error.reason == .outsideCoverage {
@@ -50,54 +69,95 @@ public struct JSONLinesRenderer: Renderer {
                 answers[request.id, default: Answers()].failed.append(providerID)
             }
             answers[request.id, default: Answers()].outcomes.append((providerID, ProviderOutcome(error)))
-            emit("provider_error", request, label, provider: providerID,
-                 [("status", .string(ProviderOutcome(error).rawValue)), ("error", errorJSON(error))])
+            beginLine("provider_error", request, label, provider: providerID)
+            json.key("status")
+            json.string(ProviderOutcome(error).rawValue)
+            json.key("error")
+            errorObject(error)
         case .consensus(_, let consensus):
             let answered = answers.removeValue(forKey: request.id) ?? Answers()
-            emit("consensus", request, label, provider: nil, consensusMembers(consensus, answered, place: request.place))
+            beginLine("consensus", request, label, provider: nil)
+            consensusMembers(consensus, answered, place: request.place)
         }
+        json.endObject()
+        json.endLine()
+        return json.bytes
     }
 
     /// Nothing is buffered.
     public mutating func finish() { output.flush() }
 
-    private func emit(_ type: String, _ request: EngineRequest, _ label: LineLabel?, provider: String?, _ members: [(String, JSONOutput)]) {
-        var line: [(String, JSONOutput)] = [("schema", .integer(Self.schemaVersion)), ("type", .string(type))]
+    /// `{"schema":1,"type":…`, the label, the place and the provider: the members every line of an event starts with.
+    private mutating func beginLine(_ type: String, _ request: EngineRequest, _ label: LineLabel?, provider: String?) {
+        json.beginObject()
+        json.key("schema")
+        json.integer(Self.schemaVersion)
+        json.key("type")
+        json.string(type)
         if let label {
-            line.append(("input_line", .integer(label.inputLine)))
-            if let id = label.id { line.append(("id", .string(id))) }
+            json.key("input_line")
+            json.integer(label.inputLine)
+            if let id = label.id {
+                json.key("id")
+                json.string(id)
+            }
         }
-        line.append(("place", placeJSON(request.place, label)))
+        json.key("place")
+        placeObject(request.place, label)
         if let provider {
-            line.append(("provider", .string(provider)))
-            line.append(("provider_name", .string(context.name(of: provider))))
+            json.key("provider")
+            json.string(provider)
+            json.key("provider_name")
+            json.string(context.name(of: provider))
         }
-        output.write(JSONOutput.object(line + members).serialized() + "\n")
-        output.flush()
     }
 
-    private func placeJSON(_ place: Place, _ label: LineLabel?) -> JSONOutput {
-        .object([
-            ("name", .string(place.name)), ("admin_area", .string(place.adminArea)), ("country_code", .string(place.countryCode)),
-            ("latitude", .number(place.coordinate.latitude)), ("longitude", .number(place.coordinate.longitude)),
-            ("timezone", .string(place.timeZoneIdentifier)),
-            ("utc_offset_seconds", place.utcOffsetSeconds.map(JSONOutput.integer) ?? .null),
-            ("query", .string(label?.query ?? context.query)),
-            ("runners_up", .array((label?.runnersUp ?? context.runnersUp).map { other in
-                .object([("name", .string(other.name)), ("admin_area", .string(other.adminArea)), ("country_code", .string(other.countryCode)),
-                         ("latitude", .number(other.coordinate.latitude)), ("longitude", .number(other.coordinate.longitude))])
-            })),
-        ])
+    private mutating func placeObject(_ place: Place, _ label: LineLabel?) {
+        json.beginObject()
+        namedPlace(place)
+        json.key("timezone")
+        json.string(place.timeZoneIdentifier)
+        json.key("utc_offset_seconds")
+        json.integer(place.utcOffsetSeconds)
+        json.key("query")
+        json.string(label?.query ?? context.query)
+        json.key("runners_up")
+        json.beginArray()
+        for other in label?.runnersUp ?? context.runnersUp {
+            json.beginObject()
+            namedPlace(other)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
     }
 
-    private func sourceJSON(_ source: DataSource) -> JSONOutput {
+    /// `name`, `admin_area`, `country_code`, `latitude`, `longitude`.
+    private mutating func namedPlace(_ place: Place) {
+        json.key("name")
+        json.string(place.name)
+        json.key("admin_area")
+        json.string(place.adminArea)
+        json.key("country_code")
+        json.string(place.countryCode)
+        json.key("latitude")
+        json.number(place.coordinate.latitude)
+        json.key("longitude")
+        json.number(place.coordinate.longitude)
+    }
+
+    mutating func sourceObject(_ source: DataSource) {
+        json.beginObject()
+        json.key("kind")
         switch source {
-        case .live: .object([("kind", .string("live"))])
-        case .replay(let recordedAt): .object([("kind", .string("replay")), ("recorded_at", .string(CivilTime.iso(recordedAt, utcOffsetSeconds: 0)))])
+        case .live: json.string("live")
+        case .replay(let recordedAt):
+            json.string("replay")
+            json.key("recorded_at")
+            json.isoTime(recordedAt, utcOffsetSeconds: 0)
         }
+        json.endObject()
     }
-
-    private var unitsJSON: JSONOutput { Self.units(context.units) }
 
     /// The `units` object of a line: each quantity's symbol in `system`.
     static func units(_ system: UnitSystem) -> JSONOutput {
@@ -107,138 +167,170 @@ public struct JSONLinesRenderer: Renderer {
         return .object(members)
     }
 
-    private func number(_ value: Double?, _ dimension: Dimension) -> JSONOutput {
-        .number(value.map { OutputNumber.converted($0, dimension, context.units) })
+    /// A number in the chosen units, rounded to 3 decimals; null when absent.
+    mutating func number(_ value: Double?, _ dimension: Dimension) {
+        json.number(value.map { OutputNumber.converted($0, dimension, context.units) })
     }
 
     /// A value of a quantity: a number in the chosen units, or for instants a local ISO-8601 time at `offset`.
-    private func value(_ value: Double?, _ dimension: Dimension, offset: Int) -> JSONOutput {
+    mutating func value(_ value: Double?, _ dimension: Dimension, offset: Int) {
         guard dimension == .instant else { return number(value, dimension) }
-        return .string(value.map { CivilTime.iso(Date(timeIntervalSince1970: $0.rounded()), utcOffsetSeconds: offset) })
+        guard let value else { return json.null() }
+        json.isoTime(Date(timeIntervalSince1970: value.rounded()), utcOffsetSeconds: offset)
     }
 
     /// The quantities a provider computed rather than gave, by name (`dew_point` from temperature and humidity).
-    private func derivedJSON(_ names: [String]) -> JSONOutput { .array(names.sorted().map(JSONOutput.string)) }
+    private mutating func derivedNames(_ names: [String]) { json.strings(names.sorted()) }
 
-    private func resultMembers(_ result: ProviderResult, place: Place) -> [(String, JSONOutput)] {
+    private mutating func resultMembers(_ result: ProviderResult, place: Place) {
         let report = result.report
         let offset = report.utcOffsetSeconds ?? place.utcOffsetSeconds ?? 0
-        var members: [(String, JSONOutput)] = [
-            ("status", .string(ProviderOutcome(report.freshness).rawValue)),
-            ("source", sourceJSON(report.source)),
-            ("fetched_at", .string(CivilTime.iso(report.fetchedAt, utcOffsetSeconds: 0))),
-            ("utc_offset_seconds", report.utcOffsetSeconds.map(JSONOutput.integer) ?? .null),
-            ("timezone", .string(report.timeZoneIdentifier)),
-            ("units", unitsJSON),
-            ("attribution", context.attributions[report.providerID].map(JSONOutput.string) ?? .null),
-        ]
-        // Asked again and confirmed unchanged by a 304: the kept body was used, no new one was sent.
-        if report.freshness == .fresh, report.caching?.revalidated == true { members.insert(("revalidated", .bool(true)), at: 1) }
+        json.key("status")
+        json.string(ProviderOutcome(report.freshness).rawValue)
         switch report.freshness {
-        case .fresh: break
-        case .cached(let age): members.insert(("age_s", .number(age.rounded())), at: 1)
+        case .fresh:
+            // Asked again and confirmed unchanged by a 304: the kept body was used, no new one was sent.
+            if report.caching?.revalidated == true {
+                json.key("revalidated")
+                json.bool(true)
+            }
+        case .cached(let age):
+            json.key("age_s")
+            json.number(age.rounded())
         case .stale(let age, let because):
-            members.insert(("age_s", .number(age.rounded())), at: 1)
-            members.insert(("stale_because", .string(because)), at: 2)
+            json.key("age_s")
+            json.number(age.rounded())
+            json.key("stale_because")
+            json.string(because)
         }
+        json.key("source")
+        sourceObject(report.source)
+        json.key("fetched_at")
+        json.isoTime(report.fetchedAt, utcOffsetSeconds: 0)
+        json.key("utc_offset_seconds")
+        json.integer(report.utcOffsetSeconds)
+        json.key("timezone")
+        json.string(report.timeZoneIdentifier)
+        json.key("units")
+        json.serialized(unitsText)
+        json.key("attribution")
+        json.string(context.attributions[report.providerID])
         if !result.notes.isEmpty {
-            members.append(("notes", .array(result.notes.map { note in
-                .object([("code", .string(note.code)), ("message", .string(ResultNoteText.sentence(note, place: place)))])
-            })))
+            json.key("notes")
+            json.beginArray()
+            for note in result.notes {
+                json.beginObject()
+                json.key("code")
+                json.string(note.code)
+                json.key("message")
+                json.string(ResultNoteText.sentence(note, place: place))
+                json.endObject()
+            }
+            json.endArray()
         }
         let warnings = result.notes.compactMap { note -> ValueWarning? in
             if case .droppedValue(let warning) = note { warning } else { nil }
         }
         if !warnings.isEmpty {
-            members.append(("warnings", .array(warnings.map { warning in
-                .object([("field", .string(warning.field)), ("path", .string(warning.path)),
-                         ("value", .string(warning.value)), ("reason", .string(warning.reason))])
-            })))
+            json.key("warnings")
+            json.beginArray()
+            for warning in warnings {
+                json.beginObject()
+                json.key("field")
+                json.string(warning.field)
+                json.key("path")
+                json.string(warning.path)
+                json.key("value")
+                json.string(warning.value)
+                json.key("reason")
+                json.string(warning.reason)
+                json.endObject()
+            }
+            json.endArray()
         }
         let (wantsCurrent, days, hours) = context.view.sections
-        if wantsCurrent { members.append(("current", report.current.map { sampleJSON($0, offset: offset) } ?? .null)) }
+        if wantsCurrent {
+            json.key("current")
+            if let current = report.current { sampleObject(current, offset: offset) } else { json.null() }
+        }
         if days > 0 {
             let window = ForecastWindow(source: report.source, now: context.now, days: days)
-            members.append(("daily", .array(window.dates(result.days, utcOffsetSeconds: offset, date: \.date).map { dayJSON($0, offset: offset) })))
+            json.key("daily")
+            json.beginArray()
+            for day in window.dates(result.days, utcOffsetSeconds: offset, date: \.date) { dayObject(day, offset: offset) }
+            json.endArray()
             if let hours {
-                members.append(("hourly", .array(window.hours(report.hourly, time: \.time).prefix(hours).map { sampleJSON($0, offset: offset) })))
+                json.key("hourly")
+                json.beginArray()
+                for sample in window.hours(report.hourly, time: \.time).prefix(hours) { sampleObject(sample, offset: offset) }
+                json.endArray()
             }
         }
-        return members
     }
 
-    private func sampleJSON(_ sample: WeatherSample, offset: Int) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [
-            ("time", .string(CivilTime.iso(sample.time, utcOffsetSeconds: offset))),
-            ("period_hours", .number(sample.periodHours)),
-            ("condition", .string(sample.condition?.id)),
-        ]
-        members += Quantity.allCases.map { ($0.rawValue, number(sample[$0], $0.dimension)) }
-        members.append(("precipitation", number(sample.precipitationMM, .precipitationAmount)))
-        members.append(("is_day", sample.isDay.map(JSONOutput.bool) ?? .null))
-        members.append(("derived_fields", derivedJSON(sample.derivedQuantities.map(\.rawValue))))
-        return .object(members)
+    private mutating func sampleObject(_ sample: WeatherSample, offset: Int) {
+        json.beginObject()
+        json.key("time")
+        json.isoTime(sample.time, utcOffsetSeconds: offset)
+        json.key("period_hours")
+        json.number(sample.periodHours)
+        json.key("condition")
+        json.string(sample.condition?.id)
+        for quantity in Quantity.allCases {
+            json.key(text: quantity.rawValue)
+            number(sample[quantity], quantity.dimension)
+        }
+        json.key("precipitation")
+        number(sample.precipitationMM, .precipitationAmount)
+        json.key("is_day")
+        json.bool(sample.isDay)
+        json.key("derived_fields")
+        derivedNames(sample.derivedQuantities.map(\.rawValue))
+        json.endObject()
     }
 
-    private func dayJSON(_ day: DailyPoint, offset: Int) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [("date", .string(day.date.description)), ("condition", .string(day.condition?.id))]
-        members += DailyQuantity.allCases.map { ($0.rawValue, value(day[$0], $0.dimension, offset: offset)) }
-        members.append(("derived", .bool(day.isDerived)))
-        members.append(("derived_fields", derivedJSON(day.derivedQuantities.map(\.rawValue))))
-        return .object(members)
+    private mutating func dayObject(_ day: DailyPoint, offset: Int) {
+        json.beginObject()
+        json.key("date")
+        json.isoDate(day.date)
+        json.key("condition")
+        json.string(day.condition?.id)
+        for quantity in DailyQuantity.allCases {
+            json.key(text: quantity.rawValue)
+            value(day[quantity], quantity.dimension, offset: offset)
+        }
+        json.key("derived")
+        json.bool(day.isDerived)
+        json.key("derived_fields")
+        derivedNames(day.derivedQuantities.map(\.rawValue))
+        json.endObject()
     }
 
-    private func errorJSON(_ error: ProviderError) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [("code", .string(error.codeName)), ("message", .string(error.message))]
-        if let reason = error.reason { members.append(("reason", .string(reason.rawValue))) }
+    private mutating func errorObject(_ error: ProviderError) {
+        json.beginObject()
+        json.key("code")
+        json.string(error.codeName)
+        json.key("message")
+        json.string(error.message)
+        if let reason = error.reason {
+            json.key("reason")
+            json.string(reason.rawValue)
+        }
         switch error.code {
-        case .rateLimited(let retryAfter): members.append(("retry_after_s", .number(retryAfter.map(OutputNumber.round3))))
-        case .badResponse(let path): members.append(("path", .string(path)))
+        case .rateLimited(let retryAfter):
+            json.key("retry_after_s")
+            json.number(retryAfter.map(OutputNumber.round3))
+        case .badResponse(let path):
+            json.key("path")
+            json.string(path)
         default: break
         }
-        return .object(members)
+        json.endObject()
     }
 
     /// Items sorted as the providers are listed, whatever order they finished in.
-    private func inDisplayOrder<T>(_ items: [T], id: (T) -> String) -> [T] {
-        let order = context.providers.map(\.id)
-        return items.sorted { (order.firstIndex(of: id($0)) ?? .max) < (order.firstIndex(of: id($1)) ?? .max) }
-    }
-
-    /// How a quantity was merged; its value is the plain number beside it, under the quantity's own key.
-    private func mergedJSON(_ merged: MergedField?, _ dimension: Dimension, offset: Int = 0) -> JSONOutput {
-        guard let merged else { return .null }
-        let number = { (value: Double?, dimension: Dimension) in self.value(value, dimension, offset: offset) }
-        let difference = { (value: Double) in JSONOutput.number(OutputNumber.round3(context.units.convertDifference(value, dimension))) }
-        var members: [(String, JSONOutput)] = [
-            ("min", number(merged.min, dimension)), ("max", number(merged.max, dimension)),
-            ("spread", difference(merged.spread)), ("mad", difference(merged.medianAbsoluteDeviation)),
-            ("confidence", .number(OutputNumber.round3(merged.confidence))),
-            ("providers", .array(merged.contributors.map(JSONOutput.string))),
-            ("outliers", .array(merged.outliers.map(JSONOutput.string))),
-            ("missing", .array(merged.missing.map(JSONOutput.string))),
-            ("inputs", .array(merged.inputs.map { input in
-                var members: [(String, JSONOutput)] = [
-                    ("provider", .string(input.provider)), ("value", number(input.value, dimension)),
-                    ("weight", .number(input.weight)), ("origin", .string(Self.origin(input.origin))), ("outlier", .bool(input.isOutlier))]
-                if let learned = merged.learned {
-                    members.append(("learned_weight", .number(OutputNumber.round3(learned.weights[input.provider] ?? 0))))
-                    members.append(("correction", difference(learned.corrections[input.provider] ?? 0)))
-                }
-                return .object(members)
-            })),
-        ]
-        if let learned = merged.learned {
-            members.append(("interval_80", .array([number(learned.low, dimension), number(learned.high, dimension)])))
-            members.append(("interval_basis", .string(learned.basis.rawValue)))
-            members.append(("weighting", .string(learned.weighting.rawValue)))
-        }
-        let disagreement = merged.disagreement.flatMap { merged.inputs.count >= 2 ? $0 : nil }
-        members.append(("disagreement", disagreement.map { disagreement in
-            .object([("difference", difference(disagreement.difference)), ("floor", difference(disagreement.floor)),
-                     ("exceeds_floor", .bool(disagreement.exceedsFloor))])
-        } ?? .null))
-        return .object(members)
+    func inDisplayOrder<T>(_ items: [T], id: (T) -> String) -> [T] {
+        items.sorted { (displayOrder[id($0)] ?? .max) < (displayOrder[id($1)] ?? .max) }
     }
 
     static func origin(_ origin: ValueOrigin) -> String {
@@ -247,89 +339,5 @@ public struct JSONLinesRenderer: Renderer {
         case .interpolated: "interpolated"
         case .derived: "derived"
         }
-    }
-
-    /// How the condition was voted; the winner is the plain `condition` string beside it.
-    private func conditionVotesJSON(_ merged: MergedConditionV1?) -> JSONOutput {
-        guard let merged else { return .null }
-        return .object([
-            ("votes", .array(merged.votes.map { .object([("provider", .string($0.provider)), ("condition", .string($0.condition.id))]) })),
-            ("missing", .array(merged.missing.map(JSONOutput.string))),
-            ("demoted_from", .string(merged.demotedFrom?.id)), ("implausible", .bool(merged.isImplausible)),
-            ("confidence", .number(OutputNumber.round3(merged.confidence))),
-        ])
-    }
-
-    /// A merged hour: plain numbers under the same keys as a provider's hour, the merge's details under `merged`.
-    private func consensusHourJSON(_ hour: ConsensusHour) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [
-            ("time", .string(CivilTime.iso(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds))),
-            ("lead_hours", .number(OutputNumber.round3(hour.leadHours))),
-            ("confidence", .number(hour.confidence.map(OutputNumber.round3))),
-            ("condition", .string(hour.condition?.value.id)),
-        ]
-        members += Quantity.allCases.map { ($0.rawValue, number(hour[$0]?.value, $0.dimension)) }
-        let merged = [("condition", conditionVotesJSON(hour.condition))] + Quantity.allCases.map { ($0.rawValue, mergedJSON(hour[$0], $0.dimension)) }
-        members.append(("merged", .object(merged)))
-        return .object(members)
-    }
-
-    /// A merged day: plain numbers under the same keys as a provider's day, the merge's details under `merged`.
-    private func consensusDayJSON(_ day: ConsensusDayV1) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [
-            ("date", .string(day.date.description)),
-            ("start", .string(CivilTime.iso(day.start, utcOffsetSeconds: day.utcOffsetSeconds))), ("hours", .number(day.hours)),
-            ("confidence", .number(day.confidence.map(OutputNumber.round3))), ("condition", .string(day.condition?.value.id)),
-        ]
-        let offset = day.utcOffsetSeconds
-        members += DailyQuantity.allCases.map { ($0.rawValue, value(day[$0]?.value, $0.dimension, offset: offset)) }
-        let phase = day.moonPhase
-        members += [("moon_phase", .number(OutputNumber.round3(phase.fraction))), ("moon_phase_name", .string(phase.name)),
-                    ("moon_illumination", .number(OutputNumber.round3(phase.illumination)))]
-        let merged = [("condition", conditionVotesJSON(day.condition))]
-            + DailyQuantity.allCases.map { ($0.rawValue, mergedJSON(day[$0], $0.dimension, offset: offset)) }
-        members.append(("merged", .object(merged)))
-        return .object(members)
-    }
-
-    /// Every provider asked, in display order: how its turn ended, its weight in the merge and where its answer came from.
-    private func outcomesJSON(_ consensus: ConsensusResult, _ answered: Answers) -> JSONOutput {
-        .array(inDisplayOrder(answered.outcomes, id: \.0).map { id, outcome in
-            let report = answered.reports.first { $0.providerID == id }
-            return .object([
-                ("provider", .string(id)), ("status", .string(outcome.rawValue)),
-                ("weight", .number(consensus.weights[id])), ("source", report.map { sourceJSON($0.source) } ?? .null),
-                ("family", .string(consensus.families[id])), ("merge_weight", .number(consensus.mergeWeights[id].map(OutputNumber.round3))),
-            ])
-        })
-    }
-
-    private func consensusMembers(_ consensus: ConsensusResult, _ answered: Answers, place: Place) -> [(String, JSONOutput)] {
-        let (reports, failed, skipped) = (answered.reports, answered.failed, answered.skipped)
-        let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds
-            ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0
-        var members: [(String, JSONOutput)] = [
-            ("providers", .array(consensus.providers.map(JSONOutput.string))),
-            ("failed_providers", .array(inDisplayOrder(failed, id: { $0 }).map(JSONOutput.string))),
-            ("skipped_providers", .array(inDisplayOrder(skipped, id: { $0 }).map(JSONOutput.string))),
-            ("outcomes", outcomesJSON(consensus, answered)),
-            ("excluded", .array(consensus.excluded.map(JSONOutput.string))),
-            ("zone", .string(consensus.zone.description)),
-            ("zone_fallback_reason", .string(consensus.zoneFallbackReason)),
-            ("utc_offset_seconds", .integer(offset)),
-            ("timezone", .string(consensus.zone.identifier ?? reports.lazy.compactMap(\.timeZoneIdentifier).first)),
-            ("units", unitsJSON),
-        ]
-        if let weighting = consensus.weighting { members.append(("weighting", .string(weighting.rawValue))) }
-        let (wantsCurrent, days, hours) = context.view.sections
-        if wantsCurrent { members.append(("current", consensus.current.map(consensusHourJSON) ?? .null)) }
-        if days > 0 {
-            let window = ForecastWindow(reports: reports, now: context.now, days: days)
-            members.append(("daily", .array(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date).map(consensusDayJSON))))
-            if let hours {
-                members.append(("hourly", .array(window.hours(consensus.hourly, time: \.time).prefix(hours).map(consensusHourJSON))))
-            }
-        }
-        return members
     }
 }

@@ -7,6 +7,8 @@ import Synchronization
 public protocol OutputSink: Sendable {
     /// Writes text as it is.
     func write(_ text: String)
+    /// Writes UTF-8 text as it is.
+    func write(utf8 bytes: [UInt8])
     /// Pushes buffered text out now.
     func flush()
     /// True when a person is looking at it (a terminal).
@@ -18,6 +20,8 @@ public protocol OutputSink: Sendable {
 }
 
 extension OutputSink {
+    /// Writes the bytes as a string.
+    public func write(utf8 bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
     /// No width: not a terminal.
     public var columns: Int? { nil }
     /// Never closed.
@@ -41,10 +45,20 @@ public struct StandardStream: OutputSink {
 
     /// Writes all of the text with `write(2)`, unbuffered, retrying short writes and interrupts.
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes all of the bytes with `write(2)`, unbuffered, retrying short writes and interrupts.
+    public func write(utf8 bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
             } else if written < 0 && errno == EINTR {

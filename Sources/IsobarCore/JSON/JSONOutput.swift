@@ -12,6 +12,7 @@ public enum JSONOutput: Sendable, Equatable {
     case string(String)
     /// An array.
     case array([JSONOutput])
+    /// An object, its members in this order.
     case object([(String, JSONOutput)])
 
     /// A number, or null when absent or not finite.
@@ -26,38 +27,17 @@ public enum JSONOutput: Sendable, Equatable {
     }
 
     /// Compact JSON text on one line.
-    public func serialized() -> String {
-        var output = ""
-        write(to: &output)
-        return output
+    public func serialized() -> String { String(decoding: utf8(), as: UTF8.self) }
+
+    /// Compact JSON text on one line, as UTF-8 bytes.
+    public func utf8() -> [UInt8] {
+        var buffer = JSONOutputBuffer()
+        buffer.value(self)
+        return buffer.bytes
     }
 
     /// Appends compact JSON text to `output`.
-    public func write(to output: inout String) {
-        switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .integer(let value): output += String(value)
-        case .number(let value): output += JSONOutput.format(value)
-        case .string(let value): JSONOutput.writeString(value, to: &output)
-        case .array(let elements):
-            output += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
-                element.write(to: &output)
-            }
-            output += "]"
-        case .object(let members):
-            output += "{"
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { output += "," }
-                JSONOutput.writeString(key, to: &output)
-                output += ":"
-                value.write(to: &output)
-            }
-            output += "}"
-        }
-    }
+    public func write(to output: inout String) { output += serialized() }
 
     /// Shortest text that reads back as the same number; integral values print without a fraction.
     public static func format(_ value: Double) -> String {
@@ -68,32 +48,8 @@ public enum JSONOutput: Sendable, Equatable {
         return value.description
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
-        // Most strings need no escape: appended whole, not scalar by scalar.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output += "\""
-            output += value
-            output += "\""
-            return
-        }
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
-    }
-
+    /// Equal when the text is equal.
     public static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool {
-        lhs.serialized() == rhs.serialized()
+        lhs.utf8() == rhs.utf8()
     }
 }

@@ -4,16 +4,20 @@ import Glibc
 import Darwin
 #endif
 
-/// An open file read in parts with `pread`, never mapped, so a file that shrinks while open gives a short read, not a crash.
+/// An open file read in parts with `pread`, never mapped, so a file that shrinks while open gives a short read, not a crash;
+/// or, when asked and small enough, read whole when opened and answered from memory after that.
 final class ByteFile {
     /// The path, for messages.
     let path: String
     /// The size when opened, in bytes.
     let size: Int
     private let descriptor: Int32
+    /// The whole file as it was when opened, when it was read into memory.
+    private var contents: [UInt8]?
 
-    /// Opens `path` for reading; `what` names the file in errors ("the place index").
-    init(path: String, what: String) throws(GazetteerError) {
+    /// Opens `path` for reading; `what` names the file in errors ("the place index"). A file of at most `inMemoryUpTo`
+    /// bytes is read whole now, and every read after that is answered from memory.
+    init(path: String, what: String, inMemoryUpTo limit: Int = 0) throws(GazetteerError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let missing = errno == ENOENT
@@ -29,6 +33,8 @@ final class ByteFile {
         self.path = path
         self.descriptor = descriptor
         size = Int(info.st_size)
+        // A file that shrank meanwhile is read part by part instead (and its short reads say it is damaged).
+        if size <= limit { contents = read(at: 0, count: size) }
     }
 
     deinit { close(descriptor) }
@@ -36,6 +42,7 @@ final class ByteFile {
     /// Exactly `count` bytes from `offset`; nil when they are not all there (or `offset`/`count` are out of range).
     func read(at offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0, offset <= size, count <= size - offset else { return nil }
+        if let contents { return Array(contents[offset..<(offset + count)]) }
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         let complete = bytes.withUnsafeMutableBytes { buffer -> Bool in

@@ -5,13 +5,18 @@ struct GazetteerLine {
     var countryCode: String
     var population: Int
 
-    /// Reads the line of `hit` from the gazetteer at `gazetteerPath`.
-    static func read(_ hit: GridHit, index: GridIndex, gazetteerPath: String) throws(GazetteerError) -> GazetteerLine {
-        let gazetteer = try ByteFile(path: gazetteerPath, what: "the gazetteer file")
+    /// Opens the gazetteer at `path`, checking that `index` was made for it.
+    static func open(_ path: String, for index: GridIndex) throws(GazetteerError) -> ByteFile {
+        let gazetteer = try ByteFile(path: path, what: "the gazetteer file")
         guard gazetteer.size == index.header.gazetteerSize else {
             throw GridHeader.damaged(index.file, "it was made for another gazetteer file (\(index.header.gazetteerSize) bytes, not "
                 + "\(gazetteer.size)); rebuild both with scripts/make-gazetteer.py")
         }
+        return gazetteer
+    }
+
+    /// Reads the line of `hit` from `gazetteer`, opened by `open(_:for:)`.
+    static func read(_ hit: GridHit, index: GridIndex, gazetteer: ByteFile) throws(GazetteerError) -> GazetteerLine {
         // The line with the line feeds around it, so a wrong offset cannot pass for a line.
         guard hit.lineOffset > 0, let bytes = gazetteer.read(at: hit.lineOffset - 1, count: hit.lineLength + 2),
               bytes.first == 0x0A, bytes.last == 0x0A else {

@@ -42,18 +42,19 @@ public struct CoordinatePlace: Sendable, Hashable {
 
 extension Gazetteer {
     /// The nearest city no further than `radius` km from `coordinate`, read from the spatial index (a few cells and one
-    /// line of the gazetteer, never the whole file); nil when there is none.
+    /// line of the gazetteer, never the whole file; what was read is kept for the next lookups); nil when there is none.
     public func nearest(to coordinate: Coordinate, withinKilometres radius: Double) throws(GazetteerError) -> NearbyPlace? {
-        let index = try GridIndex(path: indexPath)
-        guard let hit = try index.nearest(latitude: coordinate.latitude, longitude: coordinate.longitude, withinKilometres: radius) else {
-            return nil
+        try nearbyIndex.withLock { (kept: inout NearbyIndex?) throws(GazetteerError) -> NearbyPlace? in
+            // Opened on the first lookup and kept; an index that cannot be opened is tried again on the next one.
+            let index: NearbyIndex
+            if let kept {
+                index = kept
+            } else {
+                index = try NearbyIndex(indexPath: indexPath, gazetteerPath: path)
+                kept = index
+            }
+            return try index.nearest(to: coordinate, withinKilometres: radius)
         }
-        let line = try GazetteerLine.read(hit, index: index, gazetteerPath: path)
-        guard let location = Coordinate(latitude: hit.latitude, longitude: hit.longitude) else {
-            throw GridHeader.damaged(index.file, "a city has coordinates out of range")
-        }
-        let place = Place(name: line.name, countryCode: line.countryCode, coordinate: location, timeZoneIdentifier: try index.zoneName(hit.zone))
-        return NearbyPlace(place: place, distanceKilometres: hit.distanceKilometres, population: line.population, geonamesID: line.geonamesID)
     }
 
     /// Coordinates as a place: `near Minsk` (with Minsk's country and zone) within 25 km of a city; else `plainName`
