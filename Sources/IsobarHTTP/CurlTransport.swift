@@ -31,15 +31,23 @@ public final class CurlTransport: Transport {
 
     /// The multi handle and the inbox; lives until the I/O thread ends.
     private final class Core: @unchecked Sendable {
-        // Safety: `multi` is used by the I/O thread only, except `curl_multi_wakeup`, which libcurl allows from any thread.
+        // Safety: `multi` and `loop` are used by the I/O thread only, except `isobar_curl_loop_wake`, safe from any thread.
         let multi: UnsafeMutableRawPointer
+        let loop: OpaquePointer
         let inbox = Mutex(Inbox())
 
-        init(multi: UnsafeMutableRawPointer) { self.multi = multi }
+        init(multi: UnsafeMutableRawPointer, loop: OpaquePointer) {
+            self.multi = multi
+            self.loop = loop
+        }
 
-        deinit { _ = isobar_curl_multi_cleanup(multi) }
+        deinit {
+            // The multi handle goes first: cleaning it up may still tell the loop of sockets closing.
+            _ = isobar_curl_multi_cleanup(multi)
+            isobar_curl_loop_destroy(loop)
+        }
 
-        func wake() { _ = isobar_curl_multi_wakeup(multi) }
+        func wake() { _ = isobar_curl_loop_wake(loop) }
     }
 
     /// Nothing runs before the first request; the first `send` moves to `running` or `unavailable`.
@@ -106,7 +114,11 @@ public final class CurlTransport: Transport {
                     _ = isobar_curl_multi_cleanup(multi)
                     throw ProviderError(.unavailable, "\(label): libcurl refused the connection settings", reason: .transportFailure)
                 }
-                let core = Core(multi: multi)
+                guard let loop = isobar_curl_loop_create(multi) else {
+                    _ = isobar_curl_multi_cleanup(multi)
+                    throw ProviderError(.unavailable, "\(label): cannot set up the HTTP event loop", reason: .transportFailure)
+                }
+                let core = Core(multi: multi, loop: loop)
                 let context = Unmanaged.passRetained(IOLoop(core: core)).toOpaque()
                 var thread = pthread_t()
                 let started = pthread_create(&thread, nil, { context in
@@ -248,8 +260,8 @@ public final class CurlTransport: Transport {
                 }
                 // Keep only cancellations whose transfer has not arrived yet.
                 cancelledEarly = cancelledEarly.filter { $0 > highestAdded }
-                var running: Int32 = 0
-                _ = isobar_curl_multi_perform(multi, &running)
+                // libcurl acts only on the sockets that are ready and on its due timeouts, then reports what finished.
+                _ = isobar_curl_loop_run(core.loop, endOverdue(multi))
                 var remaining: Int32 = 0
                 while let message = isobar_curl_multi_info_read(multi, &remaining) {
                     var handle: UnsafeMutableRawPointer?
@@ -257,7 +269,6 @@ public final class CurlTransport: Transport {
                     guard isobar_curl_message_done(message, &handle, &result) == 1, let handle, let transfer = active[handle] else { continue }
                     end(handle, transfer, transfer.outcome(result), multi)
                 }
-                _ = isobar_curl_multi_poll(multi, nil, 0, endOverdue(multi), nil)
             }
             for (handle, transfer) in active {
                 end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
