@@ -35,10 +35,15 @@ public final class CurlTransport: Transport {
         let multi: UnsafeMutableRawPointer
         let loop: OpaquePointer
         let inbox = Mutex(Inbox())
+        /// The `User-Agent` every easy handle sends.
+        let userAgent: String
+        /// How many easy handles have been created (the rest of the transfers reused one).
+        let handlesMade = Atomic<Int>(0)
 
-        init(multi: UnsafeMutableRawPointer, loop: OpaquePointer) {
+        init(multi: UnsafeMutableRawPointer, loop: OpaquePointer, userAgent: String) {
             self.multi = multi
             self.loop = loop
+            self.userAgent = userAgent
         }
 
         deinit {
@@ -80,6 +85,16 @@ public final class CurlTransport: Transport {
         stop()
     }
 
+    /// How many libcurl easy handles the transport has created: one per transfer in flight at once, as a finished
+    /// transfer's handle is taken by the next one.
+    var easyHandlesCreated: Int {
+        let core: Core? = phase.withLock { phase in
+            if case .running(let core) = phase { return core }
+            return nil
+        }
+        return core?.handlesMade.load(ordering: .relaxed) ?? 0
+    }
+
     /// Ends the I/O thread; transfers still in flight fail as cancelled, and so does every later request.
     public func stop() {
         let running: Core? = phase.withLock { phase in
@@ -118,7 +133,7 @@ public final class CurlTransport: Transport {
                     _ = isobar_curl_multi_cleanup(multi)
                     throw ProviderError(.unavailable, "\(label): cannot set up the HTTP event loop", reason: .transportFailure)
                 }
-                let core = Core(multi: multi, loop: loop)
+                let core = Core(multi: multi, loop: loop, userAgent: userAgent)
                 let context = Unmanaged.passRetained(IOLoop(core: core)).toOpaque()
                 var thread = pthread_t()
                 let started = pthread_create(&thread, nil, { context in
@@ -230,6 +245,8 @@ public final class CurlTransport: Transport {
         private var active: [UnsafeMutableRawPointer: Transfer] = [:]
         private var cancelledEarly: Set<Int> = []
         private var highestAdded = 0
+        /// Easy handles of finished transfers, ready for the next ones.
+        private var idleHandles: [UnsafeMutableRawPointer] = []
 
         init(core: Core) { self.core = core }
 
@@ -306,20 +323,42 @@ public final class CurlTransport: Transport {
                 transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)))
                 return
             }
-            guard transfer.prepare(), let handle = transfer.handle, isobar_curl_multi_add_handle(multi, handle) == CURLM_OK else {
-                transfer.release()
+            guard let handle = idleHandles.popLast() ?? makeHandle(), transfer.prepare(on: handle),
+                  isobar_curl_multi_add_handle(multi, handle) == CURLM_OK else {
+                if let handle = transfer.release() { isobar_curl_easy_cleanup(handle) }
                 transfer.finish(.failure(ProviderError(.unavailable, "\(transfer.label): libcurl refused the request", reason: .transportFailure)))
                 return
             }
             active[handle] = transfer
         }
 
+        /// A new easy handle with the options every transfer shares.
+        private func makeHandle() -> UnsafeMutableRawPointer? {
+            core.handlesMade.add(1, ordering: .relaxed)
+            return Transfer.makeHandle(userAgent: core.userAgent)
+        }
+
         private func end(_ handle: UnsafeMutableRawPointer, _ transfer: Transfer, _ result: Result<HTTPResponse, ProviderError>,
                          _ multi: UnsafeMutableRawPointer) {
             _ = isobar_curl_multi_remove_handle(multi, handle)
             active[handle] = nil
-            transfer.release()
+            if let released = transfer.release() {
+                // A handle whose transfer went well is kept for the next one (`Transfer.prepare` sets every option a
+                // request may change); one that failed, timed out or was cancelled is freed, state and all.
+                if case .success = result, idleHandles.count < Self.idleHandleLimit {
+                    idleHandles.append(released)
+                } else {
+                    isobar_curl_easy_cleanup(released)
+                }
+            }
             transfer.finish(result)
+        }
+
+        /// The most easy handles kept idle for reuse.
+        private static let idleHandleLimit = 64
+
+        deinit {
+            for handle in idleHandles { isobar_curl_easy_cleanup(handle) }
         }
     }
 }
