@@ -152,15 +152,37 @@ private func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _
     guard let bytes, let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    let line = bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-    }
-    if line.hasPrefix("HTTP/") {
-        transfer.headers.removeAll()
-    } else if let colon = line.firstIndex(of: ":") {
-        let name = String(line[..<colon])
-        let value = String(line[line.index(after: colon)...]).trimming(" \t\r\n")
-        transfer.headers.append(HTTPHeader(name, value))
+    bytes.withMemoryRebound(to: UInt8.self, capacity: length) { start in
+        if let field = HeaderLine.field(UnsafeBufferPointer(start: start, count: length)) {
+            transfer.headers.append(field)
+        } else if HeaderLine.isStatusLine(UnsafeBufferPointer(start: start, count: length)) {
+            transfer.headers.removeAll()
+        }
     }
     return length
+}
+
+/// Reads one raw header line as libcurl hands it over (CRLF included), without making a `String` of the whole line.
+enum HeaderLine {
+    /// True for a status line (`HTTP/1.1 200 OK`).
+    static func isStatusLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
+            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
+    }
+
+    /// The field of a `Name: value` line, its value without surrounding blanks and line ends; nil for a status line,
+    /// the blank line ending the headers, or a line without a colon.
+    static func field(_ line: UnsafeBufferPointer<UInt8>) -> HTTPHeader? {
+        guard !isStatusLine(line), let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        func isBlank(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+        }
+        var start = colon + 1
+        var end = line.count
+        while start < end, isBlank(line[start]) { start += 1 }
+        while end > start, isBlank(line[end - 1]) { end -= 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+        return HTTPHeader(name, value)
+    }
 }
