@@ -227,7 +227,32 @@ struct isobar_curl_loop {
     int wake;
     /// When libcurl wants curl_multi_socket_action(CURL_SOCKET_TIMEOUT), in CLOCK_MONOTONIC milliseconds; -1 for never.
     long long timer_due;
+    /// Which descriptors are in the epoll set (one byte each, by number), so that each change is one epoll_ctl call.
+    unsigned char *registered;
+    size_t registered_count;
 };
+
+/// Whether `socket` was added to the epoll set and not deleted since.
+static int loop_is_registered(const isobar_curl_loop *loop, curl_socket_t socket) {
+    return socket >= 0 && (size_t)socket < loop->registered_count && loop->registered[socket];
+}
+
+/// Marks `socket` as in the epoll set or not; 0 when the mark cannot be stored (memory).
+static int loop_mark(isobar_curl_loop *loop, curl_socket_t socket, unsigned char value) {
+    if (socket < 0) return 0;
+    if ((size_t)socket >= loop->registered_count) {
+        if (!value) return 1;
+        size_t count = loop->registered_count ? loop->registered_count : 64;
+        while (count <= (size_t)socket) count *= 2;
+        unsigned char *grown = realloc(loop->registered, count);
+        if (grown == NULL) return 0;
+        memset(grown + loop->registered_count, 0, count - loop->registered_count);
+        loop->registered = grown;
+        loop->registered_count = count;
+    }
+    loop->registered[socket] = value;
+    return 1;
+}
 
 static long long monotonic_ms(void) {
     struct timespec now;
@@ -243,15 +268,21 @@ static int loop_socket(CURL *easy, curl_socket_t socket, int what, void *user, v
     if (what == CURL_POLL_REMOVE) {
         // The descriptor may already be closed (and then it has left the set by itself).
         epoll_ctl(loop->epoll, EPOLL_CTL_DEL, socket, NULL);
+        loop_mark(loop, socket, 0);
         return 0;
     }
     struct epoll_event event = {0};
     if (what & CURL_POLL_IN) event.events |= EPOLLIN;
     if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
     event.data.u64 = ((uint64_t)(unsigned)what << 32) | (uint32_t)socket;
-    if (epoll_ctl(loop->epoll, EPOLL_CTL_MOD, socket, &event) != 0) {
-        if (errno != ENOENT || epoll_ctl(loop->epoll, EPOLL_CTL_ADD, socket, &event) != 0) return -1;
+    // The mark is a guess that the kernel corrects: a descriptor closed and its number reused is not in the set (ENOENT),
+    // one added without a mark is (EEXIST).
+    int operation = loop_is_registered(loop, socket) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    if (epoll_ctl(loop->epoll, operation, socket, &event) != 0) {
+        int retry = errno == ENOENT ? EPOLL_CTL_ADD : errno == EEXIST ? EPOLL_CTL_MOD : -1;
+        if (retry < 0 || epoll_ctl(loop->epoll, retry, socket, &event) != 0) return -1;
     }
+    loop_mark(loop, socket, 1);
     return 0;
 }
 
@@ -296,6 +327,7 @@ void isobar_curl_loop_destroy(isobar_curl_loop *loop) {
     if (loop == NULL) return;
     if (loop->epoll >= 0) close(loop->epoll);
     if (loop->wake >= 0) close(loop->wake);
+    free(loop->registered);
     free(loop);
 }
 

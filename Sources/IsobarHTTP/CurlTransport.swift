@@ -208,7 +208,8 @@ public final class CurlTransport: Transport {
         let transfer = Transfer(id: id, request: request, limits: limits, userAgent: userAgent, started: started)
         do {
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
+                // Unsafe, not checked: `Transfer.finish` resumes exactly once, and the checked kind costs an object a request.
+                try await withUnsafeThrowingContinuation { continuation in
                     transfer.continuation = continuation
                     let accepted = core.inbox.withLock { state in
                         guard !state.stopping else { return false }
@@ -234,8 +235,10 @@ public final class CurlTransport: Transport {
 
     /// True for 127.0.0.0/8, ::1 and localhost.
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
-            && host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        guard host.hasPrefix("127.") else { return false }
+        let parts = host.split(separator: ".")
+        return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// Runs on the I/O thread only.
@@ -245,6 +248,8 @@ public final class CurlTransport: Transport {
         private var active: [UnsafeMutableRawPointer: Transfer] = [:]
         private var cancelledEarly: Set<Int> = []
         private var highestAdded = 0
+        /// No transfer in `active` is due before this; nil when unknown (then `endOverdue` looks at every one).
+        private var earliestDeadline: ContinuousClock.Instant?
         /// Easy handles of finished transfers, ready for the next ones.
         private var idleHandles: [UnsafeMutableRawPointer] = []
 
@@ -272,11 +277,13 @@ public final class CurlTransport: Transport {
                     highestAdded = max(highestAdded, transfer.id)
                     start(transfer, multi)
                 }
-                for (handle, transfer) in active where cancelledEarly.contains(transfer.id) {
-                    end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
+                if !cancelledEarly.isEmpty {
+                    for (handle, transfer) in active where cancelledEarly.contains(transfer.id) {
+                        end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
+                    }
+                    // Keep only cancellations whose transfer has not arrived yet.
+                    cancelledEarly = cancelledEarly.filter { $0 > highestAdded }
                 }
-                // Keep only cancellations whose transfer has not arrived yet.
-                cancelledEarly = cancelledEarly.filter { $0 > highestAdded }
                 // libcurl acts only on the sockets that are ready and on its due timeouts, then reports what finished.
                 _ = isobar_curl_loop_run(core.loop, endOverdue(multi))
                 var remaining: Int32 = 0
@@ -305,12 +312,19 @@ public final class CurlTransport: Transport {
         private func endOverdue(_ multi: UnsafeMutableRawPointer) -> Int32 {
             let now = ContinuousClock.now
             var wait = Duration.seconds(1)
-            for (handle, transfer) in active {
-                let deadline = transfer.deadline
-                if deadline <= now {
-                    end(handle, transfer, transfer.outcome(CURLE_OPERATION_TIMEDOUT), multi)
-                } else {
-                    wait = min(wait, now.duration(to: deadline))
+            if let earliestDeadline, earliestDeadline > now {
+                // No transfer is due before the earliest deadline seen (one that ended since only makes it early).
+                wait = min(wait, now.duration(to: earliestDeadline))
+            } else {
+                earliestDeadline = nil
+                for (handle, transfer) in active {
+                    let deadline = transfer.deadline
+                    if deadline <= now {
+                        end(handle, transfer, transfer.outcome(CURLE_OPERATION_TIMEDOUT), multi)
+                    } else {
+                        wait = min(wait, now.duration(to: deadline))
+                        earliestDeadline = min(earliestDeadline ?? deadline, deadline)
+                    }
                 }
             }
             let (seconds, attoseconds) = wait.components
@@ -330,6 +344,7 @@ public final class CurlTransport: Transport {
                 return
             }
             active[handle] = transfer
+            earliestDeadline = min(earliestDeadline ?? transfer.deadline, transfer.deadline)
         }
 
         /// A new easy handle with the options every transfer shares.

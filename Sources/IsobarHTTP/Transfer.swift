@@ -11,7 +11,7 @@ final class Transfer: @unchecked Sendable {
     let userAgent: String
     /// When the caller sent it: its total timeout counts from here, time spent queued for a connection included.
     let started: ContinuousClock.Instant
-    var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     var handle: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     var body: [UInt8] = []
