@@ -351,8 +351,9 @@ int isobar_curl_loop_run(isobar_curl_loop *loop, int max_wait_ms) {
     for (int index = 0; index < count; index++) {
         uint64_t tag = events[index].data.u64;
         if (tag == ISOBAR_LOOP_WAKE_TAG) {
+            // One read takes the whole count: however many wake-ups were sent, they are all answered now.
             uint64_t drained;
-            while (read(loop->wake, &drained, sizeof drained) == sizeof drained) {}
+            (void)!read(loop->wake, &drained, sizeof drained);
             continue;
         }
         curl_socket_t socket = (curl_socket_t)(uint32_t)tag;
