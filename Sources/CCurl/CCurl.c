@@ -38,12 +38,8 @@ static struct {
     CURLMcode (*multi_setopt)(CURLM *multi, CURLMoption option, ...);
     CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
     CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
-    CURLMcode (*multi_perform)(CURLM *multi, int *running);
-    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready);
-    CURLMcode (*multi_wakeup)(CURLM *multi);
     CURLMsg *(*multi_info_read)(CURLM *multi, int *remaining);
     CURLMcode (*multi_socket_action)(CURLM *multi, curl_socket_t socket, int events, int *running);
-    CURLcode (*easy_reset)(CURL *handle);
 } curl;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -94,12 +90,8 @@ static void load_library(void) {
     RESOLVE(multi_setopt, "curl_multi_setopt");
     RESOLVE(multi_add_handle, "curl_multi_add_handle");
     RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
-    RESOLVE(multi_perform, "curl_multi_perform");
-    RESOLVE(multi_poll, "curl_multi_poll");
-    RESOLVE(multi_wakeup, "curl_multi_wakeup");
     RESOLVE(multi_info_read, "curl_multi_info_read");
     RESOLVE(multi_socket_action, "curl_multi_socket_action");
-    RESOLVE(easy_reset, "curl_easy_reset");
 #undef RESOLVE
     const curl_version_info_data *version = curl.version_info(CURLVERSION_NOW);
     if (version == NULL || version->version_num < ISOBAR_CURL_MINIMUM) {
@@ -194,15 +186,6 @@ CURLMcode isobar_curl_multi_add_handle(CURLM *multi, CURL *handle) {
 }
 CURLMcode isobar_curl_multi_remove_handle(CURLM *multi, CURL *handle) {
     return ready() ? curl.multi_remove_handle(multi, handle) : CURLM_INTERNAL_ERROR;
-}
-CURLMcode isobar_curl_multi_perform(CURLM *multi, int *running) {
-    return ready() ? curl.multi_perform(multi, running) : CURLM_INTERNAL_ERROR;
-}
-CURLMcode isobar_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready_count) {
-    return ready() ? curl.multi_poll(multi, extra, count, timeout_ms, ready_count) : CURLM_INTERNAL_ERROR;
-}
-CURLMcode isobar_curl_multi_wakeup(CURLM *multi) {
-    return ready() ? curl.multi_wakeup(multi) : CURLM_INTERNAL_ERROR;
 }
 CURLMsg *isobar_curl_multi_info_read(CURLM *multi, int *remaining) {
     return ready() ? curl.multi_info_read(multi, remaining) : NULL;
@@ -374,10 +357,4 @@ int isobar_curl_loop_run(isobar_curl_loop *loop, int max_wait_ms) {
         curl.multi_socket_action(loop->multi, CURL_SOCKET_TIMEOUT, 0, &running);
     }
     return count;
-}
-
-CURLcode isobar_curl_easy_reset(CURL *handle) {
-    if (!ready()) return CURLE_FAILED_INIT;
-    curl.easy_reset(handle);
-    return CURLE_OK;
 }

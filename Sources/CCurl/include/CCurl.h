@@ -44,10 +44,6 @@ CURLMcode isobar_curl_multi_cleanup(CURLM *multi);
 CURLMcode isobar_curl_multi_set_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode isobar_curl_multi_add_handle(CURLM *multi, CURL *handle);
 CURLMcode isobar_curl_multi_remove_handle(CURLM *multi, CURL *handle);
-CURLMcode isobar_curl_multi_perform(CURLM *multi, int *running);
-CURLMcode isobar_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready_count);
-/// Safe from any thread.
-CURLMcode isobar_curl_multi_wakeup(CURLM *multi);
 CURLMsg *isobar_curl_multi_info_read(CURLM *multi, int *remaining);
 
 /// An epoll loop driving a multi handle through curl_multi_socket_action; used by one thread, except `wake`.
@@ -63,9 +59,6 @@ int isobar_curl_loop_wake(isobar_curl_loop *loop);
 /// Waits at most `max_wait_ms` (less when libcurl's next timeout is sooner) for a socket to be ready or a wake-up, then lets
 /// libcurl act on each ready socket and on its due timeouts. Returns the number of events, or -1 on failure.
 int isobar_curl_loop_run(isobar_curl_loop *loop, int max_wait_ms);
-
-/// Resets every option of an easy handle to its default (its connections and caches are kept); CURLE_OK once done.
-CURLcode isobar_curl_easy_reset(CURL *handle);
 
 /// The easy handle and result of a finished transfer message; returns 0 when the message is not "done".
 int isobar_curl_message_done(CURLMsg *message, CURL **handle, CURLcode *result);
