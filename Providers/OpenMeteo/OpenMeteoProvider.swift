@@ -46,6 +46,11 @@ public struct OpenMeteoProvider: WeatherProvider {
         "daylight_duration",
     ]
 
+    /// The variables as sent, joined once.
+    private static let currentList = currentVariables.joined(separator: ",")
+    private static let hourlyList = hourlyVariables.joined(separator: ",")
+    private static let dailyList = dailyVariables.joined(separator: ",")
+
     /// The configuration in use.
     public let configuration: Configuration
     /// Stable identifier.
@@ -94,9 +99,9 @@ public struct OpenMeteoProvider: WeatherProvider {
         var query = [
             QueryItem("latitude", JSONOutput.format(coordinate.latitude)),
             QueryItem("longitude", JSONOutput.format(coordinate.longitude)),
-            QueryItem("current", Self.currentVariables.joined(separator: ",")),
-            QueryItem("hourly", Self.hourlyVariables.joined(separator: ",")),
-            QueryItem("daily", Self.dailyVariables.joined(separator: ",")),
+            QueryItem("current", Self.currentList),
+            QueryItem("hourly", Self.hourlyList),
+            QueryItem("daily", Self.dailyList),
             QueryItem("timezone", "auto"),
             QueryItem("forecast_days", String(configuration.forecastDays)),
         ]

@@ -79,6 +79,8 @@ enum TopLevelMembers {
             let start = offset
             guard take(UInt8(ascii: "\"")) else { return nil }
             while offset < bytes.count {
+                offset = Self.nextQuoteOrBackslash(in: bytes, from: offset)
+                guard offset < bytes.count else { break }
                 switch bytes[offset] {
                 case UInt8(ascii: "\\"): offset += 2
                 case UInt8(ascii: "\""):
@@ -90,6 +92,56 @@ enum TopLevelMembers {
             return nil
         }
 
+        /// The offset of the first `"`, `[`, `]`, `{` or `}` at or after `offset` (the end when none): eight bytes at a
+        /// time through the long runs of numbers between them.
+        @inline(__always)
+        static func nextStructural(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+            var index = offset
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    // `[` and `]` are `{` and `}` without the 0x20 bit.
+                    let folded = word | 0x2020_2020_2020_2020
+                    let found = zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(folded ^ 0x7B7B_7B7B_7B7B_7B7B)
+                        | zeroBytes(folded ^ 0x7D7D_7D7D_7D7D_7D7D)
+                    if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+                    index += 8
+                }
+            }
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"): return index
+                default: index += 1
+                }
+            }
+            return index
+        }
+
+        /// The offset of the first `"` or `\` at or after `offset` (the end when none).
+        @inline(__always)
+        static func nextQuoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+            var index = offset
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let found = zeroBytes(word ^ 0x2222_2222_2222_2222) | zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+                    if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+                    index += 8
+                }
+            }
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
+            return index
+        }
+
+        /// The high bit of each byte of `word` that is zero; exact up to the first zero byte (the lowest set bit), which
+        /// is all the callers read.
+        @inline(__always)
+        static func zeroBytes(_ word: UInt64) -> UInt64 {
+            (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+        }
+
         /// Moves past one value (its strings and brackets followed, its scalars taken as they are); false when it never ends.
         mutating func skipValue() -> Bool {
             guard offset < bytes.count else { return false }
@@ -98,6 +150,8 @@ enum TopLevelMembers {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 var depth = 0
                 while offset < bytes.count {
+                    offset = Self.nextStructural(in: bytes, from: offset)
+                    guard offset < bytes.count else { break }
                     switch bytes[offset] {
                     case UInt8(ascii: "\""):
                         guard string() != nil else { return false }

@@ -91,19 +91,11 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         let decoder = OpenWeatherMapDecoder(units: configuration.requestUnits, providerName: displayName)
         let planned = requests(for: request)
         let responses: [HTTPResponse]
-        do {
-            responses = try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
-                for (index, httpRequest) in planned.enumerated() {
-                    group.addTask { (index, try await transport.send(httpRequest)) }
-                }
-                var collected = [HTTPResponse?](repeating: nil, count: planned.count)
-                for try await (index, response) in group { collected[index] = response }
-                return collected.compactMap { $0 }
-            }
-        } catch let error as ProviderError {
-            throw error
-        } catch {
-            throw ProviderError(.unavailable, "\(displayName) could not be reached: \(error)")
+        if planned.count == 1 {
+            // Current weather alone: sent from this task, without a child task to start and wait for.
+            responses = [try await transport.send(planned[0])]
+        } else {
+            responses = try await sendConcurrently(planned, through: transport)
         }
         let now = context.time.now()
         let current = try decoder.current(responses[0], now: now)
@@ -124,5 +116,23 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             }
         }
         return report
+    }
+
+    /// Sends every request at once; the responses in the order of `planned`.
+    private func sendConcurrently(_ planned: [HTTPRequest], through transport: any Transport) async throws(ProviderError) -> [HTTPResponse] {
+        do {
+            return try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
+                for (index, httpRequest) in planned.enumerated() {
+                    group.addTask { (index, try await transport.send(httpRequest)) }
+                }
+                var collected = [HTTPResponse?](repeating: nil, count: planned.count)
+                for try await (index, response) in group { collected[index] = response }
+                return collected.compactMap { $0 }
+            }
+        } catch let error as ProviderError {
+            throw error
+        } catch {
+            throw ProviderError(.unavailable, "\(displayName) could not be reached: \(error)")
+        }
     }
 }

@@ -3,6 +3,13 @@
 #include "CCurl.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,10 +38,8 @@ static struct {
     CURLMcode (*multi_setopt)(CURLM *multi, CURLMoption option, ...);
     CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
     CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
-    CURLMcode (*multi_perform)(CURLM *multi, int *running);
-    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready);
-    CURLMcode (*multi_wakeup)(CURLM *multi);
     CURLMsg *(*multi_info_read)(CURLM *multi, int *remaining);
+    CURLMcode (*multi_socket_action)(CURLM *multi, curl_socket_t socket, int events, int *running);
 } curl;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -85,10 +90,8 @@ static void load_library(void) {
     RESOLVE(multi_setopt, "curl_multi_setopt");
     RESOLVE(multi_add_handle, "curl_multi_add_handle");
     RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
-    RESOLVE(multi_perform, "curl_multi_perform");
-    RESOLVE(multi_poll, "curl_multi_poll");
-    RESOLVE(multi_wakeup, "curl_multi_wakeup");
     RESOLVE(multi_info_read, "curl_multi_info_read");
+    RESOLVE(multi_socket_action, "curl_multi_socket_action");
 #undef RESOLVE
     const curl_version_info_data *version = curl.version_info(CURLVERSION_NOW);
     if (version == NULL || version->version_num < ISOBAR_CURL_MINIMUM) {
@@ -184,15 +187,6 @@ CURLMcode isobar_curl_multi_add_handle(CURLM *multi, CURL *handle) {
 CURLMcode isobar_curl_multi_remove_handle(CURLM *multi, CURL *handle) {
     return ready() ? curl.multi_remove_handle(multi, handle) : CURLM_INTERNAL_ERROR;
 }
-CURLMcode isobar_curl_multi_perform(CURLM *multi, int *running) {
-    return ready() ? curl.multi_perform(multi, running) : CURLM_INTERNAL_ERROR;
-}
-CURLMcode isobar_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready_count) {
-    return ready() ? curl.multi_poll(multi, extra, count, timeout_ms, ready_count) : CURLM_INTERNAL_ERROR;
-}
-CURLMcode isobar_curl_multi_wakeup(CURLM *multi) {
-    return ready() ? curl.multi_wakeup(multi) : CURLM_INTERNAL_ERROR;
-}
 CURLMsg *isobar_curl_multi_info_read(CURLM *multi, int *remaining) {
     return ready() ? curl.multi_info_read(multi, remaining) : NULL;
 }
@@ -202,4 +196,165 @@ int isobar_curl_message_done(CURLMsg *message, CURL **handle, CURLcode *result) 
     *handle = message->easy_handle;
     *result = message->data.result;
     return 1;
+}
+
+// MARK: The event loop: epoll over the sockets libcurl names, so that a wake-up runs only the transfers whose sockets are
+// ready (curl_multi_socket_action) instead of every transfer in flight (curl_multi_perform, which polls each one's socket).
+
+/// The epoll data of the wake-up eventfd; a socket's data is its descriptor and the directions libcurl asked for.
+#define ISOBAR_LOOP_WAKE_TAG UINT64_MAX
+
+struct isobar_curl_loop {
+    CURLM *multi;
+    int epoll;
+    int wake;
+    /// When libcurl wants curl_multi_socket_action(CURL_SOCKET_TIMEOUT), in CLOCK_MONOTONIC milliseconds; -1 for never.
+    long long timer_due;
+    /// Which descriptors are in the epoll set (one byte each, by number), so that each change is one epoll_ctl call.
+    unsigned char *registered;
+    size_t registered_count;
+};
+
+/// Whether `socket` was added to the epoll set and not deleted since.
+static int loop_is_registered(const isobar_curl_loop *loop, curl_socket_t socket) {
+    return socket >= 0 && (size_t)socket < loop->registered_count && loop->registered[socket];
+}
+
+/// Marks `socket` as in the epoll set or not; 0 when the mark cannot be stored (memory).
+static int loop_mark(isobar_curl_loop *loop, curl_socket_t socket, unsigned char value) {
+    if (socket < 0) return 0;
+    if ((size_t)socket >= loop->registered_count) {
+        if (!value) return 1;
+        size_t count = loop->registered_count ? loop->registered_count : 64;
+        while (count <= (size_t)socket) count *= 2;
+        unsigned char *grown = realloc(loop->registered, count);
+        if (grown == NULL) return 0;
+        memset(grown + loop->registered_count, 0, count - loop->registered_count);
+        loop->registered = grown;
+        loop->registered_count = count;
+    }
+    loop->registered[socket] = value;
+    return 1;
+}
+
+static long long monotonic_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/// CURLMOPT_SOCKETFUNCTION: keeps the epoll set in step with the sockets and directions libcurl waits on.
+static int loop_socket(CURL *easy, curl_socket_t socket, int what, void *user, void *socket_user) {
+    (void)easy;
+    (void)socket_user;
+    isobar_curl_loop *loop = user;
+    if (what == CURL_POLL_REMOVE) {
+        // The descriptor may already be closed (and then it has left the set by itself).
+        epoll_ctl(loop->epoll, EPOLL_CTL_DEL, socket, NULL);
+        loop_mark(loop, socket, 0);
+        return 0;
+    }
+    struct epoll_event event = {0};
+    if (what & CURL_POLL_IN) event.events |= EPOLLIN;
+    if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
+    event.data.u64 = ((uint64_t)(unsigned)what << 32) | (uint32_t)socket;
+    // The mark is a guess that the kernel corrects: a descriptor closed and its number reused is not in the set (ENOENT),
+    // one added without a mark is (EEXIST).
+    int operation = loop_is_registered(loop, socket) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    if (epoll_ctl(loop->epoll, operation, socket, &event) != 0) {
+        int retry = errno == ENOENT ? EPOLL_CTL_ADD : errno == EEXIST ? EPOLL_CTL_MOD : -1;
+        if (retry < 0 || epoll_ctl(loop->epoll, retry, socket, &event) != 0) return -1;
+    }
+    loop_mark(loop, socket, 1);
+    return 0;
+}
+
+/// CURLMOPT_TIMERFUNCTION: remembers when libcurl next wants to be called for its timeouts.
+static int loop_timer(CURLM *multi, long timeout_ms, void *user) {
+    (void)multi;
+    isobar_curl_loop *loop = user;
+    loop->timer_due = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
+    return 0;
+}
+
+isobar_curl_loop *isobar_curl_loop_create(CURLM *multi) {
+    if (!ready() || multi == NULL) return NULL;
+    isobar_curl_loop *loop = calloc(1, sizeof *loop);
+    if (loop == NULL) return NULL;
+    loop->multi = multi;
+    loop->timer_due = -1;
+    loop->epoll = epoll_create1(EPOLL_CLOEXEC);
+    loop->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    struct epoll_event event = {.events = EPOLLIN, .data.u64 = ISOBAR_LOOP_WAKE_TAG};
+    if (loop->epoll < 0 || loop->wake < 0 || epoll_ctl(loop->epoll, EPOLL_CTL_ADD, loop->wake, &event) != 0
+        || curl.multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, loop_socket) != CURLM_OK
+        || curl.multi_setopt(multi, CURLMOPT_SOCKETDATA, loop) != CURLM_OK
+        || curl.multi_setopt(multi, CURLMOPT_TIMERFUNCTION, loop_timer) != CURLM_OK
+        || curl.multi_setopt(multi, CURLMOPT_TIMERDATA, loop) != CURLM_OK) {
+        isobar_curl_loop_detach(loop);
+        isobar_curl_loop_destroy(loop);
+        return NULL;
+    }
+    return loop;
+}
+
+void isobar_curl_loop_detach(isobar_curl_loop *loop) {
+    if (loop == NULL || !ready()) return;
+    curl.multi_setopt(loop->multi, CURLMOPT_SOCKETFUNCTION, (curl_socket_callback)NULL);
+    curl.multi_setopt(loop->multi, CURLMOPT_SOCKETDATA, (void *)NULL);
+    curl.multi_setopt(loop->multi, CURLMOPT_TIMERFUNCTION, (curl_multi_timer_callback)NULL);
+    curl.multi_setopt(loop->multi, CURLMOPT_TIMERDATA, (void *)NULL);
+}
+
+void isobar_curl_loop_destroy(isobar_curl_loop *loop) {
+    if (loop == NULL) return;
+    if (loop->epoll >= 0) close(loop->epoll);
+    if (loop->wake >= 0) close(loop->wake);
+    free(loop->registered);
+    free(loop);
+}
+
+int isobar_curl_loop_wake(isobar_curl_loop *loop) {
+    uint64_t one = 1;
+    // EAGAIN means the counter is already non-zero: a wake-up is pending anyway.
+    return write(loop->wake, &one, sizeof one) == sizeof one || errno == EAGAIN ? 0 : -1;
+}
+
+int isobar_curl_loop_run(isobar_curl_loop *loop, int max_wait_ms) {
+    if (!ready()) return -1;
+    int wait = max_wait_ms < 0 ? 0 : max_wait_ms;
+    if (loop->timer_due >= 0) {
+        long long until = loop->timer_due - monotonic_ms();
+        if (until < wait) wait = until < 0 ? 0 : (int)until;
+    }
+    struct epoll_event events[64];
+    int count = epoll_wait(loop->epoll, events, 64, wait);
+    if (count < 0 && errno != EINTR) return -1;
+    int running = 0;
+    for (int index = 0; index < count; index++) {
+        uint64_t tag = events[index].data.u64;
+        if (tag == ISOBAR_LOOP_WAKE_TAG) {
+            // One read takes the whole count: however many wake-ups were sent, they are all answered now.
+            uint64_t drained;
+            (void)!read(loop->wake, &drained, sizeof drained);
+            continue;
+        }
+        curl_socket_t socket = (curl_socket_t)(uint32_t)tag;
+        int wanted = (int)(tag >> 32);
+        uint32_t happened = events[index].events;
+        int action = 0;
+        if (happened & EPOLLIN) action |= CURL_CSELECT_IN;
+        if (happened & EPOLLOUT) action |= CURL_CSELECT_OUT;
+        // An error or hang-up is left for libcurl to find by reading or writing in the direction it waits on.
+        if (happened & (EPOLLERR | EPOLLHUP)) {
+            if (wanted & CURL_POLL_IN) action |= CURL_CSELECT_IN;
+            if (wanted & CURL_POLL_OUT) action |= CURL_CSELECT_OUT;
+        }
+        curl.multi_socket_action(loop->multi, socket, action, &running);
+    }
+    if (loop->timer_due >= 0 && loop->timer_due <= monotonic_ms()) {
+        loop->timer_due = -1;
+        curl.multi_socket_action(loop->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    }
+    return count;
 }

@@ -31,15 +31,28 @@ public final class CurlTransport: Transport {
 
     /// The multi handle and the inbox; lives until the I/O thread ends.
     private final class Core: @unchecked Sendable {
-        // Safety: `multi` is used by the I/O thread only, except `curl_multi_wakeup`, which libcurl allows from any thread.
+        // Safety: `multi` and `loop` are used by the I/O thread only, except `isobar_curl_loop_wake`, safe from any thread.
         let multi: UnsafeMutableRawPointer
+        let loop: OpaquePointer
         let inbox = Mutex(Inbox())
+        /// The `User-Agent` every easy handle sends.
+        let userAgent: String
+        /// How many easy handles have been created (the rest of the transfers reused one).
+        let handlesMade = Atomic<Int>(0)
 
-        init(multi: UnsafeMutableRawPointer) { self.multi = multi }
+        init(multi: UnsafeMutableRawPointer, loop: OpaquePointer, userAgent: String) {
+            self.multi = multi
+            self.loop = loop
+            self.userAgent = userAgent
+        }
 
-        deinit { _ = isobar_curl_multi_cleanup(multi) }
+        deinit {
+            // The multi handle goes first: cleaning it up may still tell the loop of sockets closing.
+            _ = isobar_curl_multi_cleanup(multi)
+            isobar_curl_loop_destroy(loop)
+        }
 
-        func wake() { _ = isobar_curl_multi_wakeup(multi) }
+        func wake() { _ = isobar_curl_loop_wake(loop) }
     }
 
     /// Nothing runs before the first request; the first `send` moves to `running` or `unavailable`.
@@ -70,6 +83,16 @@ public final class CurlTransport: Transport {
 
     deinit {
         stop()
+    }
+
+    /// How many libcurl easy handles the transport has created: one per transfer in flight at once, as a finished
+    /// transfer's handle is taken by the next one.
+    var easyHandlesCreated: Int {
+        let core: Core? = phase.withLock { phase in
+            if case .running(let core) = phase { return core }
+            return nil
+        }
+        return core?.handlesMade.load(ordering: .relaxed) ?? 0
     }
 
     /// Ends the I/O thread; transfers still in flight fail as cancelled, and so does every later request.
@@ -106,7 +129,11 @@ public final class CurlTransport: Transport {
                     _ = isobar_curl_multi_cleanup(multi)
                     throw ProviderError(.unavailable, "\(label): libcurl refused the connection settings", reason: .transportFailure)
                 }
-                let core = Core(multi: multi)
+                guard let loop = isobar_curl_loop_create(multi) else {
+                    _ = isobar_curl_multi_cleanup(multi)
+                    throw ProviderError(.unavailable, "\(label): cannot set up the HTTP event loop", reason: .transportFailure)
+                }
+                let core = Core(multi: multi, loop: loop, userAgent: userAgent)
                 let context = Unmanaged.passRetained(IOLoop(core: core)).toOpaque()
                 var thread = pthread_t()
                 let started = pthread_create(&thread, nil, { context in
@@ -181,7 +208,8 @@ public final class CurlTransport: Transport {
         let transfer = Transfer(id: id, request: request, limits: limits, userAgent: userAgent, started: started)
         do {
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
+                // Unsafe, not checked: `Transfer.finish` resumes exactly once, and the checked kind costs an object a request.
+                try await withUnsafeThrowingContinuation { continuation in
                     transfer.continuation = continuation
                     let accepted = core.inbox.withLock { state in
                         guard !state.stopping else { return false }
@@ -207,8 +235,10 @@ public final class CurlTransport: Transport {
 
     /// True for 127.0.0.0/8, ::1 and localhost.
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
-            && host.split(separator: ".").count == 4 && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        guard host.hasPrefix("127.") else { return false }
+        let parts = host.split(separator: ".")
+        return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// Runs on the I/O thread only.
@@ -218,6 +248,10 @@ public final class CurlTransport: Transport {
         private var active: [UnsafeMutableRawPointer: Transfer] = [:]
         private var cancelledEarly: Set<Int> = []
         private var highestAdded = 0
+        /// No transfer in `active` is due before this; nil when unknown (then `endOverdue` looks at every one).
+        private var earliestDeadline: ContinuousClock.Instant?
+        /// Easy handles of finished transfers, ready for the next ones.
+        private var idleHandles: [UnsafeMutableRawPointer] = []
 
         init(core: Core) { self.core = core }
 
@@ -243,13 +277,15 @@ public final class CurlTransport: Transport {
                     highestAdded = max(highestAdded, transfer.id)
                     start(transfer, multi)
                 }
-                for (handle, transfer) in active where cancelledEarly.contains(transfer.id) {
-                    end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
+                if !cancelledEarly.isEmpty {
+                    for (handle, transfer) in active where cancelledEarly.contains(transfer.id) {
+                        end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
+                    }
+                    // Keep only cancellations whose transfer has not arrived yet.
+                    cancelledEarly = cancelledEarly.filter { $0 > highestAdded }
                 }
-                // Keep only cancellations whose transfer has not arrived yet.
-                cancelledEarly = cancelledEarly.filter { $0 > highestAdded }
-                var running: Int32 = 0
-                _ = isobar_curl_multi_perform(multi, &running)
+                // libcurl acts only on the sockets that are ready and on its due timeouts, then reports what finished.
+                _ = isobar_curl_loop_run(core.loop, endOverdue(multi))
                 var remaining: Int32 = 0
                 while let message = isobar_curl_multi_info_read(multi, &remaining) {
                     var handle: UnsafeMutableRawPointer?
@@ -257,7 +293,6 @@ public final class CurlTransport: Transport {
                     guard isobar_curl_message_done(message, &handle, &result) == 1, let handle, let transfer = active[handle] else { continue }
                     end(handle, transfer, transfer.outcome(result), multi)
                 }
-                _ = isobar_curl_multi_poll(multi, nil, 0, endOverdue(multi), nil)
             }
             for (handle, transfer) in active {
                 end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
@@ -277,12 +312,19 @@ public final class CurlTransport: Transport {
         private func endOverdue(_ multi: UnsafeMutableRawPointer) -> Int32 {
             let now = ContinuousClock.now
             var wait = Duration.seconds(1)
-            for (handle, transfer) in active {
-                let deadline = transfer.deadline
-                if deadline <= now {
-                    end(handle, transfer, transfer.outcome(CURLE_OPERATION_TIMEDOUT), multi)
-                } else {
-                    wait = min(wait, now.duration(to: deadline))
+            if let earliestDeadline, earliestDeadline > now {
+                // No transfer is due before the earliest deadline seen (one that ended since only makes it early).
+                wait = min(wait, now.duration(to: earliestDeadline))
+            } else {
+                earliestDeadline = nil
+                for (handle, transfer) in active {
+                    let deadline = transfer.deadline
+                    if deadline <= now {
+                        end(handle, transfer, transfer.outcome(CURLE_OPERATION_TIMEDOUT), multi)
+                    } else {
+                        wait = min(wait, now.duration(to: deadline))
+                        earliestDeadline = min(earliestDeadline ?? deadline, deadline)
+                    }
                 }
             }
             let (seconds, attoseconds) = wait.components
@@ -295,20 +337,43 @@ public final class CurlTransport: Transport {
                 transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)))
                 return
             }
-            guard transfer.prepare(), let handle = transfer.handle, isobar_curl_multi_add_handle(multi, handle) == CURLM_OK else {
-                transfer.release()
+            guard let handle = idleHandles.popLast() ?? makeHandle(), transfer.prepare(on: handle),
+                  isobar_curl_multi_add_handle(multi, handle) == CURLM_OK else {
+                if let handle = transfer.release() { isobar_curl_easy_cleanup(handle) }
                 transfer.finish(.failure(ProviderError(.unavailable, "\(transfer.label): libcurl refused the request", reason: .transportFailure)))
                 return
             }
             active[handle] = transfer
+            earliestDeadline = min(earliestDeadline ?? transfer.deadline, transfer.deadline)
+        }
+
+        /// A new easy handle with the options every transfer shares.
+        private func makeHandle() -> UnsafeMutableRawPointer? {
+            core.handlesMade.add(1, ordering: .relaxed)
+            return Transfer.makeHandle(userAgent: core.userAgent)
         }
 
         private func end(_ handle: UnsafeMutableRawPointer, _ transfer: Transfer, _ result: Result<HTTPResponse, ProviderError>,
                          _ multi: UnsafeMutableRawPointer) {
             _ = isobar_curl_multi_remove_handle(multi, handle)
             active[handle] = nil
-            transfer.release()
+            if let released = transfer.release() {
+                // A handle whose transfer went well is kept for the next one (`Transfer.prepare` sets every option a
+                // request may change); one that failed, timed out or was cancelled is freed, state and all.
+                if case .success = result, idleHandles.count < Self.idleHandleLimit {
+                    idleHandles.append(released)
+                } else {
+                    isobar_curl_easy_cleanup(released)
+                }
+            }
             transfer.finish(result)
+        }
+
+        /// The most easy handles kept idle for reuse.
+        private static let idleHandleLimit = 64
+
+        deinit {
+            for handle in idleHandles { isobar_curl_easy_cleanup(handle) }
         }
     }
 }

@@ -11,7 +11,7 @@ final class Transfer: @unchecked Sendable {
     let userAgent: String
     /// When the caller sent it: its total timeout counts from here, time spent queued for a connection included.
     let started: ContinuousClock.Instant
-    var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     var handle: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
     var body: [UInt8] = []
@@ -39,22 +39,16 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// Creates and configures the easy handle; returns false when libcurl refuses.
-    func prepare() -> Bool {
-        guard let handle = isobar_curl_easy_init() else { return false }
-        self.handle = handle
-        let url = request.url.string
-        let milliseconds: (Double) -> Int = { Int(($0 * 1000).rounded()) }
+    /// A new easy handle with the options every transfer shares (protocols, redirects left to `CurlTransport`, TLS
+    /// verification, compression, HTTP/2 through ALPN, the callbacks); nil when libcurl refuses. `prepare` sets the rest.
+    static func makeHandle(userAgent: String) -> UnsafeMutableRawPointer? {
+        guard let handle = isobar_curl_easy_init() else { return nil }
         var ok = true
         func check(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
-        check(isobar_curl_set_string(handle, CURLOPT_URL, url))
         check(isobar_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         // Redirects are followed by `CurlTransport`, which checks each target first (`Redirects`).
         check(isobar_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
         check(isobar_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
-        check(isobar_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(limits.connectTimeoutSeconds)))
-        check(isobar_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(limits.totalTimeoutSeconds)))
-        check(isobar_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxResponseBytes)))
         check(isobar_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate"))
         check(isobar_curl_set_string(handle, CURLOPT_USERAGENT, userAgent))
         check(isobar_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
@@ -64,8 +58,30 @@ final class Transfer: @unchecked Sendable {
             // without HTTP/2 would refuse this option, so it is left at HTTP/1.1 there.
             check(isobar_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
         }
-        if waitsToMultiplex { check(isobar_curl_set_long(handle, CURLOPT_PIPEWAIT, 1)) }
-        if request.method != "GET" { check(isobar_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)) }
+        check(isobar_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, receiveBody))
+        check(isobar_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, receiveHeader))
+        guard ok else {
+            isobar_curl_easy_cleanup(handle)
+            return nil
+        }
+        return handle
+    }
+
+    /// Takes `handle` (from `makeHandle`, new or used by an earlier transfer) and sets everything that belongs to this
+    /// request, every option a request may change included, so that nothing of an earlier transfer carries over; returns
+    /// false when libcurl refuses.
+    func prepare(on handle: UnsafeMutableRawPointer) -> Bool {
+        self.handle = handle
+        let milliseconds: (Double) -> Int = { Int(($0 * 1000).rounded()) }
+        var ok = true
+        func check(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
+        check(isobar_curl_set_string(handle, CURLOPT_URL, request.url.string))
+        check(isobar_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(limits.connectTimeoutSeconds)))
+        check(isobar_curl_set_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(limits.totalTimeoutSeconds)))
+        check(isobar_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxResponseBytes)))
+        check(isobar_curl_set_long(handle, CURLOPT_PIPEWAIT, waitsToMultiplex ? 1 : 0))
+        // NULL restores GET.
+        check(isobar_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method != "GET" ? request.method : nil))
         for header in request.headers {
             // On failure libcurl leaves the list as it was (still ours to free) and returns nil.
             guard let appended = isobar_curl_slist_append(headerList, "\(header.name): \(header.value)") else {
@@ -74,11 +90,10 @@ final class Transfer: @unchecked Sendable {
             }
             headerList = appended
         }
-        if let headerList { check(isobar_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList)) }
+        // NULL clears the headers of an earlier transfer.
+        check(isobar_curl_set_list(handle, CURLOPT_HTTPHEADER, headerList))
         let context = Unmanaged.passUnretained(self).toOpaque()
-        check(isobar_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, receiveBody))
         check(isobar_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
-        check(isobar_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, receiveHeader))
         check(isobar_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
         return ok
     }
@@ -87,12 +102,13 @@ final class Transfer: @unchecked Sendable {
     /// instead of opening another: over https only, as plain http never multiplexes and waiting would only serialise it.
     var waitsToMultiplex: Bool { request.url.scheme == "https" && CurlLibrary.supportsHTTP2 }
 
-    /// Frees the easy handle and header list.
-    func release() {
-        if let handle { isobar_curl_easy_cleanup(handle) }
+    /// Gives up the easy handle (returned, for the caller to keep or free) and frees the header list.
+    func release() -> UnsafeMutableRawPointer? {
+        let released = handle
         if let headerList { isobar_curl_slist_free_all(headerList) }
         handle = nil
         headerList = nil
+        return released
     }
 
     /// The response once libcurl reports the transfer done with `code`.
@@ -136,15 +152,37 @@ private func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _
     guard let bytes, let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    let line = bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-    }
-    if line.hasPrefix("HTTP/") {
-        transfer.headers.removeAll()
-    } else if let colon = line.firstIndex(of: ":") {
-        let name = String(line[..<colon])
-        let value = String(line[line.index(after: colon)...]).trimming(" \t\r\n")
-        transfer.headers.append(HTTPHeader(name, value))
+    bytes.withMemoryRebound(to: UInt8.self, capacity: length) { start in
+        if let field = HeaderLine.field(UnsafeBufferPointer(start: start, count: length)) {
+            transfer.headers.append(field)
+        } else if HeaderLine.isStatusLine(UnsafeBufferPointer(start: start, count: length)) {
+            transfer.headers.removeAll()
+        }
     }
     return length
+}
+
+/// Reads one raw header line as libcurl hands it over (CRLF included), without making a `String` of the whole line.
+enum HeaderLine {
+    /// True for a status line (`HTTP/1.1 200 OK`).
+    static func isStatusLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
+            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
+    }
+
+    /// The field of a `Name: value` line, its value without surrounding blanks and line ends; nil for a status line,
+    /// the blank line ending the headers, or a line without a colon.
+    static func field(_ line: UnsafeBufferPointer<UInt8>) -> HTTPHeader? {
+        guard !isStatusLine(line), let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        func isBlank(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+        }
+        var start = colon + 1
+        var end = line.count
+        while start < end, isBlank(line[start]) { start += 1 }
+        while end > start, isBlank(line[end - 1]) { end -= 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+        return HTTPHeader(name, value)
+    }
 }

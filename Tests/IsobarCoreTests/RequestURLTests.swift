@@ -193,4 +193,26 @@ struct RequestURLTests {
         #expect(PercentEncoding.decode("%C3") == nil) // a lone lead byte is not UTF-8
         #expect(PercentEncoding.decode("") == "")
     }
+
+    @Test func everyByteIsEncodedByItsSet() {
+        for (safe, name) in [(PercentEncoding.pathSafe, "path"), (PercentEncoding.querySafe, "query"), (Set<UInt8>([0x41, 0xC3]), "other")] {
+            for scalar in (0..<128).compactMap(Unicode.Scalar.init) {
+                let byte = UInt8(scalar.value)
+                let hex = String(byte, radix: 16, uppercase: true)
+                let expected = safe.contains(byte) ? String(scalar) : "%" + (hex.count == 1 ? "0" + hex : hex)
+                #expect(PercentEncoding.encode(String(scalar), keeping: safe) == expected, "\(name) \(byte)")
+            }
+        }
+        // Bytes above 127 are never safe in the sets URLs use: every byte of a multi-byte character is escaped.
+        #expect(PercentEncoding.encode("é€", keeping: PercentEncoding.querySafe) == "%C3%A9%E2%82%AC")
+        #expect(PercentEncoding.encode("é/x y,~", keeping: PercentEncoding.pathSafe) == "%C3%A9/x%20y%2C~")
+        #expect(PercentEncoding.encode("é/x y,~", keeping: PercentEncoding.querySafe) == "%C3%A9%2Fx%20y,~")
+    }
+
+    @Test func urlTextEncodesPathAndEveryQueryItem() throws {
+        var url = try #require(RequestURL(string: "https://Example.com:8443/a b/"))
+        url = url.appending(path: "/v1/ü", query: [QueryItem("lat", "53.9"), QueryItem("list", "a,b"), QueryItem("q&", "x=y z/é")])
+        #expect(url.string == "https://example.com:8443/a%20b/v1/%C3%BC?lat=53.9&list=a,b&q%26=x%3Dy%20z%2F%C3%A9")
+        #expect(RequestURL(string: url.string) == url)
+    }
 }

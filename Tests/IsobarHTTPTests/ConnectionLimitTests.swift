@@ -1,3 +1,4 @@
+import CCurl
 import FoundationEssentials
 import IsobarCore
 @testable import IsobarHTTP
@@ -69,13 +70,15 @@ func burst(_ count: Int, through transport: CurlTransport, to server: LoopbackSe
         #expect(CurlLibrary.failure == nil)
         let secure = Transfer(id: 1, request: HTTPRequest(url: RequestURL(string: "https://127.0.0.1:9/x")!, origin: "Test"),
                               limits: TransferLimits(), userAgent: "isobar/test")
-        #expect(secure.prepare())
-        secure.release()
+        let handle = try #require(Transfer.makeHandle(userAgent: "isobar/test"))
+        defer { isobar_curl_easy_cleanup(handle) }
+        #expect(secure.prepare(on: handle))
+        #expect(secure.release() == handle)
         #expect(secure.waitsToMultiplex == CurlLibrary.supportsHTTP2)
         let plain = Transfer(id: 2, request: HTTPRequest(url: RequestURL(string: "http://127.0.0.1:9/x")!, origin: "Test"),
                              limits: TransferLimits(), userAgent: "isobar/test")
-        #expect(plain.prepare())
-        plain.release()
+        #expect(plain.prepare(on: handle))
+        #expect(plain.release() == handle)
         #expect(!plain.waitsToMultiplex)
         // The multi handle's settings (cap, multiplexing): a transport whose settings libcurl refused fails every request.
         let server = try LoopbackServer { _ in .init("{}") }

@@ -44,11 +44,21 @@ CURLMcode isobar_curl_multi_cleanup(CURLM *multi);
 CURLMcode isobar_curl_multi_set_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode isobar_curl_multi_add_handle(CURLM *multi, CURL *handle);
 CURLMcode isobar_curl_multi_remove_handle(CURLM *multi, CURL *handle);
-CURLMcode isobar_curl_multi_perform(CURLM *multi, int *running);
-CURLMcode isobar_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready_count);
-/// Safe from any thread.
-CURLMcode isobar_curl_multi_wakeup(CURLM *multi);
 CURLMsg *isobar_curl_multi_info_read(CURLM *multi, int *remaining);
+
+/// An epoll loop driving a multi handle through curl_multi_socket_action; used by one thread, except `wake`.
+typedef struct isobar_curl_loop isobar_curl_loop;
+/// Installs the loop's socket and timer callbacks on `multi`; NULL when libcurl is not loaded or the kernel refuses.
+isobar_curl_loop *isobar_curl_loop_create(CURLM *multi);
+/// Takes the loop's callbacks off its multi handle (call before curl_multi_cleanup when the loop goes first).
+void isobar_curl_loop_detach(isobar_curl_loop *loop);
+/// Frees the loop; its multi handle must be cleaned up before, or detached from it.
+void isobar_curl_loop_destroy(isobar_curl_loop *loop);
+/// Makes a waiting `isobar_curl_loop_run` return at once; safe from any thread. 0 on success.
+int isobar_curl_loop_wake(isobar_curl_loop *loop);
+/// Waits at most `max_wait_ms` (less when libcurl's next timeout is sooner) for a socket to be ready or a wake-up, then lets
+/// libcurl act on each ready socket and on its due timeouts. Returns the number of events, or -1 on failure.
+int isobar_curl_loop_run(isobar_curl_loop *loop, int max_wait_ms);
 
 /// The easy handle and result of a finished transfer message; returns 0 when the message is not "done".
 int isobar_curl_message_done(CURLMsg *message, CURL **handle, CURLcode *result);

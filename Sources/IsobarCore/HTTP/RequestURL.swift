@@ -96,13 +96,20 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The encoded URL text.
     public var string: String {
-        var text = "\(scheme)://\(authority)\(PercentEncoding.encode(path, keeping: PercentEncoding.pathSafe))"
-        if !query.isEmpty {
-            text += "?" + query.map {
-                PercentEncoding.encode($0.name, keeping: PercentEncoding.querySafe) + "=" + PercentEncoding.encode($0.value, keeping: PercentEncoding.querySafe)
-            }.joined(separator: "&")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scheme.utf8.count + host.utf8.count + path.utf8.count + 16
+                              + query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
+        bytes += scheme.utf8
+        bytes += "://".utf8
+        bytes += authority.utf8
+        PercentEncoding.append(path, keeping: PercentEncoding.pathTable, to: &bytes)
+        for (index, item) in query.enumerated() {
+            bytes.append(index == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            PercentEncoding.append(item.name, keeping: PercentEncoding.queryTable, to: &bytes)
+            bytes.append(UInt8(ascii: "="))
+            PercentEncoding.append(item.value, keeping: PercentEncoding.queryTable, to: &bytes)
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The encoded URL text.
@@ -120,17 +127,36 @@ public enum PercentEncoding {
 
     /// Encodes every byte outside `safe` as `%XX`.
     public static func encode(_ text: String, keeping safe: Set<UInt8>) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if safe.contains(byte) {
-                bytes.append(byte)
-            } else {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        append(text, keeping: ByteTable(safe), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `pathSafe` as a table.
+    static let pathTable = ByteTable(pathSafe)
+    /// `querySafe` as a table.
+    static let queryTable = ByteTable(querySafe)
+
+    /// Appends `text` to `bytes`, every byte outside `safe` as `%XX`.
+    static func append(_ text: String, keeping safe: ByteTable, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            for byte in utf8 {
+                if safe.contains(byte) {
+                    bytes.append(byte)
+                } else {
+                    bytes.append(UInt8(ascii: "%"))
+                    bytes.append(hexDigit(byte >> 4))
+                    bytes.append(hexDigit(byte & 15))
+                }
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The upper-case hex digit of a value below 16.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// Decodes `%XX` escapes (and `+` as a space when asked); nil for a broken escape or invalid UTF-8.
@@ -157,5 +183,35 @@ public enum PercentEncoding {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+/// A set of bytes as a 256-bit table, so that a lookup is a shift and a mask instead of a hash.
+struct ByteTable: Sendable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// The table of `bytes`.
+    init(_ bytes: Set<UInt8>) {
+        for byte in bytes {
+            let bit = UInt64(1) << UInt64(byte & 63)
+            switch byte >> 6 {
+            case 0: words.0 |= bit
+            case 1: words.1 |= bit
+            case 2: words.2 |= bit
+            default: words.3 |= bit
+            }
+        }
+    }
+
+    /// Whether `byte` is in the table.
+    @inline(__always) func contains(_ byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = words.0
+        case 1: word = words.1
+        case 2: word = words.2
+        default: word = words.3
+        }
+        return word & (UInt64(1) << UInt64(byte & 63)) != 0
     }
 }
