@@ -4,7 +4,9 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -203,6 +205,8 @@ int isobar_curl_message_done(CURLMsg *message, CURL **handle, CURLcode *result) 
 
 /// The epoll data of the wake-up eventfd; a socket's data is its descriptor and the directions libcurl asked for.
 #define ISOBAR_LOOP_WAKE_TAG UINT64_MAX
+/// Sockets the loop can drive without epoll when the set refuses them.
+#define ISOBAR_LOOP_MAX_UNWATCHED 256
 
 struct isobar_curl_loop {
     CURLM *multi;
@@ -213,7 +217,45 @@ struct isobar_curl_loop {
     /// Which descriptors are in the epoll set (one byte each, by number), so that each change is one epoll_ctl call.
     unsigned char *registered;
     size_t registered_count;
+    /// Sockets the epoll set refused (no memory, or the per-user watch limit): each wake-up, at most 10 ms apart while
+    /// there are any, hands them to libcurl in the directions it waits on, so that their transfers go on instead of
+    /// stalling until their timeouts (a failing socket callback would end every transfer of the multi handle).
+    struct { curl_socket_t socket; int what; } unwatched[ISOBAR_LOOP_MAX_UNWATCHED];
+    int unwatched_count;
 };
+
+/// Registrations still to refuse as if the epoll set had no room (tests of the fallback).
+static atomic_int refused_watches_for_tests;
+
+void isobar_curl_loop_refuse_watches_for_tests(int count) { atomic_store(&refused_watches_for_tests, count); }
+
+/// Forgets `socket` as unwatched.
+static void loop_forget_unwatched(isobar_curl_loop *loop, curl_socket_t socket) {
+    for (int index = 0; index < loop->unwatched_count; index++) {
+        if (loop->unwatched[index].socket != socket) continue;
+        loop->unwatched[index] = loop->unwatched[--loop->unwatched_count];
+        return;
+    }
+}
+
+/// Keeps `socket` as unwatched with the directions `what`; 0 when there is no room left either.
+static int loop_keep_unwatched(isobar_curl_loop *loop, curl_socket_t socket, int what) {
+    loop_forget_unwatched(loop, socket);
+    if (loop->unwatched_count == ISOBAR_LOOP_MAX_UNWATCHED) return 0;
+    loop->unwatched[loop->unwatched_count].socket = socket;
+    loop->unwatched[loop->unwatched_count].what = what;
+    loop->unwatched_count++;
+    return 1;
+}
+
+/// Whether this registration is to be refused for a test.
+static int loop_refuses_for_tests(void) {
+    int left = atomic_load(&refused_watches_for_tests);
+    while (left > 0) {
+        if (atomic_compare_exchange_weak(&refused_watches_for_tests, &left, left - 1)) return 1;
+    }
+    return 0;
+}
 
 /// Whether `socket` was added to the epoll set and not deleted since.
 static int loop_is_registered(const isobar_curl_loop *loop, curl_socket_t socket) {
@@ -252,6 +294,7 @@ static int loop_socket(CURL *easy, curl_socket_t socket, int what, void *user, v
         // The descriptor may already be closed (and then it has left the set by itself).
         epoll_ctl(loop->epoll, EPOLL_CTL_DEL, socket, NULL);
         loop_mark(loop, socket, 0);
+        loop_forget_unwatched(loop, socket);
         return 0;
     }
     struct epoll_event event = {0};
@@ -261,10 +304,19 @@ static int loop_socket(CURL *easy, curl_socket_t socket, int what, void *user, v
     // The mark is a guess that the kernel corrects: a descriptor closed and its number reused is not in the set (ENOENT),
     // one added without a mark is (EEXIST).
     int operation = loop_is_registered(loop, socket) ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-    if (epoll_ctl(loop->epoll, operation, socket, &event) != 0) {
+    int refused = loop_refuses_for_tests();
+    int watched = !refused && epoll_ctl(loop->epoll, operation, socket, &event) == 0;
+    if (!watched && !refused) {
         int retry = errno == ENOENT ? EPOLL_CTL_ADD : errno == EEXIST ? EPOLL_CTL_MOD : -1;
-        if (retry < 0 || epoll_ctl(loop->epoll, retry, socket, &event) != 0) return -1;
+        watched = retry >= 0 && epoll_ctl(loop->epoll, retry, socket, &event) == 0;
     }
+    if (!watched) {
+        // Out of the set (a stale registration would report events for directions no longer wanted), driven by hand.
+        epoll_ctl(loop->epoll, EPOLL_CTL_DEL, socket, NULL);
+        loop_mark(loop, socket, 0);
+        return loop_keep_unwatched(loop, socket, what) ? 0 : -1;
+    }
+    loop_forget_unwatched(loop, socket);
     loop_mark(loop, socket, 1);
     return 0;
 }
@@ -323,6 +375,7 @@ int isobar_curl_loop_wake(isobar_curl_loop *loop) {
 int isobar_curl_loop_run(isobar_curl_loop *loop, int max_wait_ms) {
     if (!ready()) return -1;
     int wait = max_wait_ms < 0 ? 0 : max_wait_ms;
+    if (loop->unwatched_count > 0 && wait > 10) wait = 10;
     if (loop->timer_due >= 0) {
         long long until = loop->timer_due - monotonic_ms();
         if (until < wait) wait = until < 0 ? 0 : (int)until;
@@ -351,6 +404,16 @@ int isobar_curl_loop_run(isobar_curl_loop *loop, int max_wait_ms) {
             if (wanted & CURL_POLL_OUT) action |= CURL_CSELECT_OUT;
         }
         curl.multi_socket_action(loop->multi, socket, action, &running);
+    }
+    // A copy: libcurl's callbacks may change the list while it acts.
+    int unwatched_count = loop->unwatched_count;
+    struct { curl_socket_t socket; int what; } unwatched[ISOBAR_LOOP_MAX_UNWATCHED];
+    memcpy(unwatched, loop->unwatched, sizeof unwatched[0] * (size_t)unwatched_count);
+    for (int index = 0; index < unwatched_count; index++) {
+        int action = 0;
+        if (unwatched[index].what & CURL_POLL_IN) action |= CURL_CSELECT_IN;
+        if (unwatched[index].what & CURL_POLL_OUT) action |= CURL_CSELECT_OUT;
+        curl.multi_socket_action(loop->multi, unwatched[index].socket, action, &running);
     }
     if (loop->timer_due >= 0 && loop->timer_due <= monotonic_ms()) {
         loop->timer_due = -1;

@@ -65,6 +65,12 @@ final class Database: Sendable {
         return try await reader.submit(.snapshot, body)
     }
 
+    /// Runs `body` on the reader's thread, in a deferred transaction of its own, never inline: for reads of a whole table
+    /// (statistics, integrity checks), which would hold a pool thread and an inline connection for long.
+    func scan<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
+        try await reader.submit(.snapshot, body)
+    }
+
     /// Runs `body`, which runs one statement, on the reader outside an explicit transaction: the statement's own implicit
     /// one is its snapshot, and two round trips through SQLite (`BEGIN`, `COMMIT`) are saved.
     func readOne<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {

@@ -40,21 +40,23 @@ final class InlineReader: Sendable {
     func attempt<T: Sendable>(snapshot: Bool, _ body: (Connection) throws(StoreError) -> T) -> T? {
         guard !isStale else { return nil }
         for slot in slots {
-            let outcome: T?? = slot.connection.withLockIfAvailable { connection -> T? in
-                guard let held = connection else { return nil }
+            let outcome: InlineOutcome<T>? = slot.connection.withLockIfAvailable { connection -> InlineOutcome<T> in
+                guard let held = connection else { return .noConnection }
                 do throws(StoreError) {
                     if snapshot { try held.query("BEGIN") }
                     let value = try body(held)
                     if snapshot { try held.query("COMMIT") }
-                    return value
+                    return .answered(value)
                 } catch {
                     held.rollback()
-                    return nil
+                    return .declined
                 }
             }
-            // nil: the slot was in use; .some(nil): it had no connection, or SQLite could not answer at once.
-            guard let outcome else { continue }
-            return outcome
+            switch outcome {
+            case nil, .noConnection?: continue  // in use, or not opened: the next slot may answer
+            case .declined?: return nil         // SQLite could not answer at once: the reader thread will
+            case .answered(let value)?: return value
+            }
         }
         return nil
     }
@@ -91,4 +93,14 @@ final class InlineReader: Sendable {
     private final class Slot: Sendable {
         let connection = Mutex<Connection?>(nil)
     }
+}
+
+/// What one slot made of an inline read.
+private enum InlineOutcome<T> {
+    /// The slot holds no connection.
+    case noConnection
+    /// SQLite could not answer without waiting, or failed.
+    case declined
+    /// The read's result.
+    case answered(T)
 }

@@ -50,7 +50,7 @@ extension Store: ResponseCache, CacheMaintenance {
 
     /// Entry counts per provider and slot, and payload size in bytes.
     public func statistics() async throws(StorageError) -> CacheStatistics {
-        try await reading { connection throws(StoreError) in
+        try await scanning { connection throws(StoreError) in
             let rows = try connection.query(
                 "SELECT provider, kind, count(*), min(fetched_at), max(fetched_at) FROM cache GROUP BY provider, kind")
             let bytes = try connection.query("SELECT coalesce(sum(length(CAST(payload AS BLOB))), 0) FROM cache").first?.first?.int ?? 0

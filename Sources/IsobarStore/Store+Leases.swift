@@ -35,9 +35,10 @@ extension Store: FetchLock, LeaseLookup {
     /// Deletes a permit granted with a lease for a call that was not made, queued ahead of the next write (see
     /// `QueuedWriting`): until it is committed the call counts, which errs on the safe side.
     public func withdrawSoon(_ permit: CallID, failed: @escaping @Sendable (StorageError) -> Void) async {
-        guard let id = Int64(permit.rawValue) else { return failed(StorageError("store \(path): unknown call \(permit.rawValue)")) }
-        writeSoon({ connection throws(StoreError) in try connection.query("DELETE FROM rate_events WHERE rowid = ?", [.integer(id)]) },
-                  failed: failed)
+        guard let call = LedgerCall(permit) else { return failed(StorageError("store \(path): unknown call \(permit.rawValue)")) }
+        writeSoon({ connection throws(StoreError) in
+            try connection.query("DELETE FROM rate_events WHERE rowid = ?" + call.grantTimeMatch, [.integer(call.rowid)] + call.grantTimeArgument)
+        }, failed: failed)
     }
 
     private static func take(_ key: String, owner: LeaseOwner, seconds: Double, now: Date, _ connection: Connection) throws(StoreError) -> Bool {

@@ -20,19 +20,20 @@ extension Store: CallLedger {
 
     /// Marks a granted call as answered at `at`; from then on it counts for a window's length.
     public func settle(_ call: CallID, at: Date) async throws(StorageError) {
-        guard let id = Int64(call.rawValue) else { throw StorageError("store \(path): unknown call \(call.rawValue)") }
+        guard let id = LedgerCall(call) else { throw StorageError("store \(path): unknown call \(call.rawValue)") }
         try await writing { connection throws(StoreError) in try Self.settle(id, at: at, connection) }
     }
 
     /// `settle`, queued ahead of the next write without waiting (see `QueuedWriting`): until it is committed the call
     /// counts as unsettled, which is longer, never shorter.
     public func settleSoon(_ call: CallID, at: Date, failed: @escaping @Sendable (StorageError) -> Void) async {
-        guard let id = Int64(call.rawValue) else { return failed(StorageError("store \(path): unknown call \(call.rawValue)")) }
+        guard let id = LedgerCall(call) else { return failed(StorageError("store \(path): unknown call \(call.rawValue)")) }
         writeSoon({ connection throws(StoreError) in try Self.settle(id, at: at, connection) }, failed: failed)
     }
 
-    private static func settle(_ id: Int64, at: Date, _ connection: Connection) throws(StoreError) {
-        try connection.query("UPDATE rate_events SET settled_at = ? WHERE rowid = ?", [.real(at.timeIntervalSince1970), .integer(id)])
+    private static func settle(_ call: LedgerCall, at: Date, _ connection: Connection) throws(StoreError) {
+        try connection.query("UPDATE rate_events SET settled_at = ? WHERE rowid = ?" + call.grantTimeMatch,
+                             [.real(at.timeIntervalSince1970), .integer(call.rowid)] + call.grantTimeArgument)
     }
 
     /// Weighted calls counted in each window ending at `now`.
@@ -48,6 +49,11 @@ extension Store: CallLedger {
         }
     }
 
+    /// The longest an unsettled call counts for its windows' sake: no request is in flight that long (every transfer has a
+    /// total timeout far shorter), so a call whose settle was lost (its process killed, or cut short before committing it)
+    /// stops counting then, not at a batch's deadline years away.
+    static let longestUnsettledSeconds = 3_600.0
+
     /// Decides `request` in the open transaction; a grant is recorded.
     static func decide(_ request: PermitRequest, now: Date, _ connection: Connection) throws(StoreError) -> PermitDecision {
         // Usually every window has room: summed in SQL, without reading each call. Only a full window needs the calls,
@@ -57,10 +63,10 @@ extension Store: CallLedger {
             let freesAt = LedgerWindow.freesAt(request, calls: calls.map { ($0.settledAt, $0.countsUntil, $0.cost) }, now: now)
             guard freesAt <= now else { return .wait(until: freesAt) }
         }
+        let countsUntil = min(request.deadline.timeIntervalSince1970, now.timeIntervalSince1970 + longestUnsettledSeconds)
         try connection.query("INSERT INTO rate_events(provider, at, cost, deadline) VALUES (?, ?, ?, ?)",
-                             [.text(request.provider), .real(now.timeIntervalSince1970), .real(request.cost),
-                              .real(request.deadline.timeIntervalSince1970)])
-        return .granted(CallID(String(connection.lastInsertRowID)))
+                             [.text(request.provider), .real(now.timeIntervalSince1970), .real(request.cost), .real(countsUntil)])
+        return .granted(LedgerCall(rowid: connection.lastInsertRowID, grantedAt: now.timeIntervalSince1970).id)
     }
 
     /// True when the request fits in every window: the costs counted in each (as `LedgerWindow` counts them) plus its own
@@ -94,5 +100,41 @@ extension Store: CallLedger {
             let settledAt = row[3].double.map(Date.init(timeIntervalSince1970:))
             return Call(settledAt: settledAt, cost: row[1].double ?? 0, countsUntil: settledAt ?? deadline ?? at)
         }
+    }
+}
+
+/// A granted call's row: its rowid and its grant time, both matched when it is settled or withdrawn, so that a queued
+/// write re-run on a rebuilt file (see `Recovery`) never touches another call that took the same rowid there.
+struct LedgerCall: Equatable {
+    /// The row's rowid.
+    let rowid: Int64
+    /// The grant time, seconds since 1970, exactly as stored; nil for an id of a bare rowid (matched by rowid alone).
+    let grantedAt: Double?
+
+    /// The call's identity as the engine carries it: `rowid@grant time` (a Double's description reads back exactly).
+    var id: CallID { CallID(grantedAt.map { "\(rowid)@\($0)" } ?? String(rowid)) }
+
+    /// The SQL that matches the grant time too, when known, after `WHERE rowid = ?`.
+    var grantTimeMatch: String { grantedAt == nil ? "" : " AND at = ?" }
+
+    /// The argument of `grantTimeMatch`.
+    var grantTimeArgument: [SQLValue] { grantedAt.map { [.real($0)] } ?? [] }
+
+    /// A row and grant time.
+    init(rowid: Int64, grantedAt: Double?) {
+        self.rowid = rowid
+        self.grantedAt = grantedAt
+    }
+
+    /// The call `id` names (`rowid@grant time`, or a bare rowid); nil when it is not one this store can have granted.
+    init?(_ id: CallID) {
+        let parts = id.rawValue.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let rowid = Int64(parts[0]) else { return nil }
+        guard parts.count == 2 else {
+            self.init(rowid: rowid, grantedAt: nil)
+            return
+        }
+        guard let grantedAt = Double(parts[1]), grantedAt.isFinite else { return nil }
+        self.init(rowid: rowid, grantedAt: grantedAt)
     }
 }

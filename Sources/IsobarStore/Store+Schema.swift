@@ -58,10 +58,11 @@ extension Store {
             ON CONFLICT(provider) DO UPDATE SET cost = cost + excluded.cost;
         END;
         """,
-        // Fewer pages written per call: nothing looks calls up by their grant time any more (the window index above serves
-        // every ledger query), and a lease is one row of one b-tree instead of a row and its key's index entry.
+        // Fewer pages written per call: no index on grant times (the window index above serves every query of a call's
+        // windows; only pruning reads calls by grant time, a sweep of a table pruning keeps to calls a window can still
+        // see), and a lease is one row of one b-tree instead of a row and its key's index entry.
         """
-        DROP INDEX rate_events_by_provider;
+        DROP INDEX IF EXISTS rate_events_by_provider;
         CREATE TABLE leases_by_key(lease_key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at REAL NOT NULL) WITHOUT ROWID;
         INSERT INTO leases_by_key(lease_key, owner, expires_at) SELECT lease_key, owner, expires_at FROM leases;
         DROP TABLE leases;

@@ -155,6 +155,15 @@ public final class Store: QueuedWriting {
         }
     }
 
+    /// `reading` on the reader's thread only, for reads of whole tables (see `Database.scan`).
+    func scanning<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StorageError) -> T {
+        do {
+            return try await database.scan(body)
+        } catch {
+            throw StorageError(error.message)
+        }
+    }
+
     /// `reading` for a body that runs a single statement: its implicit transaction is its snapshot (see `Database.readOne`).
     @discardableResult
     func readingOne<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StorageError) -> T {
@@ -191,6 +200,6 @@ public final class Store: QueuedWriting {
 
     /// SQLite's integrity check: `ok` when the file is sound.
     public func integrityCheck() async throws(StoreError) -> String {
-        try await read { connection throws(StoreError) in try connection.query("PRAGMA integrity_check").first?.first?.text ?? "" }
+        try await database.scan { connection throws(StoreError) in try connection.query("PRAGMA integrity_check").first?.first?.text ?? "" }
     }
 }

@@ -178,6 +178,43 @@ private struct UnusedTransport: Transport {
         #expect(try await usage() == [2])
     }
 
+    @Test func aWithdrawOrSettleOfAGoneCallNeverTouchesTheCallThatTookItsRowid() async throws {
+        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        let windows = [RateLimit(limit: 5, perSeconds: 60)]
+        let request = { (at: Date) in PermitRequest(provider: "p", windows: windows, cost: 1, deadline: at.addingTimeInterval(10)) }
+        guard case .granted(let gone)? = try await store.acquire([request(now)], now: now).first else { Issue.record("no grant"); return }
+        // The row disappears (as in a file rebuilt after damage) and the next grant takes the same rowid.
+        let other = try Connection(path: store.path, busyTimeoutMilliseconds: Store.busyTimeoutMilliseconds)
+        try other.query("DELETE FROM rate_events")
+        let later = now.addingTimeInterval(1)
+        guard case .granted(let live)? = try await store.acquire([request(later)], now: later).first else { Issue.record("no grant"); return }
+        #expect(gone.rawValue.split(separator: "@").first == live.rawValue.split(separator: "@").first, "the test needs a reused rowid")
+        await store.withdrawSoon(gone) { error in Issue.record("\(error)") }
+        try await store.settle(gone, at: later)
+        await store.flushQueuedWrites()
+        let rows = try other.query("SELECT count(*), count(settled_at) FROM rate_events")
+        #expect(rows.first?.map(\.int) == [1, 0], "the live call is still counted, unsettled")
+        await store.withdrawSoon(live) { error in Issue.record("\(error)") }
+        await store.flushQueuedWrites()
+        #expect(try other.query("SELECT count(*) FROM rate_events").first?.first?.int == 0)
+        await store.withdrawSoon(CallID("12")) { error in #expect(error.message.contains("unknown call 12")) }
+    }
+
+    @Test func aCallWhoseSettleWasLostStopsCountingAfterAnHourNotAtABatchsDeadline() async throws {
+        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        let windows = [RateLimit(limit: 5, perSeconds: 60)]
+        let years = PermitRequest(provider: "p", windows: windows, cost: 1, deadline: now.addingTimeInterval(10 * 365 * 86_400))
+        _ = try await store.acquire([years], now: now)
+        // Never settled: counted while it may still be in flight...
+        #expect(try await store.usage(provider: "p", windows: windows, now: now.addingTimeInterval(1_800)) == [1])
+        // ...but no request lasts an hour: then it frees its room (a window later).
+        #expect(try await store.usage(provider: "p", windows: windows, now: now.addingTimeInterval(3_600 + 61)) == [0])
+        let near = PermitRequest(provider: "q", windows: windows, cost: 1, deadline: now.addingTimeInterval(10))
+        _ = try await store.acquire([near], now: now)
+        #expect(try await store.usage(provider: "q", windows: windows, now: now.addingTimeInterval(69)) == [1])
+        #expect(try await store.usage(provider: "q", windows: windows, now: now.addingTimeInterval(71)) == [0], "a near deadline is kept")
+    }
+
     @Test func aCallThatFindsTheLeaseHeldElsewhereTakesTheHoldersAnswerAndNoPermit() async throws {
         let directory = freshDirectory()
         // Two processes on one file: each its own store and pipeline.

@@ -59,6 +59,8 @@ int isobar_curl_loop_wake(isobar_curl_loop *loop);
 /// Waits at most `max_wait_ms` (less when libcurl's next timeout is sooner) for a socket to be ready or a wake-up, then lets
 /// libcurl act on each ready socket and on its due timeouts. Returns the number of events, or -1 on failure.
 int isobar_curl_loop_run(isobar_curl_loop *loop, int max_wait_ms);
+/// Makes the next `count` socket registrations of every loop fail as if the epoll set had no room (tests).
+void isobar_curl_loop_refuse_watches_for_tests(int count);
 
 /// The easy handle and result of a finished transfer message; returns 0 when the message is not "done".
 int isobar_curl_message_done(CURLMsg *message, CURL **handle, CURLcode *result);

@@ -31,8 +31,6 @@ final class BatchBook: Sendable {
         var sequence: Int
         var label: LineLabel
         var answered = 0
-        /// Provider lines recorded (answers and failures).
-        var reported = 0
         /// Providers that were not asked because the place is outside their declared coverage.
         var notCovered = 0
         var lines: [UInt8] = []
@@ -121,14 +119,12 @@ final class BatchBook: Sendable {
         case .result(_, let result):
             state.withLock { state in
                 state.places[request]?.answered += 1
-                state.places[request]?.reported += 1
                 if case .cached = result.report.freshness { state.counts.cacheHits += 1 }
                 hold(line, for: request, in: &state)
             }
         case .failure:
             state.withLock { state in
                 if event.isOutsideCoverage { state.places[request]?.notCovered += 1 }
-                state.places[request]?.reported += 1
                 hold(line, for: request, in: &state)
             }
         case .consensus:
@@ -148,10 +144,10 @@ final class BatchBook: Sendable {
         }
     }
 
-    /// In input order, keeps a provider's line with its place's. In completion order, writes it now, except the last
-    /// provider's: the engine sends the place's consensus right after it, and the two are written together.
+    /// In input order, keeps a provider's line with its place's; in completion order, writes it now (a provider with
+    /// several sources, such as Open-Meteo's models, sends several lines, so no line can be known to be a place's last).
     private func hold(_ line: [UInt8], for request: RequestID, in state: inout State) {
-        guard order == .input || state.places[request].map({ $0.reported >= providers }) == true else { return write(line) }
+        guard order == .input else { return write(line) }
         state.places[request]?.lines += line
     }
 
@@ -176,18 +172,11 @@ final class BatchBook: Sendable {
         waiter?.resume(returning: true)
     }
 
-    /// Writes every item held back for an earlier one that will never finish (a run cut short), in input order; in
-    /// completion order, the provider lines of places whose consensus never came.
+    /// Writes every item held back for an earlier one that will never finish (a run cut short), in input order.
     func flushHeld() {
         state.withLock { state in
             for sequence in state.finished.keys.sorted() { write(state.finished[sequence] ?? []) }
             state.finished = [:]
-            guard order == .completion else { return }
-            let waiting = state.places.filter { !$0.value.lines.isEmpty }.sorted { $0.value.sequence < $1.value.sequence }
-            for (request, place) in waiting {
-                write(place.lines)
-                state.places[request]?.lines = []
-            }
         }
     }
 
