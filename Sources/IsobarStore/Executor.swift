@@ -9,7 +9,9 @@ import Glibc
 /// Why a thread of its own: SQLite calls block, for up to the busy timeout when another process holds the write lock.
 /// Run on the cooperative pool (a handful of threads for the whole process), a few such calls would stall every task.
 /// Here a caller queues a job (taking a mutex only to append to a list) and suspends in a continuation; the executor's
-/// thread runs the job and resumes the caller with a `Result`. Nothing that waits ever runs on a pool thread.
+/// thread runs the job and resumes the caller with a `Result`. Nothing that waits for a lock runs on a pool thread:
+/// the only SQLite work done there is an `InlineReader` read, with a busy timeout of 0, which SQLite answers at once or
+/// declines (and the read comes here).
 ///
 /// Group commit: the thread takes every job queued at that moment and runs the consecutive writes among them in one
 /// `BEGIN IMMEDIATE … COMMIT`, each in its own `SAVEPOINT`, so a failing job rolls back only itself and gets its own error,

@@ -4,8 +4,9 @@ import Synchronization
 ///
 /// A read sent to the reader's thread costs two thread wake-ups (the store's thread, then a pool thread to resume the
 /// caller) for a query of a few microseconds. Here the caller takes a free connection (never waiting for one in use) whose
-/// busy timeout is zero, so a lock held elsewhere makes SQLite say `SQLITE_BUSY` at once instead of waiting: nothing that
-/// waits runs on the caller's thread. Any failure, busy or not, declines the attempt and the read goes to the reader's
+/// busy timeout is zero, so a lock held elsewhere makes SQLite say `SQLITE_BUSY` at once instead of waiting for it: no lock
+/// is waited for on the caller's thread (pages are still read from the file there, and SQLite's own brief retries while
+/// another connection rewrites the WAL index may sleep a moment). Any failure, busy or not, declines the attempt and the read goes to the reader's
 /// thread as before, which waits, reports errors and repairs damage.
 ///
 /// The connections are opened on the reader's thread (opening may wait), and dropped when the file is rebuilt after damage.

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Each executor remembers the generation its connection was opened in; one that finds damage moves the file aside
 /// (unless another did since that generation) and reconnects, and the others reconnect when they see the generation move.
-/// Used only from executors' threads.
+/// Moves happen only on executors' threads; `generation` is also read by inline readers, to find their connections stale.
 final class Recovery: Sendable {
     /// The damaged file's path.
     let path: String

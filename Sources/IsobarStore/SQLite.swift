@@ -28,8 +28,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// One SQLite connection, opened in SQLite's multi-thread mode: usable from any thread, but by one at a time.
 ///
-/// Safety of `@unchecked Sendable`: a connection is created by the thread of the `Executor` that owns it and used only by
-/// that thread until it is released; it is never shared.
+/// Safety of `@unchecked Sendable`: a connection is used by one thread at a time — the thread of the `Executor` that owns
+/// it, or, for an `InlineReader`'s connections, whichever thread holds that slot's lock; it is never used by two at once.
 final class Connection: @unchecked Sendable {
     private let handle: OpaquePointer
     let path: String

@@ -7,10 +7,10 @@ import Glibc
 
 /// Isobar's cache, one disposable SQLite file: answers, rate-limit ledger, cooldowns, breakers, fetch leases, geocoding answers.
 ///
-/// WAL mode and a busy timeout, so several processes share the file safely. Every SQLite call runs on the store's own
-/// threads (see `Executor` and `Database`): a writer that commits the writes queued together in one transaction, and a
-/// reader, so a read is never queued behind a write waiting for another process's lock. An in-memory store has one thread
-/// for both. The user's cities and home are not here but in `UserDataStore`.
+/// WAL mode and a busy timeout, so several processes share the file safely. Writes run on the store's own thread (see
+/// `Executor` and `Database`), which commits the writes queued together in one transaction; a read runs on its caller's
+/// thread when SQLite answers it at once (`InlineReader`), else on a reader thread, so a read is never queued behind a
+/// write waiting for another process's lock. An in-memory store has one thread for both and no inline reads. The user's cities and home are not here but in `UserDataStore`.
 public final class Store: QueuedWriting {
     /// Settings of a store.
     public struct Options: Sendable, Equatable {
