@@ -49,7 +49,15 @@ public struct SkillFolder: Sendable {
 
     /// Folds one case of the group `key` in.
     public mutating func fold(_ item: SkillCase, into key: SkillGroupKey) {
-        guard let quantity = Quantity(rawValue: key.field), !item.values.isEmpty, item.truth.isFinite else { return }
+        guard let quantity = Quantity(rawValue: key.field) else { return }
+        // Only what the atmosphere can take: a provider's fill value (9.97e36) or an observation in the wrong unit, finite
+        // as it is, would weigh on its decayed sums for weeks. Such a forecast is left out; such a truth, the whole case.
+        let range = quantity.spec.range
+        guard range.contains(item.truth) else { return }
+        var item = item
+        item.values = item.values.filter { range.contains($0.value) }
+        if let atIssue = item.atIssue, !range.contains(atIssue) { item.atIssue = nil }
+        guard !item.values.isEmpty else { return }
         let histogram = ErrorHistogram(quantity)
         let scored = scoreConsensus(item, quantity: quantity, key: key)
         let tolerance = Verification.Rules(field: key.field).hitTolerance

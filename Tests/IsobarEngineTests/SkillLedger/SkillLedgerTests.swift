@@ -80,6 +80,25 @@ struct SkillLedgerTests {
         }
     }
 
+    @Test func valuesOutsideTheQuantitysPhysicalRangeNeverEnterTheSums() throws {
+        let key = SkillGroupKey(basis: "metar", place: "p", field: "temperature", bucket: .hours6to24)
+        var folder = SkillFolder()
+        folder.fold(SkillCase(validAt: 0, truth: 5, atIssue: 9.97e36, values: [("a", 5.5), ("fill", 9.97e36), ("kelvin", 278)]), into: key)
+        let group = try #require(folder.ledger.groups[key])
+        #expect(Set(group.sources.keys) == ["a"], "only the plausible forecast is scored")
+        #expect(group.pairs.isEmpty)
+        let a = try #require(group.sources["a"])
+        #expect(abs(a.values[SkillLayout.sum] - 0.5) < 1e-9)
+        #expect(a.values[SkillLayout.persistence] == 0, "an absurd value at issue time is no persistence forecast")
+        // An absurd observation (a unit mix-up) is no truth: nothing of the case is kept.
+        folder.fold(SkillCase(validAt: 3_600, truth: 278.15, atIssue: nil, values: [("a", 5)]), into: key)
+        #expect(folder.ledger.groups[key]?.sources["a"]?.values[SkillLayout.weight] == a.values[SkillLayout.weight])
+        // Nothing plausible at all: no group is made.
+        let other = SkillGroupKey(basis: "metar", place: "q", field: "temperature", bucket: .hours6to24)
+        folder.fold(SkillCase(validAt: 0, truth: 5, atIssue: nil, values: [("fill", -9999)]), into: other)
+        #expect(folder.ledger.groups[other] == nil)
+    }
+
     @Test func foldingLearnsWeightsBiasAndOutOfSampleQuantiles() throws {
         var folder = SkillFolder()
         for (key, item) in Self.cases(hours: 0..<200) { folder.fold(item, into: key) }
