@@ -247,7 +247,7 @@ public final class CurlTransport: Transport {
         private let core: Core
         private var active: [UnsafeMutableRawPointer: Transfer] = [:]
         private var cancelledEarly: Set<Int> = []
-        private var highestAdded = 0
+        private var arrivals = TransferArrivals()
         /// No transfer in `active` is due before this; nil when unknown (then `endOverdue` looks at every one).
         private var earliestDeadline: ContinuousClock.Instant?
         /// Easy handles of finished transfers, ready for the next ones.
@@ -274,7 +274,7 @@ public final class CurlTransport: Transport {
                 }
                 cancelledEarly.formUnion(cancellations)
                 for transfer in additions {
-                    highestAdded = max(highestAdded, transfer.id)
+                    arrivals.arrived(transfer.id)
                     start(transfer, multi)
                 }
                 if !cancelledEarly.isEmpty {
@@ -282,7 +282,7 @@ public final class CurlTransport: Transport {
                         end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)
                     }
                     // Keep only cancellations whose transfer has not arrived yet.
-                    cancelledEarly = cancelledEarly.filter { $0 > highestAdded }
+                    cancelledEarly = cancelledEarly.filter { !arrivals.hasArrived($0) }
                 }
                 // libcurl acts only on the sockets that are ready and on its due timeouts, then reports what finished.
                 _ = isobar_curl_loop_run(core.loop, endOverdue(multi))
