@@ -97,17 +97,7 @@ private func readsInline(_ store: Store, _ key: CacheKey) async throws -> Bool {
     }
 
     @Test func afterARebuildReadsSeeTheNewFileAndGoInlineAgain() async throws {
-        let directory = freshDirectory()
-        let filler = try await Store.open(directory: directory, warn: noWarnings)
-        for index in 0..<200 {
-            try await filler.store(CacheEntry(fetchedAt: now, payload: String(repeating: "y", count: 500)), for: key("\(index)"))
-        }
-        _ = try await scalar(filler, "PRAGMA wal_checkpoint(TRUNCATE)")
-        // Pages 2 to 4 (the cache table's root among them) become garbage, as after a disk fault; page 1 stays sound.
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/isobar.sqlite"))
-        try handle.seek(toOffset: 4096)
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: 4096 * 3))
-        try handle.close()
+        let directory = try await damagedCacheDirectory()
         let warnings = Warnings()
         let store = try await Store.open(directory: directory, warn: warnings.add)
         // The reader's thread finds the damage and rebuilds the file; the inline connections open on the new one.

@@ -4,6 +4,22 @@ import IsobarEngine
 @testable import IsobarStore
 import Testing
 
+/// A folder whose cache file held 200 answers and then had pages 2 to 4 (the cache table's root among them) overwritten
+/// with garbage, as after a disk fault; page 1 stays sound, so the damage is found only by reading.
+func damagedCacheDirectory() async throws -> String {
+    let directory = freshDirectory()
+    let filler = try await Store.open(directory: directory, warn: noWarnings)
+    for index in 0..<200 {
+        try await filler.store(CacheEntry(fetchedAt: Date(), payload: String(repeating: "y", count: 500)), for: key("\(index)"))
+    }
+    _ = try await scalar(filler, "PRAGMA wal_checkpoint(TRUNCATE)")
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/isobar.sqlite"))
+    try handle.seek(toOffset: 4096)
+    try handle.write(contentsOf: Data(repeating: 0xFF, count: 4096 * 3))
+    try handle.close()
+    return directory
+}
+
 func freshDirectory() -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-store-\(UUID().uuidString)").path
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -91,17 +107,7 @@ func key(_ place: String, _ slot: CacheSlot = .current, provider: String = "p") 
     }
 
     @Test func damageFoundByAReadIsRepairedForTheWriterToo() async throws {
-        let directory = freshDirectory()
-        let filler = try await Store.open(directory: directory, warn: noWarnings)
-        for index in 0..<200 {
-            try await filler.store(CacheEntry(fetchedAt: Date(), payload: String(repeating: "y", count: 500)), for: key("\(index)"))
-        }
-        _ = try await scalar(filler, "PRAGMA wal_checkpoint(TRUNCATE)")
-        // Pages 2 to 4 (the cache table's root among them) become garbage, as after a disk fault; page 1 stays sound.
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/isobar.sqlite"))
-        try handle.seek(toOffset: 4096)
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: 4096 * 3))
-        try handle.close()
+        let directory = try await damagedCacheDirectory()
         let warnings = Warnings()
         let store = try await Store.open(directory: directory, warn: warnings.add)
         #expect(warnings.all.isEmpty)
