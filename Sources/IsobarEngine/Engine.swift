@@ -107,17 +107,20 @@ public struct Engine: Sendable {
     public let time: any TimeSource
     /// Where storage problems go.
     public let diagnostics: any DiagnosticSink
+    /// Where a run's tasks prefer to run (the HTTP transport's I/O thread, say); nil for the global concurrent executor.
+    public let taskExecutor: (any TaskExecutor)?
     private let random: @Sendable (ClosedRange<Double>) -> Double
 
     /// An engine over the given providers.
     public init(bindings: [ProviderBinding], storage: EngineStorage? = nil, options: EngineOptions = EngineOptions(),
-                time: any TimeSource = SystemTime(), diagnostics: any DiagnosticSink = DiagnosticLog(),
+                time: any TimeSource = SystemTime(), diagnostics: any DiagnosticSink = DiagnosticLog(), taskExecutor: (any TaskExecutor)? = nil,
                 random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) {
         self.bindings = bindings
         self.storage = storage
         self.options = options
         self.time = time
         self.diagnostics = diagnostics
+        self.taskExecutor = taskExecutor
         self.random = random
     }
 
@@ -138,7 +141,7 @@ public struct Engine: Sendable {
     public func run(_ requests: AsyncStream<WeatherRequest>) -> AsyncStream<EngineEvent> {
         let engine = self
         return AsyncStream { continuation in
-            let task = Task {
+            let task = Task(executorPreference: engine.taskExecutor) {
                 let deadline = engine.time.now().addingTimeInterval(engine.options.timeoutSeconds)
                 let pipelines = engine.bindings.map { binding in
                     Pipeline.compose(binding, storage: engine.storage, options: engine.options, time: engine.time, random: engine.random,

@@ -22,15 +22,15 @@ import Glibc
 /// instead of opening another; plain http is always HTTP/1.1.
 public final class CurlTransport: Transport {
     /// Shared between callers and the I/O thread.
-    private struct Inbox {
+    struct Inbox {
         var additions: [Transfer] = []
         var cancellations: Set<Int> = []
         var nextID = 0
         var stopping = false
     }
 
-    /// The multi handle and the inbox; lives until the I/O thread ends.
-    private final class Core: @unchecked Sendable {
+    /// The multi handle and the inbox; lives until the I/O thread ends (and while a `LoopExecutor` holds it).
+    final class Core: @unchecked Sendable {
         // Safety: `multi` and `loop` are used by the I/O thread only, except `isobar_curl_loop_wake`, safe from any thread.
         let multi: UnsafeMutableRawPointer
         let loop: OpaquePointer
@@ -39,6 +39,10 @@ public final class CurlTransport: Transport {
         let userAgent: String
         /// How many easy handles have been created (the rest of the transfers reused one).
         let handlesMade = Atomic<Int>(0)
+        /// Jobs of tasks that prefer the I/O thread (see `LoopExecutor`), run there between polls.
+        let jobs = LoopJobs()
+        /// The I/O thread, once it runs (0 before).
+        let loopThread = Atomic<UInt>(0)
 
         init(multi: UnsafeMutableRawPointer, loop: OpaquePointer, userAgent: String) {
             self.multi = multi
@@ -53,12 +57,15 @@ public final class CurlTransport: Transport {
         }
 
         func wake() { _ = isobar_curl_loop_wake(loop) }
+
+        /// True on the I/O thread, which needs no wake-up: it looks at its inbox and jobs before it waits.
+        var isLoopThread: Bool { pthread_self() == loopThread.load(ordering: .relaxed) }
     }
 
     /// Nothing runs before the first request; the first `send` moves to `running` or `unavailable`.
     private enum Phase {
         case idle
-        case running(Core)
+        case running(Core, LoopExecutor?)
         case unavailable(String)
         case stopped
     }
@@ -89,17 +96,26 @@ public final class CurlTransport: Transport {
     /// transfer's handle is taken by the next one.
     var easyHandlesCreated: Int {
         let core: Core? = phase.withLock { phase in
-            if case .running(let core) = phase { return core }
+            if case .running(let core, _) = phase { return core }
             return nil
         }
         return core?.handlesMade.load(ordering: .relaxed) ?? 0
+    }
+
+    /// The I/O thread (`pthread_self()` there), once it has started; nil before and after.
+    var loopThread: UInt? {
+        let core: Core? = phase.withLock { phase in
+            if case .running(let core, _) = phase { return core }
+            return nil
+        }
+        return core.map { $0.loopThread.load(ordering: .relaxed) }.flatMap { $0 == 0 ? nil : $0 }
     }
 
     /// Ends the I/O thread; transfers still in flight fail as cancelled, and so does every later request.
     public func stop() {
         let running: Core? = phase.withLock { phase in
             defer { phase = .stopped }
-            if case .running(let core) = phase { return core }
+            if case .running(let core, _) = phase { return core }
             return nil
         }
         guard let running else { return }
@@ -109,46 +125,64 @@ public final class CurlTransport: Transport {
 
     /// The running core, loading libcurl and starting the I/O thread on the first call; `label` names the request in errors.
     private func start(label: String) throws(ProviderError) -> Core {
-        try phase.withLock { phase throws(ProviderError) -> Core in
-            switch phase {
-            case .running(let core):
-                return core
-            case .stopped:
-                throw ProviderError(.cancelled, "\(label): the HTTP transport was stopped", reason: .cancelled)
-            case .unavailable(let reason):
+        try phase.withLock { phase throws(ProviderError) -> Core in try Self.start(&phase, label: label, userAgent: userAgent,
+                                                                                   maxConnectionsPerHost: maxConnectionsPerHost) }
+    }
+
+    /// A task executor that runs its jobs on the I/O thread, between polls (see `LoopExecutor`); one per transport, so that
+    /// every task preferring it sees the same executor. Nil when libcurl cannot be used or the transport was stopped.
+    public func loopExecutor() -> LoopExecutor? {
+        phase.withLock { phase -> LoopExecutor? in
+            guard let core = try? Self.start(&phase, label: "isobar", userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost)
+            else { return nil }
+            if case .running(_, let made?) = phase { return made }
+            let executor = LoopExecutor(core: core)
+            phase = .running(core, executor)
+            return executor
+        }
+    }
+
+    /// The running core, starting it when `phase` is idle.
+    private static func start(_ phase: inout Phase, label: String, userAgent: String,
+                              maxConnectionsPerHost: Int) throws(ProviderError) -> Core {
+        switch phase {
+        case .running(let core, _):
+            return core
+        case .stopped:
+            throw ProviderError(.cancelled, "\(label): the HTTP transport was stopped", reason: .cancelled)
+        case .unavailable(let reason):
+            throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: .transportFailure)
+        case .idle:
+            if let reason = CurlLibrary.failure {
+                phase = .unavailable(reason)
                 throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: .transportFailure)
-            case .idle:
-                if let reason = CurlLibrary.failure {
-                    phase = .unavailable(reason)
-                    throw ProviderError(.unavailable, "\(label): libcurl cannot be loaded (\(reason))", reason: .transportFailure)
-                }
-                guard let multi = isobar_curl_multi_init() else {
-                    throw ProviderError(.unavailable, "\(label): libcurl cannot create a multi handle", reason: .transportFailure)
-                }
-                guard Self.configure(multi, maxConnectionsPerHost: maxConnectionsPerHost) else {
-                    _ = isobar_curl_multi_cleanup(multi)
-                    throw ProviderError(.unavailable, "\(label): libcurl refused the connection settings", reason: .transportFailure)
-                }
-                guard let loop = isobar_curl_loop_create(multi) else {
-                    _ = isobar_curl_multi_cleanup(multi)
-                    throw ProviderError(.unavailable, "\(label): cannot set up the HTTP event loop", reason: .transportFailure)
-                }
-                let core = Core(multi: multi, loop: loop, userAgent: userAgent)
-                let context = Unmanaged.passRetained(IOLoop(core: core)).toOpaque()
-                var thread = pthread_t()
-                let started = pthread_create(&thread, nil, { context in
-                    Unmanaged<IOLoop>.fromOpaque(context!).takeRetainedValue().run()
-                    return nil
-                }, context)
-                guard started == 0 else {
-                    Unmanaged<IOLoop>.fromOpaque(context).release()
-                    throw ProviderError(.unavailable, "\(label): cannot start the HTTP I/O thread (error \(started))",
-                                        reason: .transportFailure)
-                }
-                pthread_detach(thread)
-                phase = .running(core)
-                return core
             }
+            guard let multi = isobar_curl_multi_init() else {
+                throw ProviderError(.unavailable, "\(label): libcurl cannot create a multi handle", reason: .transportFailure)
+            }
+            guard Self.configure(multi, maxConnectionsPerHost: maxConnectionsPerHost) else {
+                _ = isobar_curl_multi_cleanup(multi)
+                throw ProviderError(.unavailable, "\(label): libcurl refused the connection settings", reason: .transportFailure)
+            }
+            guard let loop = isobar_curl_loop_create(multi) else {
+                _ = isobar_curl_multi_cleanup(multi)
+                throw ProviderError(.unavailable, "\(label): cannot set up the HTTP event loop", reason: .transportFailure)
+            }
+            let core = Core(multi: multi, loop: loop, userAgent: userAgent)
+            let context = Unmanaged.passRetained(IOLoop(core: core)).toOpaque()
+            var thread = pthread_t()
+            let started = pthread_create(&thread, nil, { context in
+                Unmanaged<IOLoop>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+            guard started == 0 else {
+                Unmanaged<IOLoop>.fromOpaque(context).release()
+                throw ProviderError(.unavailable, "\(label): cannot start the HTTP I/O thread (error \(started))",
+                                    reason: .transportFailure)
+            }
+            pthread_detach(thread)
+            phase = .running(core, nil)
+            return core
         }
     }
 
@@ -217,7 +251,7 @@ public final class CurlTransport: Transport {
                         return true
                     }
                     if accepted {
-                        core.wake()
+                        if !core.isLoopThread { core.wake() }
                     } else {
                         transfer.finish(.failure(ProviderError(.cancelled, "\(transfer.label): the HTTP transport was stopped", reason: .cancelled)))
                     }
@@ -257,6 +291,8 @@ public final class CurlTransport: Transport {
 
         func run() {
             let multi = core.multi
+            core.loopThread.store(pthread_self(), ordering: .relaxed)
+            defer { core.jobs.close() }
             while true {
                 let (additions, cancellations, stopping) = core.inbox.withLock { state in
                     defer {
@@ -285,7 +321,8 @@ public final class CurlTransport: Transport {
                     cancelledEarly = cancelledEarly.filter { !arrivals.hasArrived($0) }
                 }
                 // libcurl acts only on the sockets that are ready and on its due timeouts, then reports what finished.
-                _ = isobar_curl_loop_run(core.loop, endOverdue(multi))
+                let wait = endOverdue(multi)
+                _ = isobar_curl_loop_run(core.loop, core.jobs.isEmpty ? wait : 0)
                 var remaining: Int32 = 0
                 while let message = isobar_curl_multi_info_read(multi, &remaining) {
                     var handle: UnsafeMutableRawPointer?
@@ -293,6 +330,8 @@ public final class CurlTransport: Transport {
                     guard isobar_curl_message_done(message, &handle, &result) == 1, let handle, let transfer = active[handle] else { continue }
                     end(handle, transfer, transfer.outcome(result), multi)
                 }
+                // The tasks resumed by those answers, and any others waiting for this thread.
+                core.jobs.runWaiting()
             }
             for (handle, transfer) in active {
                 end(handle, transfer, .failure(ProviderError(.cancelled, "\(transfer.label): cancelled", reason: .cancelled)), multi)

@@ -20,6 +20,9 @@ struct Schema: Sendable {
                  checkpointOnClose: Bool = true) throws(StoreError) -> Connection {
         let connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         if !pragmas.isEmpty { try connection.execute(pragmas) }
+        // Statement journals (a statement's undo within a transaction of several) stay in memory: they are a page or
+        // two, and on disk each would be a file created, written and deleted.
+        try connection.execute("PRAGMA temp_store=MEMORY;")
         if path != ":memory:" { try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") }
         if path != ":memory:" && !checkpointOnClose {
             try connection.leaveCheckpointsToAutoCheckpoint()

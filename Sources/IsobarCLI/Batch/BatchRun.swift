@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarHTTP
 import IsobarStore
 import Synchronization
 
@@ -54,7 +55,9 @@ extension IsobarCommandLine {
         let interrupt = InterruptSignal()
         defer { interrupt.restore() }
 
-        let events = engine(setup).run(AsyncStream(unfolding: { await feed.next() }))
+        // Live calls only, and no shared store (whose calls block): the places' tasks run on the HTTP I/O thread.
+        let loop = setup.bindings.contains { $0.policy != nil } && !options.offline && setup.shared == nil ? setup.live.loopExecutor() : nil
+        let events = engine(setup, taskExecutor: loop).run(AsyncStream(unfolding: { await feed.next() }))
         let output = output
         let consumer = Task {
             var renderer = JSONLinesRenderer(context: context, output: output)

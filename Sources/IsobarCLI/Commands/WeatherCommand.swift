@@ -2,6 +2,7 @@ import FixtureReplay
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarHTTP
 import IsobarStore
 import Synchronization
 #if canImport(Glibc)
@@ -122,10 +123,10 @@ extension IsobarCommandLine {
     }
 
     /// The engine over the command's providers and store.
-    func engine(_ setup: WeatherSetup) -> Engine {
+    func engine(_ setup: WeatherSetup, taskExecutor: (any TaskExecutor)? = nil) -> Engine {
         Engine(bindings: setup.bindings, storage: engineStorage(setup.store, shared: setup.shared, bindings: setup.bindings),
                options: setup.options, time: time,
-               diagnostics: setup.diagnostics)
+               diagnostics: setup.diagnostics, taskExecutor: taskExecutor)
     }
 
     /// A log of storage problems, shown on stderr under `--verbose`.
@@ -244,6 +245,18 @@ final class LazyTransport: Transport {
 
     /// Requests sent through it so far (each attempt counts).
     var requestCount: Int { sent.load(ordering: .relaxed) }
+
+    /// The transport's I/O thread as a task executor, making the transport now; nil when it is not a `CurlTransport` (or
+    /// libcurl cannot be used).
+    func loopExecutor() -> LoopExecutor? {
+        let transport = made.withLock { made in
+            if let made { return made }
+            let created = make()
+            made = created
+            return created
+        }
+        return (transport as? CurlTransport)?.loopExecutor()
+    }
 
     func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
         sent.add(1, ordering: .relaxed)

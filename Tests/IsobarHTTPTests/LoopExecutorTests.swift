@@ -1,0 +1,122 @@
+import Glibc
+import IsobarCore
+@testable import IsobarHTTP
+import IsobarTestKit
+import Synchronization
+import Testing
+
+/// Tasks that prefer a transport's `LoopExecutor` run on its I/O thread, wake it from other threads, and still run once
+/// the transport has stopped.
+@Suite(.serialized) struct LoopExecutorTests {
+    @Test func aTaskPreferringTheLoopRunsOnTheIOThreadBeforeAndAfterEachAwait() async throws {
+        let transport = CurlTransport(userAgent: "isobar/test")
+        let server = try LoopbackServer { _ in .init("{}", delaySeconds: 0.02) }
+        let executor = try #require(transport.loopExecutor())
+        let threads = try await Task(executorPreference: executor) { () async throws -> [UInt] in
+            var seen = [pthread_self()]
+            _ = try await transport.send(loopbackRequest(server))
+            seen.append(pthread_self())
+            // Resumed by a timer on another thread: the job is queued for the loop, which is woken for it.
+            try await Task.sleep(for: .milliseconds(20))
+            seen.append(pthread_self())
+            return seen
+        }.value
+        let loop = try #require(transport.loopThread)
+        #expect(threads == [loop, loop, loop])
+        #expect(pthread_self() != loop)
+    }
+
+    @Test func oneTransportHasOneLoopExecutor() throws {
+        let transport = CurlTransport(userAgent: "isobar/test")
+        let first = try #require(transport.loopExecutor())
+        #expect(transport.loopExecutor() === first)
+        #expect(CurlTransport(userAgent: "isobar/test").loopExecutor() !== first)
+    }
+
+    @Test func manyRequestsFromTasksOnTheLoopAllComeBack() async throws {
+        let transport = CurlTransport(userAgent: "isobar/test", maxConnectionsPerHost: 4)
+        let server = try LoopbackServer { request in .init("{\"path\": \"\(request.path)\"}", delaySeconds: 0.005) }
+        let executor = try #require(transport.loopExecutor())
+        let bodies = await withTaskGroup(of: String?.self) { group in
+            for index in 0..<60 {
+                group.addTask(executorPreference: executor) {
+                    guard let response = try? await transport.send(loopbackRequest(server, "/p\(index)")) else { return nil }
+                    return String(decoding: response.body, as: UTF8.self)
+                }
+            }
+            var bodies: [String] = []
+            for await body in group { if let body { bodies.append(body) } }
+            return bodies
+        }
+        #expect(bodies.count == 60)
+        #expect(Set(bodies) == Set((0..<60).map { "{\"path\": \"/p\($0)\"}" }))
+        #expect(server.requests.count == 60)
+    }
+
+    @Test func cancellingATaskOnTheLoopEndsItsTransferAtOnce() async throws {
+        let transport = CurlTransport(userAgent: "isobar/test")
+        let server = try LoopbackServer { _ in .init("{}", delaySeconds: 5) }
+        let executor = try #require(transport.loopExecutor())
+        let started = ContinuousClock.now
+        let task = Task(executorPreference: executor) { () async -> ProviderError? in
+            await providerError { _ = try await transport.send(loopbackRequest(server)) }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        let error = await task.value
+        #expect(error?.reason == .cancelled)
+        #expect(started.duration(to: .now) < .seconds(3))
+    }
+
+    @Test func afterTheTransportStopsTasksPreferringTheLoopStillRun() async throws {
+        let transport = CurlTransport(userAgent: "isobar/test")
+        let executor = try #require(transport.loopExecutor())
+        let gate = Gate()
+        let task = Task(executorPreference: executor) { () async -> Int in
+            await gate.wait()
+            // Resumed after the stop: the job goes to the global executor instead of a thread that has ended.
+            try? await Task.sleep(for: .milliseconds(5))
+            return 7
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        transport.stop()
+        // The I/O thread ends soon after the stop; until it has, a job may still run there.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(transport.loopExecutor() == nil)
+        gate.open()
+        // Polled, not awaited: were the job lost, the test fails instead of hanging.
+        let result = Mutex<Int?>(nil)
+        Task { let value = await task.value; result.withLock { $0 = value } }
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(5)
+        while result.withLock({ $0 }) == nil, clock.now < end { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(result.withLock { $0 } == 7)
+        let failure = await providerError { _ = try await transport.send(HTTPRequest(url: RequestURL(string: "http://127.0.0.1:9/x")!)) }
+        #expect(failure?.reason == .cancelled)
+    }
+}
+
+/// A one-shot latch that a task awaits and another opens.
+private final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state in
+                if state.open { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.open = true
+            defer { state.waiting.removeAll() }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+}
