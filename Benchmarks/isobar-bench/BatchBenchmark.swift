@@ -65,6 +65,8 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
         + "\(format(Double(child.maxRSSKiB) / 1024)) MiB")
     print("    \(summary)")
 
+    // Comparing two builds of Isobar needs no Python run between theirs.
+    guard ProcessInfo.processInfo.environment["ISOBAR_BENCH_BATCH_SKIP_PYTHON"] == nil else { return }
     let script = dataDirectory() + "/../Benchmarks/python/batch_aiohttp.py"
     let python = try setUp(count, latency: latency)
     // The first python3 on this process's PATH (where `pip install aiohttp` put it), as a user would run it.
