@@ -271,8 +271,23 @@ public final class CurlTransport: Transport {
     public static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         guard host.hasPrefix("127.") else { return false }
-        let parts = host.split(separator: ".")
-        return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
+        // Four parts of 1 to 3 digits, each at most 255 (asked of every request: no array is made).
+        var parts = 0, digits = 0, value = 0
+        for byte in host.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0 else { return false }
+                parts += 1
+                digits = 0
+                value = 0
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                digits += 1
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                guard digits <= 3, value <= 255 else { return false }
+            } else {
+                return false
+            }
+        }
+        return parts == 3 && digits > 0
     }
 
     /// Runs on the I/O thread only.

@@ -141,10 +141,20 @@ private func receiveBody(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ c
         transfer.refusedAsTooLarge = true
         return 0
     }
+    if transfer.body.isEmpty, let declared = declaredLength(transfer.headers), declared > length {
+        // Room for the whole body at once, instead of growing it chunk by chunk (a compressed body may still outgrow it).
+        transfer.body.reserveCapacity(min(declared, transfer.limits.maxResponseBytes))
+    }
     bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
         transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
     }
     return length
+}
+
+/// The `Content-Length` the server declared, when it gave a plain number.
+private func declaredLength(_ headers: [HTTPHeader]) -> Int? {
+    guard let field = headers.last(where: { $0.name.utf8.count == 14 && $0.name.lowercased() == "content-length" }) else { return nil }
+    return Int(field.value)
 }
 
 /// Collects header lines; a new status line (after a redirect) starts the list again.

@@ -123,6 +123,30 @@ struct JSONDocumentTests {
         #expect(failure?.description == "missing value at $.main.temp")
     }
 
+    @Test func membersAreFoundByTheirWholeKeyWhateverItsLengthOrBytes() throws {
+        // (jansson refuses a NUL in a key, so none can be asked for either.)
+        let value = try root(#"{"a": 1, "ab": 2, "temperature_2m_best_match": 3, "t\u00e9": 4, "": 5}"#)
+        #expect(try value.double("a") == 1)
+        #expect(try value.double("ab") == 2)
+        #expect(try value.member(ifPresent: "a\u{0}") == nil)
+        #expect(try value.member(ifPresent: "a\u{0}b") == nil)
+        #expect(try value.double("temperature_2m_best_match") == 3)
+        #expect(try value.member(ifPresent: "temperature_2m_best_matc") == nil)
+        #expect(try value.double("t\u{e9}") == 4)
+        #expect(try value.double("") == 5)
+    }
+
+    @Test func aScalarDeepInTheDocumentNamesItsWholePath() throws {
+        let value = try root(#"{"outer": {"rows": [{"v": 1}, {"v": "x"}], "n": true}}"#)
+        let rows = try value.member("outer").member("rows").elements()
+        let failure = error { _ = try rows[1].member("v").double() }
+        #expect(failure?.path == "$.outer.rows[1].v")
+        let member = try value.member("outer").members().first { $0.key == "n" }
+        #expect(member?.value.path.description == "$.outer.n")
+        let missing = error { _ = try rows[0].member("w") }
+        #expect(missing?.path == "$.outer.rows[0].w")
+    }
+
     @Test func optionalAccessorsTreatAbsentAndNullAsNil() throws {
         let value = try root(#"{"a": null, "b": 2, "s": "x"}"#)
         #expect(try value.optionalDouble("a") == nil)

@@ -173,6 +173,10 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         #expect(CurlTransport.isLoopback("localhost"))
         #expect(!CurlTransport.isLoopback("127.0.0.1.example.com"))
         #expect(!CurlTransport.isLoopback("10.0.0.1"))
+        #expect(CurlTransport.isLoopback("127.255.255.254"))
+        for notAnAddress in ["127.0.0.256", "127.0.0", "127..0.1", "127.0.0.", "127.0.0.1.", "127.0.0.1000", "127.0.0.x", "127.0.0.-1"] {
+            #expect(!CurlTransport.isLoopback(notAnAddress), "\(notAnAddress)")
+        }
     }
 
     @Test func redirectsToPlainHTTPAreRefused() async throws {

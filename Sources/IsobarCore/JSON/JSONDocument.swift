@@ -41,13 +41,35 @@ public struct JSONValue: @unchecked Sendable {
     // Safety: see `JSONDocument`; `document` keeps `node` alive.
     private let document: JSONDocument
     private let node: UnsafeMutablePointer<json_t>
+    /// The path of the container this value was reached from (the value's own path when `step` is nil): the path is
+    /// built only when asked for, as nearly every value read is never named in an error.
+    private let base: JSONPath
+    /// This value's key or index in that container; nil for the root.
+    private let step: JSONPath.Component?
+
     /// Where this value sits in the document, e.g. `$.hourly.time[3]`.
-    public let path: JSONPath
+    public var path: JSONPath { step.map { base.appending($0) } ?? base }
 
     fileprivate init(document: JSONDocument, node: UnsafeMutablePointer<json_t>, path: JSONPath) {
         self.document = document
         self.node = node
-        self.path = path
+        self.base = path
+        self.step = nil
+    }
+
+    /// A member or element of the container at `container`: an object's or array's path is made now, once, for the
+    /// lookups in it; a scalar's is left to be made if an error names it.
+    fileprivate init(document: JSONDocument, node: UnsafeMutablePointer<json_t>, in container: JSONPath, at step: JSONPath.Component) {
+        self.document = document
+        self.node = node
+        let type = json_type(rawValue: UInt32(isobar_json_type(node)))
+        if type == JSON_OBJECT || type == JSON_ARRAY {
+            self.base = container.appending(step)
+            self.step = nil
+        } else {
+            self.base = container
+            self.step = step
+        }
     }
 
     /// The JSON type of this value.
@@ -74,8 +96,11 @@ public struct JSONValue: @unchecked Sendable {
     /// The member named `key`, or nil when it is absent; fails when this is not an object.
     public func member(ifPresent key: String) throws(JSONError) -> JSONValue? {
         guard kind == .object else { throw mismatch("object") }
-        guard let child = json_object_get(node, key) else { return nil }
-        return JSONValue(document: document, node: child, path: path.appending(key: key))
+        // By length and bytes: a C string of the key would be a copy on the heap for every lookup.
+        var key = key
+        guard let child = key.withUTF8({ json_object_getn(node, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count) })
+        else { return nil }
+        return JSONValue(document: document, node: child, in: path, at: .key(key))
     }
 
     /// The member named `key`, absent or null giving nil.
@@ -97,11 +122,12 @@ public struct JSONValue: @unchecked Sendable {
         guard kind == .object else { throw mismatch("object") }
         var result: [(key: String, value: JSONValue)] = []
         result.reserveCapacity(json_object_size(node))
+        let here = path
         var iterator = json_object_iter(node)
         while let current = iterator {
             let key = String(cString: json_object_iter_key(current))
             if let child = json_object_iter_value(current) {
-                result.append((key, JSONValue(document: document, node: child, path: path.appending(key: key))))
+                result.append((key, JSONValue(document: document, node: child, in: here, at: .key(key))))
             }
             iterator = json_object_iter_next(node, current)
         }
@@ -121,8 +147,9 @@ public struct JSONValue: @unchecked Sendable {
         let size = try count()
         var result: [JSONValue] = []
         result.reserveCapacity(size)
+        let here = path
         for index in 0..<size {
-            result.append(JSONValue(document: document, node: json_array_get(node, index), path: path.appending(index: index)))
+            result.append(JSONValue(document: document, node: json_array_get(node, index), in: here, at: .index(index)))
         }
         return result
     }
@@ -150,8 +177,9 @@ public struct JSONValue: @unchecked Sendable {
         let size = try count()
         var result: [String?] = []
         result.reserveCapacity(size)
+        let here = path
         for index in 0..<size {
-            let element = JSONValue(document: document, node: json_array_get(node, index)!, path: path.appending(index: index))
+            let element = JSONValue(document: document, node: json_array_get(node, index)!, in: here, at: .index(index))
             result.append(element.isNull ? nil : try element.string())
         }
         return result

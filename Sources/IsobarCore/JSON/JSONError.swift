@@ -1,6 +1,7 @@
 /// Where a value sits in a JSON document, rendered like `$.list[3].main.temp`.
 public final class JSONPath: Sendable, CustomStringConvertible {
-    private enum Component: Sendable {
+    /// One step down from a container: a member's key or an element's index.
+    enum Component: Sendable {
         case key(String)
         case index(Int)
     }
@@ -21,6 +22,9 @@ public final class JSONPath: Sendable, CustomStringConvertible {
 
     /// The path of an element of the array at this path.
     public func appending(index: Int) -> JSONPath { JSONPath(parent: self, component: .index(index)) }
+
+    /// The path one `component` down from this one.
+    func appending(_ component: Component) -> JSONPath { JSONPath(parent: self, component: component) }
 
     /// The path as text, starting with `$`.
     public var description: String {
