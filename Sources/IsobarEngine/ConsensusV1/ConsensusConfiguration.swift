@@ -4,9 +4,9 @@ import IsobarCore
 public struct ConsensusConfiguration: Sendable, Equatable {
     /// Per hourly quantity, the smallest disagreement that counts (internal units): the outlier floor and the confidence scale.
     /// Defaults: each quantity's declared `spec.floor`.
-    public var floors: [Quantity: Double] = Dictionary(uniqueKeysWithValues: Quantity.allCases.map { ($0, $0.spec.floor) })
+    public var floors: [Quantity: Double] = Self.declaredFloors
     /// Per daily quantity, the same for days.
-    public var dailyFloors: [DailyQuantity: Double] = Dictionary(uniqueKeysWithValues: DailyQuantity.allCases.map { ($0, $0.spec.floor) })
+    public var dailyFloors: [DailyQuantity: Double] = Self.declaredDailyFloors
     /// `k` in the outlier rule `|x − median| > max(k × scale × MAD, floor)`.
     public var outlierMultiplier = 3.0
     /// The factor that makes the MAD estimate a normal standard deviation.
@@ -28,6 +28,11 @@ public struct ConsensusConfiguration: Sendable, Equatable {
 
     /// The defaults.
     public init() {}
+
+    /// Each hourly quantity's declared floor: built once, shared by every configuration (a merge makes one).
+    private static let declaredFloors = Dictionary(uniqueKeysWithValues: Quantity.allCases.map { ($0, $0.spec.floor) })
+    /// Each daily quantity's declared floor, the same way.
+    private static let declaredDailyFloors = Dictionary(uniqueKeysWithValues: DailyQuantity.allCases.map { ($0, $0.spec.floor) })
 
     /// The floor of an hourly quantity (1 when none is configured).
     public func floor(_ quantity: Quantity) -> Double { floors[quantity] ?? 1 }

@@ -39,6 +39,20 @@ final class ByteFile {
 
     deinit { close(descriptor) }
 
+    /// `body` over exactly `count` bytes from `offset`, without copying them when the file is in memory; nil when they are
+    /// not all there.
+    func withBytes<Result>(at offset: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(GazetteerError) -> Result)
+        throws(GazetteerError) -> Result? {
+        guard offset >= 0, count >= 0, offset <= size, count <= size - offset else { return nil }
+        if let contents {
+            return try contents.withUnsafeBufferPointer { whole throws(GazetteerError) in
+                try body(UnsafeBufferPointer(rebasing: whole[offset..<(offset + count)]))
+            }
+        }
+        guard let bytes = read(at: offset, count: count) else { return nil }
+        return try bytes.withUnsafeBufferPointer { buffer throws(GazetteerError) in try body(buffer) }
+    }
+
     /// Exactly `count` bytes from `offset`; nil when they are not all there (or `offset`/`count` are out of range).
     func read(at offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0, offset <= size, count <= size - offset else { return nil }
@@ -57,6 +71,16 @@ final class ByteFile {
         }
         return complete ? bytes : nil
     }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// The little-endian `UInt32` at `index`; the caller checks that four bytes are there.
+    func littleEndianUInt32(at index: Int) -> UInt32 {
+        UInt32(self[index]) | UInt32(self[index + 1]) << 8 | UInt32(self[index + 2]) << 16 | UInt32(self[index + 3]) << 24
+    }
+
+    /// The little-endian `UInt16` at `index`.
+    func littleEndianUInt16(at index: Int) -> UInt16 { UInt16(self[index]) | UInt16(self[index + 1]) << 8 }
 }
 
 extension Array where Element == UInt8 {

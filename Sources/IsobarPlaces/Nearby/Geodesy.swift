@@ -20,12 +20,14 @@ public enum Geodesy {
     /// Degrees of latitude in `kilometres`.
     static func latitudeSpan(kilometres: Double) -> Double { kilometres / earthRadiusKilometres * 180 / .pi }
 
-    /// For each row in `rows`, the columns (one or two ranges, split at the antimeridian) of the cells that can hold
-    /// a point within `kilometres` of the coordinate: the whole row when the circle reaches a pole.
-    static func cells(latitude: Double, longitude: Double, kilometres: Double, rows: ClosedRange<Int>) -> [(Int, ClosedRange<Int>)] {
+    /// Calls `visit` for each row in `rows` with the columns (one or two ranges, split at the antimeridian) of the cells
+    /// that can hold a point within `kilometres` of the coordinate: the whole row when the circle reaches a pole.
+    static func forEachCell(latitude: Double, longitude: Double, kilometres: Double, rows: ClosedRange<Int>,
+                            _ visit: (Int, ClosedRange<Int>) throws(GazetteerError) -> Void) throws(GazetteerError) {
         let span = latitudeSpan(kilometres: kilometres)
         let all = 0...(GridHeader.columns - 1)
-        var ranges = [all]
+        // At most two ranges of columns: across the antimeridian the circle's columns wrap around.
+        var ranges: (ClosedRange<Int>, ClosedRange<Int>?) = (all, nil)
         let reach = sin(span * .pi / 180) / cos(latitude * .pi / 180)
         if abs(latitude) + span < 90, reach < 1 {
             // The widest longitude difference on the circle (a little more, for rounding).
@@ -34,14 +36,17 @@ public enum Geodesy {
             let east = Int((longitude + spread + 180).rounded(.down))
             if east - west < GridHeader.columns - 1 {
                 if west < 0 {
-                    ranges = [(west + GridHeader.columns)...(GridHeader.columns - 1), 0...east]
+                    ranges = ((west + GridHeader.columns)...(GridHeader.columns - 1), 0...east)
                 } else if east >= GridHeader.columns {
-                    ranges = [west...(GridHeader.columns - 1), 0...(east - GridHeader.columns)]
+                    ranges = (west...(GridHeader.columns - 1), 0...(east - GridHeader.columns))
                 } else {
-                    ranges = [west...east]
+                    ranges = (west...east, nil)
                 }
             }
         }
-        return rows.flatMap { row in ranges.map { (row, $0) } }
+        for row in rows {
+            try visit(row, ranges.0)
+            if let second = ranges.1 { try visit(row, second) }
+        }
     }
 }

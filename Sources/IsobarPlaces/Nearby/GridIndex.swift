@@ -27,11 +27,11 @@ struct GridIndex {
         var best: GridHit?
         let span = Geodesy.latitudeSpan(kilometres: radius)
         let rows = GridHeader.row(latitude - span)...GridHeader.row(latitude + span)
-        for (row, columns) in Geodesy.cells(latitude: latitude, longitude: longitude, kilometres: radius, rows: rows) {
-            for hit in try entries(row: row, columns: columns) {
+        try Geodesy.forEachCell(latitude: latitude, longitude: longitude, kilometres: radius, rows: rows) { row, columns throws(GazetteerError) in
+            try forEachEntry(row: row, columns: columns) { hit in
                 let distance = Geodesy.kilometres(latitude, longitude, hit.latitude, hit.longitude)
                 // Entries in a cell come most populous first, so only a strictly nearer city replaces the best.
-                guard distance <= radius, distance < best?.distanceKilometres ?? .infinity else { continue }
+                guard distance <= radius, distance < best?.distanceKilometres ?? .infinity else { return }
                 var found = hit
                 found.distanceKilometres = distance
                 best = found
@@ -40,37 +40,38 @@ struct GridIndex {
         return best
     }
 
-    /// The entries of the cells `columns` of `row`, each checked against its cell.
-    private func entries(row: Int, columns: ClosedRange<Int>) throws(GazetteerError) -> [GridHit] {
+    /// Calls `visit` with each entry of the cells `columns` of `row`, each checked against its cell, read in place.
+    private func forEachEntry(row: Int, columns: ClosedRange<Int>, _ visit: (GridHit) -> Void) throws(GazetteerError) {
         let first = row * GridHeader.columns + columns.lowerBound
-        guard let cellBytes = file.read(at: header.cellsOffset + 4 * first, count: 4 * (columns.count + 1)) else {
-            throw GridHeader.damaged(file, "a cell table row cannot be read")
-        }
-        let starts = (0...columns.count).map { Int(cellBytes.littleEndianUInt32(at: 4 * $0)) }
-        guard zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), let last = starts.last, last <= header.cities else {
-            throw GridHeader.damaged(file, "the cell table points outside its entries")
-        }
-        guard last > starts[0] else { return [] }
-        guard let bytes = file.read(at: header.entriesOffset + GridHeader.entryBytes * starts[0],
-                                    count: GridHeader.entryBytes * (last - starts[0])) else {
-            throw GridHeader.damaged(file, "entries cannot be read (truncated?)")
-        }
-        var hits: [GridHit] = []
-        hits.reserveCapacity(last - starts[0])
-        for index in 0..<(last - starts[0]) {
-            let at = GridHeader.entryBytes * index
-            let latitude = Double(Int32(bitPattern: bytes.littleEndianUInt32(at: at))) / 100_000
-            let longitude = Double(Int32(bitPattern: bytes.littleEndianUInt32(at: at + 4))) / 100_000
-            guard (-90...90).contains(latitude), (-180...180).contains(longitude), GridHeader.row(latitude) == row,
-                  columns.contains(GridHeader.column(longitude)) else {
-                throw GridHeader.damaged(file, "a city lies outside its cell")
+        let span = try file.withBytes(at: header.cellsOffset + 4 * first, count: 4 * (columns.count + 1)) { cells throws(GazetteerError) in
+            var previous = 0
+            for index in 0...columns.count {
+                let start = Int(cells.littleEndianUInt32(at: 4 * index))
+                guard start >= previous || index == 0 else { throw GridHeader.damaged(file, "the cell table points outside its entries") }
+                previous = start
             }
-            hits.append(GridHit(
-                latitude: latitude, longitude: longitude, lineOffset: Int(bytes.littleEndianUInt32(at: at + 8)),
-                lineLength: Int(bytes.littleEndianUInt16(at: at + 12)), zone: Int(bytes.littleEndianUInt16(at: at + 14)),
-                distanceKilometres: 0))
+            return (Int(cells.littleEndianUInt32(at: 0)), previous)
         }
-        return hits
+        guard let (start, end) = span else { throw GridHeader.damaged(file, "a cell table row cannot be read") }
+        guard end <= header.cities else { throw GridHeader.damaged(file, "the cell table points outside its entries") }
+        guard end > start else { return }
+        let read: Void? = try file.withBytes(at: header.entriesOffset + GridHeader.entryBytes * start,
+                                             count: GridHeader.entryBytes * (end - start)) { bytes throws(GazetteerError) in
+            for index in 0..<(end - start) {
+                let at = GridHeader.entryBytes * index
+                let latitude = Double(Int32(bitPattern: bytes.littleEndianUInt32(at: at))) / 100_000
+                let longitude = Double(Int32(bitPattern: bytes.littleEndianUInt32(at: at + 4))) / 100_000
+                guard (-90...90).contains(latitude), (-180...180).contains(longitude), GridHeader.row(latitude) == row,
+                      columns.contains(GridHeader.column(longitude)) else {
+                    throw GridHeader.damaged(file, "a city lies outside its cell")
+                }
+                visit(GridHit(
+                    latitude: latitude, longitude: longitude, lineOffset: Int(bytes.littleEndianUInt32(at: at + 8)),
+                    lineLength: Int(bytes.littleEndianUInt16(at: at + 12)), zone: Int(bytes.littleEndianUInt16(at: at + 14)),
+                    distanceKilometres: 0))
+            }
+        }
+        guard read != nil else { throw GridHeader.damaged(file, "entries cannot be read (truncated?)") }
     }
 
     /// The name of time zone number `zone`, read from the index's zone section.
