@@ -53,7 +53,9 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
     print("batch: isobar batch, \(count) places × 2 providers, each on its own loopback server answering after "
         + "\(format(latency * 1000)) ms, --jobs \(jobs) (\(inFlight) calls in flight at most)")
     let run = try setUp(count, latency: latency)
-    let child = spawnBatch(isobar, ["batch", run.input, "--config", run.config, "--jobs", String(jobs)], environment: environment("main"),
+    // ISOBAR_BENCH_BATCH_KIND=hourly|daily: the same run asking for that kind (the decoding and consensus of 16 days of hours).
+    let kind = ProcessInfo.processInfo.environment["ISOBAR_BENCH_BATCH_KIND"].map { ["--kind", $0] } ?? []
+    let child = spawnBatch(isobar, ["batch", run.input, "--config", run.config, "--jobs", String(jobs)] + kind, environment: environment("main"),
                            output: scratch + "/out.jsonl")
     let requests = run.servers.map(\.requests.count).reduce(0, +)
     run.servers.forEach { $0.stop() }

@@ -55,8 +55,11 @@ extension IsobarCommandLine {
         let interrupt = InterruptSignal()
         defer { interrupt.restore() }
 
-        // Live calls only, and no shared store (whose calls block): the places' tasks run on the HTTP I/O thread.
-        let loop = setup.bindings.contains { $0.policy != nil } && !options.offline && setup.shared == nil ? setup.live.loopExecutor() : nil
+        // Current conditions are small answers, so the run mostly waits on the network: the places' tasks run on the HTTP
+        // I/O thread. Hours and days take far more decoding and merging than waiting, and use every core instead; so do
+        // runs without live calls, and those with a shared store (whose calls block).
+        let onLoop = options.kind == .current && setup.bindings.contains { $0.policy != nil } && !options.offline && setup.shared == nil
+        let loop = onLoop ? setup.live.loopExecutor() : nil
         let events = engine(setup, taskExecutor: loop).run(AsyncStream(unfolding: { await feed.next() }))
         let output = output
         let consumer = Task {
