@@ -38,7 +38,7 @@ extension Store: FetchLock, LeaseLookup {
         guard let call = LedgerCall(permit) else { return failed(StorageError("store \(path): unknown call \(permit.rawValue)")) }
         writeSoon({ connection throws(StoreError) in
             try connection.query("DELETE FROM rate_events WHERE rowid = ?" + call.grantTimeMatch, [.integer(call.rowid)] + call.grantTimeArgument)
-        }, failed: failed)
+        }, failed: failed, isOneStatement: true)
     }
 
     private static func take(_ key: String, owner: LeaseOwner, seconds: Double, now: Date, _ connection: Connection) throws(StoreError) -> Bool {
@@ -66,7 +66,7 @@ extension Store: FetchLock, LeaseLookup {
     /// `release`, queued ahead of the next write without waiting (see `QueuedWriting`): until it is committed, other
     /// fetchers wait a moment longer, and this process's next `acquire` runs after it.
     public func releaseSoon(_ key: String, owner: LeaseOwner, failed: @escaping @Sendable (StorageError) -> Void) async {
-        writeSoon({ connection throws(StoreError) in try Self.release(key, owner: owner, connection) }, failed: failed)
+        writeSoon({ connection throws(StoreError) in try Self.release(key, owner: owner, connection) }, failed: failed, isOneStatement: true)
     }
 
     private static func release(_ key: String, owner: LeaseOwner, _ connection: Connection) throws(StoreError) {
