@@ -41,11 +41,14 @@ extension Store: FetchLock, LeaseLookup {
         }, failed: failed, isOneStatement: true)
     }
 
+    /// Takes the lease in one statement: a row is written unless another owner's lease lasts beyond `now`.
     private static func take(_ key: String, owner: LeaseOwner, seconds: Double, now: Date, _ connection: Connection) throws(StoreError) -> Bool {
-        if let lease = try lease(key, connection), lease.owner != owner.token, lease.expires > now { return false }
-        try connection.query("INSERT OR REPLACE INTO leases(lease_key, owner, expires_at) VALUES (?, ?, ?)",
-                             [.text(key), .text(owner.token), .real(now.addingTimeInterval(seconds).timeIntervalSince1970)])
-        return true
+        try connection.query("""
+            INSERT INTO leases(lease_key, owner, expires_at) VALUES (?1, ?2, ?3)
+            ON CONFLICT(lease_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+            WHERE leases.owner = excluded.owner OR leases.expires_at <= ?4
+            """, [.text(key), .text(owner.token), .real(now.addingTimeInterval(seconds).timeIntervalSince1970), .real(now.timeIntervalSince1970)])
+        return connection.changes > 0
     }
 
     /// Extends `owner`'s lease to `now + seconds` (never shortens it); false when `owner` no longer holds it.

@@ -13,7 +13,7 @@ final class LeaseTokens: Sendable {
     /// Tokens made so far.
     private let made = Atomic<UInt64>(0)
 
-    /// Tokens keyed by `prefix` and `offset`; random ones for the process (see `shared`).
+    /// Tokens keyed by `prefix` and `offset` (tests give them); random ones otherwise, as for the process (see `shared`).
     init(prefix: UInt64? = nil, offset: UInt64? = nil) {
         var generator = SystemRandomNumberGenerator()
         self.prefix = prefix ?? generator.next()
