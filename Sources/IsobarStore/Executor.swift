@@ -14,7 +14,7 @@ import Glibc
 /// declines (and the read comes here).
 ///
 /// Group commit: the thread takes every job queued at that moment and runs the consecutive writes among them in one
-/// `BEGIN IMMEDIATE … COMMIT`, each in its own `SAVEPOINT`, so a failing job rolls back only itself and gets its own error,
+/// `BEGIN IMMEDIATE … COMMIT`, each in its own `SAVEPOINT` (a job alone needs none), so a failing job rolls back only itself and gets its own error,
 /// and callers are resumed only after the commit. While the thread waits for the lock or for the disk, new writes pile
 /// up and go through together: hundreds of concurrent writes cost a few transactions. Reads run one at a time, each in
 /// its own deferred transaction (one snapshot).

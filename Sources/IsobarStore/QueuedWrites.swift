@@ -17,6 +17,8 @@ final class QueuedWrites: Sendable {
         let body: @Sendable (Connection) throws(StoreError) -> Void
         let failed: @Sendable (StorageError) -> Void
         var overlay: Overlay?
+        /// True when `body` runs one statement: SQLite undoes a failed statement by itself, so it needs no savepoint.
+        var isOneStatement = false
         var number = 0
     }
 
@@ -103,12 +105,17 @@ final class QueuedWrites: Sendable {
 final class TakenWrites: @unchecked Sendable {
     private var entries: [QueuedWrites.Entry]?
 
-    /// Runs the writes `queue` holds (taken at the first run), each in its own savepoint: one that fails is rolled back alone
-    /// and told to its caller. Damage is thrown, so that the whole job is run again on the rebuilt file. False when there were none.
+    /// Runs the writes `queue` holds (taken at the first run), each of several statements in its own savepoint: one that
+    /// fails is rolled back alone (a single statement by SQLite itself) and told to its caller. Damage is thrown, so that the
+    /// whole job is run again on the rebuilt file, and so is a failure that ended the transaction. False when there were none.
     func run(from queue: QueuedWrites, on connection: Connection) throws(StoreError) -> Bool {
         if entries == nil { entries = queue.takeAll() }
         guard let entries, !entries.isEmpty else { return false }
         for entry in entries {
+            guard !entry.isOneStatement else {
+                try Self.runOneStatement(entry, on: connection)
+                continue
+            }
             try connection.query("SAVEPOINT queued")
             do throws(StoreError) {
                 try entry.body(connection)
@@ -120,6 +127,17 @@ final class TakenWrites: @unchecked Sendable {
             }
         }
         return true
+    }
+
+    /// Runs a one-statement write without a savepoint: SQLite rolls back a statement that fails (or, after some errors, the
+    /// whole transaction, which is then thrown as a savepoint's rollback would have failed).
+    private static func runOneStatement(_ entry: QueuedWrites.Entry, on connection: Connection) throws(StoreError) {
+        do throws(StoreError) {
+            try entry.body(connection)
+        } catch {
+            if error.isCorruption || !connection.isInTransaction { throw error }
+            entry.failed(StorageError(error.message))
+        }
     }
 
     /// Tells every write taken that the job failed as a whole (nothing of it was committed).

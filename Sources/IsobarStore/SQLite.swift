@@ -38,6 +38,8 @@ final class Connection: @unchecked Sendable {
     private var kept: [String: Statement] = [:]
     /// The most statements kept prepared.
     static let maxKeptStatements = 64
+    /// The text arguments of the statement running, read by SQLite in place.
+    private let boundText = BoundText()
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`; `readOnly` neither creates nor writes.
     init(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(StoreError) {
@@ -99,7 +101,7 @@ final class Connection: @unchecked Sendable {
         let statement = try reusable(sql)
         // Reset even when a step throws, so that a kept statement never holds a read open or a stale binding.
         defer { statement.reset() }
-        try statement.bind(arguments)
+        try statement.bind(arguments, texts: boundText)
         var rows: [[SQLValue]] = []
         while try statement.step() { rows.append(statement.row()) }
         return rows
@@ -197,7 +199,9 @@ final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    func bind(_ values: [SQLValue]) throws(StoreError) {
+    /// Binds `values` in order; texts are copied into `texts`, which must stay untouched until `reset`.
+    func bind(_ values: [SQLValue], texts: BoundText) throws(StoreError) {
+        texts.reserve(for: values)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let result: Int32
@@ -206,7 +210,9 @@ final class Statement {
             case .integer(let number): result = sqlite3_bind_int64(handle, index, number)
             case .real(let number): result = sqlite3_bind_double(handle, index, number)
             case .text(let text):
-                result = text.withCString { isobar_sqlite_bind_text(handle, index, $0, Int32(text.utf8.count)) }
+                // A nil destructor is SQLITE_STATIC: SQLite reads the bytes in place until the statement is reset.
+                let (start, length) = texts.copy(text)
+                result = sqlite3_bind_text(handle, index, start, length, nil)
             }
             guard result == SQLITE_OK else { throw connection.error(result) }
         }

@@ -27,7 +27,7 @@ extension Store: ResponseCache, CacheMaintenance {
     /// `store`, queued ahead of the next write without waiting (see `QueuedWriting`).
     public func storeSoon(_ entry: CacheEntry, for key: CacheKey, failed: @escaping @Sendable (StorageError) -> Void) async {
         writeSoon({ connection throws(StoreError) in try Self.store(entry, for: key, connection) }, failed: failed,
-                  overlay: .answer(key, entry))
+                  overlay: .answer(key, entry), isOneStatement: true)
     }
 
     private static func store(_ entry: CacheEntry, for key: CacheKey, _ connection: Connection) throws(StoreError) {

@@ -80,7 +80,7 @@ extension Store: ProviderHealthStore {
         }
         writeSoon({ connection throws(StoreError) in
             _ = try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, connection)
-        }, failed: failed, overlay: .success(provider: provider))
+        }, failed: failed, overlay: .success(provider: provider), isOneStatement: true)
     }
 
     private static func recordOutcome(_ provider: String, succeeded: Bool, threshold: Int, now: Date,

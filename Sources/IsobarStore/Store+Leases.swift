@@ -38,14 +38,17 @@ extension Store: FetchLock, LeaseLookup {
         guard let call = LedgerCall(permit) else { return failed(StorageError("store \(path): unknown call \(permit.rawValue)")) }
         writeSoon({ connection throws(StoreError) in
             try connection.query("DELETE FROM rate_events WHERE rowid = ?" + call.grantTimeMatch, [.integer(call.rowid)] + call.grantTimeArgument)
-        }, failed: failed)
+        }, failed: failed, isOneStatement: true)
     }
 
+    /// Takes the lease in one statement: a row is written unless another owner's lease lasts beyond `now`.
     private static func take(_ key: String, owner: LeaseOwner, seconds: Double, now: Date, _ connection: Connection) throws(StoreError) -> Bool {
-        if let lease = try lease(key, connection), lease.owner != owner.token, lease.expires > now { return false }
-        try connection.query("INSERT OR REPLACE INTO leases(lease_key, owner, expires_at) VALUES (?, ?, ?)",
-                             [.text(key), .text(owner.token), .real(now.addingTimeInterval(seconds).timeIntervalSince1970)])
-        return true
+        try connection.query("""
+            INSERT INTO leases(lease_key, owner, expires_at) VALUES (?1, ?2, ?3)
+            ON CONFLICT(lease_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+            WHERE leases.owner = excluded.owner OR leases.expires_at <= ?4
+            """, [.text(key), .text(owner.token), .real(now.addingTimeInterval(seconds).timeIntervalSince1970), .real(now.timeIntervalSince1970)])
+        return connection.changes > 0
     }
 
     /// Extends `owner`'s lease to `now + seconds` (never shortens it); false when `owner` no longer holds it.
@@ -66,7 +69,7 @@ extension Store: FetchLock, LeaseLookup {
     /// `release`, queued ahead of the next write without waiting (see `QueuedWriting`): until it is committed, other
     /// fetchers wait a moment longer, and this process's next `acquire` runs after it.
     public func releaseSoon(_ key: String, owner: LeaseOwner, failed: @escaping @Sendable (StorageError) -> Void) async {
-        writeSoon({ connection throws(StoreError) in try Self.release(key, owner: owner, connection) }, failed: failed)
+        writeSoon({ connection throws(StoreError) in try Self.release(key, owner: owner, connection) }, failed: failed, isOneStatement: true)
     }
 
     private static func release(_ key: String, owner: LeaseOwner, _ connection: Connection) throws(StoreError) {

@@ -28,7 +28,7 @@ extension Store: CallLedger {
     /// counts as unsettled, which is longer, never shorter.
     public func settleSoon(_ call: CallID, at: Date, failed: @escaping @Sendable (StorageError) -> Void) async {
         guard let id = LedgerCall(call) else { return failed(StorageError("store \(path): unknown call \(call.rawValue)")) }
-        writeSoon({ connection throws(StoreError) in try Self.settle(id, at: at, connection) }, failed: failed)
+        writeSoon({ connection throws(StoreError) in try Self.settle(id, at: at, connection) }, failed: failed, isOneStatement: true)
     }
 
     private static func settle(_ call: LedgerCall, at: Date, _ connection: Connection) throws(StoreError) {

@@ -109,10 +109,10 @@ public final class Store: QueuedWriting {
     /// Queues `body` to run in order ahead of the next write, without waiting for it; its failure goes to `failed`.
     /// Queued writes ride in the transaction of the next write asked for; when none is asked for within
     /// `queuedWritesDelay`, a write of their own commits them.
-    /// `overlay` is what reads see meanwhile.
+    /// `overlay` is what reads see meanwhile. `isOneStatement` says that `body` runs a single statement (see `TakenWrites`).
     func writeSoon(_ body: @escaping @Sendable (Connection) throws(StoreError) -> Void, failed: @escaping @Sendable (StorageError) -> Void,
-                   overlay: QueuedWrites.Overlay? = nil) {
-        guard queued.append(QueuedWrites.Entry(body: body, failed: failed, overlay: overlay)) else { return }
+                   overlay: QueuedWrites.Overlay? = nil, isOneStatement: Bool = false) {
+        guard queued.append(QueuedWrites.Entry(body: body, failed: failed, overlay: overlay, isOneStatement: isOneStatement)) else { return }
         Task { [self] in
             try? await Task.sleep(for: Self.queuedWritesDelay)
             guard queued.startDrain() else { return }

@@ -99,7 +99,7 @@ final class Worker: @unchecked Sendable {
     }
 
     private enum Attempt {
-        /// Committed; each job's own error, if it had one (its savepoint was rolled back).
+        /// Committed; each job's own error, if it had one (its savepoint was rolled back, or the transaction of a job alone).
         case committed([StoreError?])
         /// Nothing was written: `BEGIN` or `COMMIT` failed, or the file is damaged.
         case failed(StoreError)
@@ -138,6 +138,8 @@ final class Worker: @unchecked Sendable {
             self.connection?.rollback()
             return .failed(error)
         }
+        // A job alone needs no savepoint: when it fails, the transaction is rolled back instead, which undoes the same.
+        if jobs.count == 1, let job = jobs.first { return alone(job, in: connection) }
         var errors: [StoreError?] = []
         for job in jobs {
             pause()
@@ -166,6 +168,25 @@ final class Worker: @unchecked Sendable {
         }
         counters.transactions.add(1, ordering: .relaxed)
         return .committed(errors)
+    }
+
+    /// Runs the one job of a transaction `BEGIN` opened and commits it; when the job fails, rolls the transaction back.
+    private func alone(_ job: Job, in connection: Connection) -> Attempt {
+        pause()
+        do throws(StoreError) {
+            try job.run(on: connection)
+        } catch {
+            connection.rollback()
+            return error.isCorruption ? .failed(error) : .committed([error])
+        }
+        do {
+            try connection.query("COMMIT")
+        } catch {
+            connection.rollback()
+            return .failed(error)
+        }
+        counters.transactions.add(1, ordering: .relaxed)
+        return .committed([nil])
     }
 
     /// Rolls back the current job's savepoint; false when that fails too.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IsobarCore
+import Synchronization
 
 /// Skips a provider whose breaker is open; counts each call's failure (its retries included) as one; once the open period has
 /// passed, lets exactly one call through as a probe, across processes, by a lease on `breaker|<storageKey>`.
@@ -22,6 +23,9 @@ public struct BreakerStep: PipelineStep {
     public let diagnostics: any DiagnosticSink
     /// Leases that admit one half-open probe at a time; nil to let every caller through once the open period has passed.
     public let probes: (any FetchLock)?
+    /// Failures this step recorded so far: a success need not be written when its call found the breaker clear and none
+    /// was recorded since (see `answer`).
+    private let failuresRecorded = FailureCount()
 
     /// Wraps `next`.
     public init(next: any PipelineStep, provider: any WeatherProvider, breakers: any BreakerStore, threshold: Int, openSeconds: Double,
@@ -38,11 +42,14 @@ public struct BreakerStep: PipelineStep {
     }
 
     /// Skips while open; otherwise calls and records the outcome.
+    /// A success is not written when the breaker was read clear, without failures, for this call, and this step recorded no
+    /// failure since: deleting a row that is not there changes nothing.
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
+        let failuresBefore = failuresRecorded.value
         let probe = try await admit(call)
         do {
             let report = try await next.answer(call)
-            await recordSuccess()
+            if call.breakerReadWithCooldown != BreakerState() || failuresRecorded.value != failuresBefore { await recordSuccess() }
             await release(probe)
             return report
         } catch {
@@ -129,10 +136,23 @@ public struct BreakerStep: PipelineStep {
     }
 
     private func record(succeeded: Bool) async {
+        if !succeeded { failuresRecorded.add() }
         do {
             _ = try await breakers.recordOutcome(provider: storageKey, succeeded: succeeded, threshold: threshold, now: time.now())
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot record the breaker of \(provider.id): \(error.message)"))
         }
     }
+}
+
+/// A count of failures shared by the copies of a step.
+private final class FailureCount: Sendable {
+    /// The count.
+    private let count = Atomic<Int>(0)
+
+    /// The count now.
+    var value: Int { count.load(ordering: .acquiring) }
+
+    /// Counts one more.
+    func add() { count.add(1, ordering: .releasing) }
 }

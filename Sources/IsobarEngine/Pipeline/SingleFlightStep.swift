@@ -62,7 +62,7 @@ public struct SingleFlightStep: PipelineStep {
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
         let key = cache.leaseKey(call.request)
         // Calls through one step (one engine asked about a place twice at once) must not share a lease.
-        let owner = LeaseOwner(token: "\(self.owner.token)/\(LeaseOwner.random().token)")
+        let owner = self.owner.child()
         let started = time.now()
         let name = cache.provider.displayName
         var waits = 0

@@ -11,11 +11,14 @@ public struct LeaseOwner: Sendable, Hashable, CustomStringConvertible {
         self.token = token
     }
 
-    /// A new random token.
+    /// A new token, unique within the process and random across processes (see `LeaseTokens`).
     public static func random() -> LeaseOwner {
-        var generator = SystemRandomNumberGenerator()
-        let words = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
-        return LeaseOwner(token: words.joined(separator: "-"))
+        LeaseOwner(token: LeaseTokens.shared.next())
+    }
+
+    /// A new owner named after this one: its token, `/`, and a new token of its own (see `random()`).
+    public func child() -> LeaseOwner {
+        LeaseOwner(token: LeaseTokens.shared.next(after: token))
     }
 
     /// The token.

@@ -8,7 +8,10 @@ public enum ReportCodec {
 
     /// The report as compact JSON.
     public static func encode(_ report: WeatherReport) -> String {
-        object(report).serialized()
+        // Written straight into one buffer: no tree of values is built first.
+        var buffer = JSONOutputBuffer(capacity: 512)
+        write(report, into: &buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
     /// The report for `place`, or nil when the payload is unreadable or of another version.
@@ -22,17 +25,42 @@ public enum ReportCodec {
         }
     }
 
-    private static func object(_ report: WeatherReport) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [
-            ("v", .integer(version)), ("provider", .string(report.providerID)),
-            ("fetched_at", .number(report.fetchedAt.timeIntervalSince1970)),
-            ("offset", report.utcOffsetSeconds.map(JSONOutput.integer) ?? .null), ("zone", .string(report.timeZoneIdentifier)),
-            ("hourly", .array(report.hourly.map(sample))), ("daily", .array(report.daily.map(day))),
-        ]
-        if case .replay(let recordedAt) = report.source { members.append(("recorded_at", .number(recordedAt.timeIntervalSince1970))) }
-        if let current = report.current { members.append(("current", sample(current))) }
-        if !report.sourceReports.isEmpty { members.append(("sources", .array(report.sourceReports.map(object)))) }
-        return .object(members)
+    /// Writes `report` as one object, its members in a fixed order.
+    private static func write(_ report: WeatherReport, into buffer: inout JSONOutputBuffer) {
+        buffer.beginObject()
+        buffer.key(text: "v")
+        buffer.integer(version)
+        buffer.key(text: "provider")
+        buffer.string(report.providerID)
+        buffer.key(text: "fetched_at")
+        buffer.number(report.fetchedAt.timeIntervalSince1970)
+        buffer.key(text: "offset")
+        buffer.integer(report.utcOffsetSeconds)
+        buffer.key(text: "zone")
+        buffer.string(report.timeZoneIdentifier)
+        buffer.key(text: "hourly")
+        buffer.beginArray()
+        for sample in report.hourly { write(sample, into: &buffer) }
+        buffer.endArray()
+        buffer.key(text: "daily")
+        buffer.beginArray()
+        for day in report.daily { write(day, into: &buffer) }
+        buffer.endArray()
+        if case .replay(let recordedAt) = report.source {
+            buffer.key(text: "recorded_at")
+            buffer.number(recordedAt.timeIntervalSince1970)
+        }
+        if let current = report.current {
+            buffer.key(text: "current")
+            write(current, into: &buffer)
+        }
+        if !report.sourceReports.isEmpty {
+            buffer.key(text: "sources")
+            buffer.beginArray()
+            for source in report.sourceReports { write(source, into: &buffer) }
+            buffer.endArray()
+        }
+        buffer.endObject()
     }
 
     private static func report(_ root: JSONValue, place: Place) throws -> WeatherReport {
@@ -51,16 +79,35 @@ public enum ReportCodec {
     /// Every quantity but precipitation (stored as its amount under `pr`), by its declared cache key.
     private static let sampleQuantities = Quantity.allCases.filter { $0 != .precipitationRate }
 
-    private static func sample(_ sample: WeatherSample) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [("time", .number(sample.time.timeIntervalSince1970)), ("h", .number(sample.periodHours))]
-        for quantity in sampleQuantities { if let value = sample[quantity] { members.append((quantity.spec.cacheKey, .number(value))) } }
-        if let amount = sample.precipitationMM { members.append(("pr", .number(amount))) }
-        if !sample.derivedQuantities.isEmpty {
-            members.append(("derived", .array(sample.derivedQuantities.map(\.rawValue).sorted().map(JSONOutput.string))))
+    /// Writes `sample` as one object.
+    private static func write(_ sample: WeatherSample, into buffer: inout JSONOutputBuffer) {
+        buffer.beginObject()
+        buffer.key(text: "time")
+        buffer.number(sample.time.timeIntervalSince1970)
+        buffer.key(text: "h")
+        buffer.number(sample.periodHours)
+        for quantity in sampleQuantities {
+            guard let value = sample[quantity] else { continue }
+            buffer.key(text: quantity.spec.cacheKey)
+            buffer.number(value)
         }
-        if let condition = sample.condition { members.append(("c", .string(condition.id))) }
-        if let isDay = sample.isDay { members.append(("day", .bool(isDay))) }
-        return .object(members)
+        if let amount = sample.precipitationMM {
+            buffer.key(text: "pr")
+            buffer.number(amount)
+        }
+        if !sample.derivedQuantities.isEmpty {
+            buffer.key(text: "derived")
+            buffer.strings(sample.derivedQuantities.map(\.rawValue).sorted())
+        }
+        if let condition = sample.condition {
+            buffer.key(text: "c")
+            buffer.string(condition.id)
+        }
+        if let isDay = sample.isDay {
+            buffer.key(text: "day")
+            buffer.bool(isDay)
+        }
+        buffer.endObject()
     }
 
     private static func sample(_ value: JSONValue) throws -> WeatherSample {
@@ -73,14 +120,27 @@ public enum ReportCodec {
         return sample
     }
 
-    private static func day(_ day: DailyPoint) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [("date", .integer(day.date.daysSinceEpoch)), ("derived", .bool(day.isDerived))]
-        for quantity in DailyQuantity.allCases { if let value = day[quantity] { members.append((quantity.spec.cacheKey, .number(value))) } }
-        if let condition = day.condition { members.append(("c", .string(condition.id))) }
-        if !day.derivedQuantities.isEmpty {
-            members.append(("derived_fields", .array(day.derivedQuantities.map(\.rawValue).sorted().map(JSONOutput.string))))
+    /// Writes `day` as one object.
+    private static func write(_ day: DailyPoint, into buffer: inout JSONOutputBuffer) {
+        buffer.beginObject()
+        buffer.key(text: "date")
+        buffer.integer(day.date.daysSinceEpoch)
+        buffer.key(text: "derived")
+        buffer.bool(day.isDerived)
+        for quantity in DailyQuantity.allCases {
+            guard let value = day[quantity] else { continue }
+            buffer.key(text: quantity.spec.cacheKey)
+            buffer.number(value)
         }
-        return .object(members)
+        if let condition = day.condition {
+            buffer.key(text: "c")
+            buffer.string(condition.id)
+        }
+        if !day.derivedQuantities.isEmpty {
+            buffer.key(text: "derived_fields")
+            buffer.strings(day.derivedQuantities.map(\.rawValue).sorted())
+        }
+        buffer.endObject()
     }
 
     private static func day(_ value: JSONValue) throws -> DailyPoint {
