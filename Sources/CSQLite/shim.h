@@ -4,11 +4,6 @@
 
 #include <sqlite3.h>
 
-/// Binds text that SQLite copies at once (SQLITE_TRANSIENT).
-static inline int isobar_sqlite_bind_text(sqlite3_stmt *statement, int index, const char *text, int length) {
-    return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
-}
-
 /// Binds bytes that SQLite copies at once (SQLITE_TRANSIENT).
 static inline int isobar_sqlite_bind_blob(sqlite3_stmt *statement, int index, const void *bytes, int length) {
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);

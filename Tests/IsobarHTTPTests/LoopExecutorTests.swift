@@ -55,7 +55,7 @@ import Testing
 
     @Test func cancellingATaskOnTheLoopEndsItsTransferAtOnce() async throws {
         let transport = CurlTransport(userAgent: "isobar/test")
-        let server = try LoopbackServer { _ in .init("{}", delaySeconds: 5) }
+        let server = try LoopbackServer { _ in .init("{}", delaySeconds: 10) }
         let executor = try #require(transport.loopExecutor())
         let started = ContinuousClock.now
         let task = Task(executorPreference: executor) { () async -> ProviderError? in
@@ -65,7 +65,8 @@ import Testing
         task.cancel()
         let error = await task.value
         #expect(error?.reason == .cancelled)
-        #expect(started.duration(to: .now) < .seconds(3))
+        // Far sooner than the server's answer (a loaded machine may still take a few seconds to run the test's tasks).
+        #expect(started.duration(to: .now) < .seconds(6))
     }
 
     @Test func afterTheTransportStopsTasksPreferringTheLoopStillRun() async throws {
