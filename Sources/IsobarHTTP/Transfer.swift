@@ -142,8 +142,9 @@ private func receiveBody(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ c
         return 0
     }
     if transfer.body.isEmpty, let declared = declaredLength(transfer.headers), declared > length {
-        // Room for the whole body at once, instead of growing it chunk by chunk (a compressed body may still outgrow it).
-        transfer.body.reserveCapacity(min(declared, transfer.limits.maxResponseBytes))
+        // Room for the whole body at once, instead of growing it chunk by chunk (a compressed body may still outgrow it);
+        // at most 1 MiB ahead of the bytes themselves, whatever a server declares.
+        transfer.body.reserveCapacity(min(declared, transfer.limits.maxResponseBytes, 1 << 20))
     }
     bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
         transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))

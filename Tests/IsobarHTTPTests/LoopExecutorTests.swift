@@ -7,7 +7,7 @@ import Testing
 
 /// Tasks that prefer a transport's `LoopExecutor` run on its I/O thread, wake it from other threads, and still run once
 /// the transport has stopped.
-@Suite(.serialized) struct LoopExecutorTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct LoopExecutorTests {
     @Test func aTaskPreferringTheLoopRunsOnTheIOThreadBeforeAndAfterEachAwait() async throws {
         let transport = CurlTransport(userAgent: "isobar/test")
         let server = try LoopbackServer { _ in .init("{}", delaySeconds: 0.02) }
@@ -24,6 +24,18 @@ import Testing
         let loop = try #require(transport.loopThread)
         #expect(threads == [loop, loop, loop])
         #expect(pthread_self() != loop)
+    }
+
+    @Test func aJobQueuedFromAnotherThreadWakesTheWaitingLoop() async throws {
+        let transport = CurlTransport(userAgent: "isobar/test")
+        let executor = try #require(transport.loopExecutor())
+        // Idle, the loop waits up to a second on its sockets: without a wake-up each resumption would wait that long.
+        let took = await Task(executorPreference: executor) { () async -> Duration in
+            let started = ContinuousClock.now
+            for _ in 0..<5 { try? await Task.sleep(for: .milliseconds(10)) }
+            return started.duration(to: .now)
+        }.value
+        #expect(took < .seconds(2))
     }
 
     @Test func oneTransportHasOneLoopExecutor() throws {

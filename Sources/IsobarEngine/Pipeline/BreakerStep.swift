@@ -23,8 +23,8 @@ public struct BreakerStep: PipelineStep {
     public let diagnostics: any DiagnosticSink
     /// Leases that admit one half-open probe at a time; nil to let every caller through once the open period has passed.
     public let probes: (any FetchLock)?
-    /// Failures this step recorded so far: a success need not be written when its call found the breaker clear and none
-    /// was recorded since (see `answer`).
+    /// Failures this step recorded so far: a success need not be written when its call found the breaker clear and the
+    /// step has recorded none at all (see `answer`).
     private let failuresRecorded = FailureCount()
 
     /// Wraps `next`.
@@ -42,14 +42,14 @@ public struct BreakerStep: PipelineStep {
     }
 
     /// Skips while open; otherwise calls and records the outcome.
-    /// A success is not written when the breaker was read clear, without failures, for this call, and this step recorded no
-    /// failure since: deleting a row that is not there changes nothing.
+    /// A success is not written when the breaker was read clear, without failures, for this call, and this step has never
+    /// recorded a failure: deleting a row that is not there changes nothing. Once it has (a failure may land between the
+    /// call's read and its answer, however early the read), every success is written.
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
-        let failuresBefore = failuresRecorded.value
         let probe = try await admit(call)
         do {
             let report = try await next.answer(call)
-            if call.breakerReadWithCooldown != BreakerState() || failuresRecorded.value != failuresBefore { await recordSuccess() }
+            if call.breakerReadWithCooldown != BreakerState() || failuresRecorded.value != 0 { await recordSuccess() }
             await release(probe)
             return report
         } catch {

@@ -63,6 +63,16 @@ struct BreakerSuccessWriteTests {
         #expect(storage.log.filter { $0 == .recordOutcome }.count == 2)
         #expect(try await storage.base.breaker(provider: "p") == BreakerState())
     }
+
+    @Test func aFailureBetweenACallsReadAndItsAnswerIsClearedByItsSuccess() async throws {
+        // The call read the breaker clear; then another call through the same step failed before this one even entered it.
+        let guarded = step(ScriptedStep(clock: clock, script: [.failure(ProviderError(.unavailable, "P answered HTTP 503")), .success(9)]))
+        let readClear = call(breaker: BreakerState())
+        await #expect(throws: ProviderError.self) { try await guarded.answer(readClear) }
+        #expect(try await storage.base.breaker(provider: "p").failures == 1)
+        _ = try await guarded.answer(readClear)
+        #expect(try await storage.base.breaker(provider: "p") == BreakerState())
+    }
 }
 
 /// The step under test, for the step below it to call again.
