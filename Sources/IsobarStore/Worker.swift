@@ -160,14 +160,7 @@ final class Worker: @unchecked Sendable {
                 errors.append(error)
             }
         }
-        do {
-            try connection.query("COMMIT")
-        } catch {
-            connection.rollback()
-            return .failed(error)
-        }
-        counters.transactions.add(1, ordering: .relaxed)
-        return .committed(errors)
+        return commit(connection, outcomes: errors)
     }
 
     /// Runs the one job of a transaction `BEGIN` opened and commits it; when the job fails, rolls the transaction back.
@@ -179,6 +172,11 @@ final class Worker: @unchecked Sendable {
             connection.rollback()
             return error.isCorruption ? .failed(error) : .committed([error])
         }
+        return commit(connection, outcomes: [nil])
+    }
+
+    /// Commits the open transaction, its jobs' `outcomes` kept; when `COMMIT` fails, rolls back and fails them all.
+    private func commit(_ connection: Connection, outcomes: [StoreError?]) -> Attempt {
         do {
             try connection.query("COMMIT")
         } catch {
@@ -186,7 +184,7 @@ final class Worker: @unchecked Sendable {
             return .failed(error)
         }
         counters.transactions.add(1, ordering: .relaxed)
-        return .committed([nil])
+        return .committed(outcomes)
     }
 
     /// Rolls back the current job's savepoint; false when that fails too.
