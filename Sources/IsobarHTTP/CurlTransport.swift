@@ -94,21 +94,17 @@ public final class CurlTransport: Transport {
 
     /// How many libcurl easy handles the transport has created: one per transfer in flight at once, as a finished
     /// transfer's handle is taken by the next one.
-    var easyHandlesCreated: Int {
-        let core: Core? = phase.withLock { phase in
-            if case .running(let core, _) = phase { return core }
-            return nil
-        }
-        return core?.handlesMade.load(ordering: .relaxed) ?? 0
-    }
+    var easyHandlesCreated: Int { runningCore?.handlesMade.load(ordering: .relaxed) ?? 0 }
 
     /// The I/O thread (`pthread_self()` there), once it has started; nil before and after.
-    var loopThread: UInt? {
-        let core: Core? = phase.withLock { phase in
+    var loopThread: UInt? { runningCore.map { $0.loopThread.load(ordering: .relaxed) }.flatMap { $0 == 0 ? nil : $0 } }
+
+    /// The core while the transport runs.
+    private var runningCore: Core? {
+        phase.withLock { phase in
             if case .running(let core, _) = phase { return core }
             return nil
         }
-        return core.map { $0.loopThread.load(ordering: .relaxed) }.flatMap { $0 == 0 ? nil : $0 }
     }
 
     /// Ends the I/O thread; transfers still in flight fail as cancelled, and so does every later request.
