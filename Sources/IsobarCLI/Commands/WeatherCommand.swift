@@ -249,23 +249,21 @@ final class LazyTransport: Transport {
     /// The transport's I/O thread as a task executor, making the transport now; nil when it is not a `CurlTransport` (or
     /// libcurl cannot be used).
     func loopExecutor() -> LoopExecutor? {
-        let transport = made.withLock { made in
-            if let made { return made }
-            let created = make()
-            made = created
-            return created
-        }
-        return (transport as? CurlTransport)?.loopExecutor()
+        (transport as? CurlTransport)?.loopExecutor()
     }
 
     func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
         sent.add(1, ordering: .relaxed)
-        let transport = made.withLock { made in
+        return try await transport.send(request)
+    }
+
+    /// The transport, made on first use.
+    private var transport: any Transport {
+        made.withLock { made in
             if let made { return made }
             let created = make()
             made = created
             return created
         }
-        return try await transport.send(request)
     }
 }
