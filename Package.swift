@@ -3,6 +3,9 @@ import PackageDescription
 
 /// Settings every Swift target shares: Swift 6 language mode, warnings are errors.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+/// For the library targets: a nonisolated async function runs where its caller runs, so a call down the engine's layers
+/// is a plain call, not a hop to the global executor and back (entry points that must leave the caller say `@concurrent`).
+let inheriting: [SwiftSetting] = strict + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 let package = Package(
     name: "Isobar",
@@ -29,24 +32,24 @@ let package = Package(
         // hiredis without pkg-config, whose flags SwiftPM refuses (-D_FILE_OFFSET_BITS): the header from /usr/include/hiredis.
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev"])]),
 
-        .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: strict),
-        .target(name: "IsobarStore", dependencies: ["IsobarCore", "IsobarEngine", "CSQLite"], swiftSettings: strict),
+        .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: inheriting),
+        .target(name: "IsobarStore", dependencies: ["IsobarCore", "IsobarEngine", "CSQLite"], swiftSettings: inheriting),
         .target(name: "IsobarRedis", dependencies: ["IsobarCore", "IsobarEngine", "CHiredis"], swiftSettings: strict),
-        .target(name: "IsobarHTTP", dependencies: ["IsobarCore", "CCurl"], swiftSettings: strict),
-        .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: strict),
-        .target(name: "IsobarPlaces", dependencies: ["IsobarCore"], swiftSettings: strict),
+        .target(name: "IsobarHTTP", dependencies: ["IsobarCore", "CCurl"], swiftSettings: inheriting),
+        .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: inheriting),
+        .target(name: "IsobarPlaces", dependencies: ["IsobarCore"], swiftSettings: inheriting),
 
-        .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: strict),
-        .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: strict),
-        .target(name: "METNorway", dependencies: ["IsobarCore"], path: "Providers/METNorway", swiftSettings: strict),
-        .target(name: "METAR", dependencies: ["IsobarCore", "IsobarPlaces"], path: "Providers/METAR", swiftSettings: strict),
-        .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: strict),
-        .target(name: "Exec", dependencies: ["IsobarCore"], path: "Providers/Exec", swiftSettings: strict),
+        .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: inheriting),
+        .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: inheriting),
+        .target(name: "METNorway", dependencies: ["IsobarCore"], path: "Providers/METNorway", swiftSettings: inheriting),
+        .target(name: "METAR", dependencies: ["IsobarCore", "IsobarPlaces"], path: "Providers/METAR", swiftSettings: inheriting),
+        .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: inheriting),
+        .target(name: "Exec", dependencies: ["IsobarCore"], path: "Providers/Exec", swiftSettings: inheriting),
 
         .target(
             name: "IsobarCLI",
             dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
-            swiftSettings: strict),
+            swiftSettings: inheriting),
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
         // The provider conformance rules: run by `isobar providers check` and by the tests, so not part of the test kit.
         .target(name: "IsobarConformance", dependencies: ["IsobarCore"], swiftSettings: strict),

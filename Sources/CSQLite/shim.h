@@ -14,4 +14,10 @@ static inline int isobar_sqlite_no_checkpoint_on_close(sqlite3 *database) {
     return sqlite3_db_config(database, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
 
+/// Stops SQLite keeping memory statistics, so that its allocations take no process-wide mutex; SQLITE_MISUSE (and no change)
+/// once SQLite has started.
+static inline int isobar_sqlite_keep_no_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

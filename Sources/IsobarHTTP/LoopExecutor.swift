@@ -1,3 +1,4 @@
+import IsobarCore
 import Synchronization
 
 /// A task executor that runs its jobs on a `CurlTransport`'s I/O thread, between polls.
@@ -59,7 +60,10 @@ final class LoopJobs: Sendable {
             defer { state.queue.removeAll(keepingCapacity: true) }
             return state.queue
         }
-        for (job, executor) in waiting { job.runSynchronously(on: executor) }
+        // The store work these jobs queue starts once they are all run, in one transaction where it can.
+        HeldWakeups.holding {
+            for (job, executor) in waiting { job.runSynchronously(on: executor) }
+        }
     }
 
     /// Refuses further jobs and hands those still waiting to the global concurrent executor: when the I/O thread ends.

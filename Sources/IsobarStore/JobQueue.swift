@@ -1,3 +1,4 @@
+import IsobarCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,7 @@ final class Job: @unchecked Sendable {
 /// The jobs waiting for an executor's thread: a list guarded by a pthread mutex, and a condition variable the thread sleeps on.
 ///
 /// Callers hold the mutex only to append; the thread holds it only to take the whole list. Nothing blocks while holding it.
-final class JobQueue: @unchecked Sendable {
+final class JobQueue: Wakeable, @unchecked Sendable {
     // Safety of `@unchecked Sendable`: `jobs` and `stopping` are read and written only with `mutex` locked.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -63,15 +64,21 @@ final class JobQueue: @unchecked Sendable {
         return body()
     }
 
-    /// Adds a job and wakes the thread; false once the queue is stopped.
+    /// Adds a job and wakes the thread (at the end of the burst the calling thread runs, if it runs one: see
+    /// `HeldWakeups`); false once the queue is stopped.
     func push(_ job: Job) -> Bool {
-        locked {
+        let accepted = locked {
             guard !stopping else { return false }
             jobs.append(job)
-            pthread_cond_signal(condition)
             return true
         }
+        // Signalled after unlocking: the thread either saw the job under the mutex or sleeps until this signal.
+        if accepted { HeldWakeups.wake(self) }
+        return accepted
     }
+
+    /// Wakes the thread if it sleeps.
+    func wake() { pthread_cond_signal(condition) }
 
     /// Every job queued now, waiting for one if there is none; nil once stopped with nothing left.
     func takeAll() -> [Job]? {

@@ -43,6 +43,7 @@ final class Connection: @unchecked Sendable {
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`; `readOnly` neither creates nor writes.
     init(path: String, busyTimeoutMilliseconds: Int32, readOnly: Bool = false) throws(StoreError) {
+        _ = Self.configured
         var opened: OpaquePointer?
         if !readOnly && path != ":memory:" { PrivateFiles.prepareDatabase(path) }
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
@@ -58,6 +59,10 @@ final class Connection: @unchecked Sendable {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
+
+    /// SQLite's process-wide settings, made before the first connection starts it: no memory statistics (nothing here
+    /// reads them, and keeping them locks a mutex around every allocation).
+    private static let configured: Void = { _ = isobar_sqlite_keep_no_memory_statistics() }()
 
     deinit {
         kept = [:]

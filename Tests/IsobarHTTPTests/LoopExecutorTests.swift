@@ -38,6 +38,20 @@ import Testing
         #expect(took < .seconds(2))
     }
 
+    @Test func wakeUpsAskedForByAJobOnTheLoopAreMadeWhenItsBurstOfJobsEnds() async throws {
+        let transport = CurlTransport(userAgent: "isobar/test")
+        let executor = try #require(transport.loopExecutor())
+        let probe = WakeCount()
+        let seen = await Task(executorPreference: executor) { () async -> [Int] in
+            HeldWakeups.wake(probe)
+            let duringTheBurst = probe.value.load(ordering: .relaxed)
+            // Queued again, the task runs in the loop's next burst: this one has ended.
+            await Task.yield()
+            return [duringTheBurst, probe.value.load(ordering: .relaxed)]
+        }.value
+        #expect(seen == [0, 1])
+    }
+
     @Test func oneTransportHasOneLoopExecutor() throws {
         let transport = CurlTransport(userAgent: "isobar/test")
         let first = try #require(transport.loopExecutor())
@@ -132,4 +146,11 @@ private final class Gate: Sendable {
         }
         for continuation in waiting { continuation.resume() }
     }
+}
+
+/// Counts its wake-ups.
+private final class WakeCount: Wakeable {
+    let value = Atomic<Int>(0)
+
+    func wake() { value.add(1, ordering: .relaxed) }
 }

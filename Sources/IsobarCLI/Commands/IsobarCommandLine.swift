@@ -39,8 +39,9 @@ public struct IsobarCommandLine: Sendable {
         return ShiftedTime(base: time, shiftSeconds: seconds)
     }
 
-    /// Runs `isobar` with `arguments` (without the program name) and returns the exit code.
-    public func run(_ arguments: [String]) async -> Int32 {
+    /// Runs `isobar` with `arguments` (without the program name) and returns the exit code; on the global executor, whoever
+    /// the caller (the program's top-level code runs on the main actor).
+    @concurrent public func run(_ arguments: [String]) async -> Int32 {
         if let text = environment[Self.timeShiftVariable], Self.shiftedClock(SystemTime(), environment: environment) == nil {
             return fail("\(Self.timeShiftVariable) must be a number of seconds within ±100 years, not '\(text.prefix(40))'", .usage)
         }

@@ -1,0 +1,58 @@
+import Foundation
+import IsobarCore
+@testable import IsobarStore
+import Synchronization
+import Testing
+
+/// How many writes have run.
+private final class RanCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+/// Writes queued for the store's thread during a held burst (see `HeldWakeups`) wait for its end, then commit together.
+@Suite struct HeldWriteWakeupTests {
+    private func executor() throws -> Executor {
+        try Executor(path: ":memory:", delay: nil, recovery: nil) { () throws(StoreError) -> Connection in
+            let connection = try Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
+            try connection.execute("CREATE TABLE written(value INTEGER)")
+            return connection
+        }
+    }
+
+    @Test func writesQueuedDuringABurstRunAfterItInOneTransaction() async throws {
+        let executor = try executor()
+        // The thread has opened its connection and sleeps, waiting for work.
+        _ = try await executor.submit(.bare) { _ throws(StoreError) in 0 }
+        try await Task.sleep(for: .milliseconds(50))
+        let ran = RanCount()
+        var ranDuringBurst = -1
+        HeldWakeups.holding {
+            for value in 0..<3 {
+                executor.post(.grouped) { connection throws(StoreError) in
+                    try connection.query("INSERT INTO written(value) VALUES (?)", [.integer(Int64(value))])
+                    ran.value.add(1, ordering: .relaxed)
+                }
+                // Time enough for a woken thread to run the write; held, it must not.
+                usleep(20_000)
+            }
+            ranDuringBurst = ran.value.load(ordering: .relaxed)
+        }
+        #expect(ranDuringBurst == 0)
+        let rows = try await executor.submit(.snapshot) { connection throws(StoreError) in
+            try connection.query("SELECT value FROM written ORDER BY rowid")
+        }
+        #expect(rows == [[.integer(0)], [.integer(1)], [.integer(2)]])
+        #expect(executor.transactions == 1)
+    }
+
+    @Test func outsideABurstAWriteIsTakenWithoutWaitingForAnything() async throws {
+        let executor = try executor()
+        _ = try await executor.submit(.bare) { _ throws(StoreError) in 0 }
+        let value = try await executor.submit(.grouped) { connection throws(StoreError) -> Int in
+            try connection.query("INSERT INTO written(value) VALUES (7)")
+            return connection.changes
+        }
+        #expect(value == 1)
+        #expect(executor.transactions == 1)
+    }
+}

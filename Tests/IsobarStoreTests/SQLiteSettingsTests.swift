@@ -1,0 +1,24 @@
+import CSQLite
+import Foundation
+@testable import IsobarStore
+import Testing
+
+/// The SQLite settings every store connection has.
+@Suite struct SQLiteSettingsTests {
+    @Test func storeConnectionsFreeDeletedRowsWithoutOverwritingThem() async throws {
+        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        let rows = try await store.reading { connection throws(StoreError) in try connection.query("PRAGMA secure_delete") }
+        #expect(rows == [[.integer(0)]])
+        let written = try await store.writing { connection throws(StoreError) in try connection.query("PRAGMA secure_delete") }
+        #expect(written == [[.integer(0)]])
+    }
+
+    @Test func sqliteKeepsNoMemoryStatistics() async throws {
+        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        try await store.writing { connection throws(StoreError) in
+            try connection.query("INSERT INTO cooldowns(provider, until, reason) VALUES ('a', 1, 'x')")
+        }
+        // Counted, the memory in use would be well above zero with a connection open.
+        #expect(sqlite3_memory_used() == 0)
+    }
+}
