@@ -1,28 +1,17 @@
-import CJansson
-
-/// A parsed JSON document; it owns the jansson tree, and every `JSONValue` read from it keeps it alive.
-public final class JSONDocument: @unchecked Sendable {
-    // Safety: the tree is never mutated after parsing, and jansson reads are thread-safe.
-    fileprivate let root: UnsafeMutablePointer<json_t>
+/// A parsed JSON document: its values as a `JSONTape`; every `JSONValue` read from it keeps it alive.
+///
+/// `JSONTapeParser` reads nearly every text in one pass; the texts it leaves (errors, a key named twice, huge numbers,
+/// deep nesting) go to jansson, which words the error or whose tree becomes the tape.
+public final class JSONDocument: Sendable {
+    let tape: JSONTape
 
     /// Parses a complete JSON text (any value at the top level); with `rejectingDuplicateKeys`, an object naming a key twice is an error.
     public init(parsing bytes: [UInt8], rejectingDuplicateKeys: Bool = false) throws(JSONError) {
-        var error = json_error_t()
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    rejectingDuplicateKeys ? isobar_json_parse_rejecting_duplicates($0, buffer.count, &error)
-                                           : isobar_json_parse($0, buffer.count, &error)
-                }
-            }
+        if let tape = JSONTapeParser.tape(of: bytes) {
+            self.tape = tape
+        } else {
+            tape = try JSONTape.jansson(bytes, rejectingDuplicateKeys: rejectingDuplicateKeys)
         }
-        guard let parsed else {
-            if bytes.isEmpty { throw JSONError(.syntax("empty body"), path: .root) }
-            let text = MessageText.oneLine(withUnsafePointer(to: &error) { String(cString: isobar_json_error_text($0)) })
-            let path = rejectingDuplicateKeys && text.contains("duplicate") ? DuplicateKeyLocator.path(in: bytes) ?? .root : .root
-            throw JSONError(.syntax("\(text) (line \(error.line), column \(error.column))"), path: path)
-        }
-        root = parsed
     }
 
     /// Parses UTF-8 text.
@@ -30,17 +19,15 @@ public final class JSONDocument: @unchecked Sendable {
         try self.init(parsing: Array(text.utf8))
     }
 
-    deinit { isobar_json_release(root) }
-
     /// The top-level value.
-    public var rootValue: JSONValue { JSONValue(document: self, node: root, path: .root) }
+    public var rootValue: JSONValue { JSONValue(document: self, node: 0, path: .root) }
 }
 
 /// One value inside a `JSONDocument`, with the path that led to it for error messages.
-public struct JSONValue: @unchecked Sendable {
-    // Safety: see `JSONDocument`; `document` keeps `node` alive.
+public struct JSONValue: Sendable {
     private let document: JSONDocument
-    private let node: UnsafeMutablePointer<json_t>
+    /// The value's node in the document's tape.
+    private let node: Int
     /// The path of the container this value was reached from (the value's own path when `step` is nil): the path is
     /// built only when asked for, as nearly every value read is never named in an error.
     private let base: JSONPath
@@ -50,7 +37,7 @@ public struct JSONValue: @unchecked Sendable {
     /// Where this value sits in the document, e.g. `$.hourly.time[3]`.
     public var path: JSONPath { step.map { base.appending($0) } ?? base }
 
-    fileprivate init(document: JSONDocument, node: UnsafeMutablePointer<json_t>, path: JSONPath) {
+    fileprivate init(document: JSONDocument, node: Int, path: JSONPath) {
         self.document = document
         self.node = node
         self.base = path
@@ -59,11 +46,11 @@ public struct JSONValue: @unchecked Sendable {
 
     /// A member or element of the container at `container`: an object's or array's path is made now, once, for the
     /// lookups in it; a scalar's is left to be made if an error names it.
-    fileprivate init(document: JSONDocument, node: UnsafeMutablePointer<json_t>, in container: JSONPath, at step: JSONPath.Component) {
+    private init(document: JSONDocument, node: Int, in container: JSONPath, at step: JSONPath.Component) {
         self.document = document
         self.node = node
-        let type = json_type(rawValue: UInt32(isobar_json_type(node)))
-        if type == JSON_OBJECT || type == JSON_ARRAY {
+        let kind = document.tape.nodes[node].kind
+        if kind == .object || kind == .array {
             self.base = container.appending(step)
             self.step = nil
         } else {
@@ -72,15 +59,17 @@ public struct JSONValue: @unchecked Sendable {
         }
     }
 
+    private var tape: JSONTape { document.tape }
+
     /// The JSON type of this value.
     public var kind: JSONKind {
-        switch json_type(rawValue: UInt32(isobar_json_type(node))) {
-        case JSON_OBJECT: .object
-        case JSON_ARRAY: .array
-        case JSON_STRING: .string
-        case JSON_INTEGER, JSON_REAL: .number
-        case JSON_TRUE, JSON_FALSE: .bool
-        default: .null
+        switch tape.nodes[node].kind {
+        case .object: .object
+        case .array: .array
+        case .plainString, .escapedString: .string
+        case .integer, .real: .number
+        case .true, .false: .bool
+        case .null: .null
         }
     }
 
@@ -96,11 +85,18 @@ public struct JSONValue: @unchecked Sendable {
     /// The member named `key`, or nil when it is absent; fails when this is not an object.
     public func member(ifPresent key: String) throws(JSONError) -> JSONValue? {
         guard kind == .object else { throw mismatch("object") }
-        // By length and bytes: a C string of the key would be a copy on the heap for every lookup.
+        let tape = tape
         var key = key
-        guard let child = key.withUTF8({ json_object_getn(node, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count) })
-        else { return nil }
-        return JSONValue(document: document, node: child, in: path, at: .key(key))
+        let found = key.withUTF8 { wanted -> Int? in
+            var index = node + 1
+            for _ in 0..<tape.nodes[node].start {
+                if tape.string(index, equals: wanted) { return index + 1 }
+                index = tape.nodes[index + 1].next(after: index + 1)
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        return JSONValue(document: document, node: found, in: path, at: .key(key))
     }
 
     /// The member named `key`, absent or null giving nil.
@@ -120,16 +116,16 @@ public struct JSONValue: @unchecked Sendable {
     /// All members in document order.
     public func members() throws(JSONError) -> [(key: String, value: JSONValue)] {
         guard kind == .object else { throw mismatch("object") }
+        let tape = tape
+        let count = tape.nodes[node].start
         var result: [(key: String, value: JSONValue)] = []
-        result.reserveCapacity(json_object_size(node))
+        result.reserveCapacity(count)
         let here = path
-        var iterator = json_object_iter(node)
-        while let current = iterator {
-            let key = String(cString: json_object_iter_key(current))
-            if let child = json_object_iter_value(current) {
-                result.append((key, JSONValue(document: document, node: child, in: here, at: .key(key))))
-            }
-            iterator = json_object_iter_next(node, current)
+        var index = node + 1
+        for _ in 0..<count {
+            let key = tape.string(index)
+            result.append((key, JSONValue(document: document, node: index + 1, in: here, at: .key(key))))
+            index = tape.nodes[index + 1].next(after: index + 1)
         }
         return result
     }
@@ -139,34 +135,42 @@ public struct JSONValue: @unchecked Sendable {
     /// The number of elements; fails when this is not an array.
     public func count() throws(JSONError) -> Int {
         guard kind == .array else { throw mismatch("array") }
-        return json_array_size(node)
+        return tape.nodes[node].start
+    }
+
+    /// Calls `body` with each element's node index and position.
+    private func forEachElement(_ body: (_ node: Int, _ position: Int) throws(JSONError) -> Void) throws(JSONError) {
+        let size = try count()
+        let tape = tape
+        var index = node + 1
+        for position in 0..<size {
+            try body(index, position)
+            index = tape.nodes[index].next(after: index)
+        }
     }
 
     /// The elements of an array.
     public func elements() throws(JSONError) -> [JSONValue] {
-        let size = try count()
         var result: [JSONValue] = []
-        result.reserveCapacity(size)
+        result.reserveCapacity(try count())
         let here = path
-        for index in 0..<size {
-            result.append(JSONValue(document: document, node: json_array_get(node, index), in: here, at: .index(index)))
+        try forEachElement { element, position throws(JSONError) in
+            result.append(JSONValue(document: document, node: element, in: here, at: .index(position)))
         }
         return result
     }
 
     /// An array of numbers in which `null` stands for a missing value.
     public func numbersOrNulls() throws(JSONError) -> [Double?] {
-        let size = try count()
         var result: [Double?] = []
-        result.reserveCapacity(size)
-        for index in 0..<size {
-            let element = json_array_get(node, index)!
-            switch json_type(rawValue: UInt32(isobar_json_type(element))) {
-            case JSON_REAL: result.append(json_real_value(element))
-            case JSON_INTEGER: result.append(Double(json_integer_value(element)))
-            case JSON_NULL: result.append(nil)
-            default:
-                throw JSONValue(document: document, node: element, path: path.appending(index: index)).mismatch("number or null")
+        result.reserveCapacity(try count())
+        let tape = tape
+        try forEachElement { element, position throws(JSONError) in
+            switch tape.nodes[element].kind {
+            case .real: result.append(tape.real(element))
+            case .integer: result.append(Double(tape.integer(element)))
+            case .null: result.append(nil)
+            default: throw JSONValue(document: document, node: element, path: path.appending(index: position)).mismatch("number or null")
             }
         }
         return result
@@ -174,13 +178,12 @@ public struct JSONValue: @unchecked Sendable {
 
     /// An array of strings in which `null` stands for a missing value.
     public func stringsOrNulls() throws(JSONError) -> [String?] {
-        let size = try count()
         var result: [String?] = []
-        result.reserveCapacity(size)
+        result.reserveCapacity(try count())
         let here = path
-        for index in 0..<size {
-            let element = JSONValue(document: document, node: json_array_get(node, index)!, in: here, at: .index(index))
-            result.append(element.isNull ? nil : try element.string())
+        try forEachElement { element, position throws(JSONError) in
+            let value = JSONValue(document: document, node: element, in: here, at: .index(position))
+            result.append(value.isNull ? nil : try value.string())
         }
         return result
     }
@@ -188,26 +191,21 @@ public struct JSONValue: @unchecked Sendable {
     /// Maps each element of an array of strings through `transform`, given the raw UTF-8 bytes without making a `String`;
     /// `null` elements give nil, and a nil from `transform` is an error at that element's path.
     public func mapStrings<T>(expected: String, _ transform: (UnsafeBufferPointer<UInt8>) -> T?) throws(JSONError) -> [T?] {
-        let size = try count()
         var result: [T?] = []
-        result.reserveCapacity(size)
-        for index in 0..<size {
-            let element = json_array_get(node, index)!
-            let type = json_type(rawValue: UInt32(isobar_json_type(element)))
-            if type == JSON_NULL {
+        result.reserveCapacity(try count())
+        let tape = tape
+        try forEachElement { element, position throws(JSONError) in
+            switch tape.nodes[element].kind {
+            case .null:
                 result.append(nil)
-                continue
+            case .plainString, .escapedString:
+                guard let mapped = tape.withString(element, transform) else {
+                    throw JSONError(.typeMismatch(expected: expected, found: "\"\(tape.string(element))\""), path: path.appending(index: position))
+                }
+                result.append(mapped)
+            default:
+                throw JSONValue(document: document, node: element, path: path.appending(index: position)).mismatch(expected)
             }
-            guard type == JSON_STRING, let text = json_string_value(element) else {
-                throw JSONValue(document: document, node: element, path: path.appending(index: index)).mismatch(expected)
-            }
-            let mapped = text.withMemoryRebound(to: UInt8.self, capacity: json_string_length(element)) {
-                transform(UnsafeBufferPointer(start: $0, count: json_string_length(element)))
-            }
-            guard let mapped else {
-                throw JSONError(.typeMismatch(expected: expected, found: "\"\(String(cString: text))\""), path: path.appending(index: index))
-            }
-            result.append(mapped)
         }
         return result
     }
@@ -216,19 +214,19 @@ public struct JSONValue: @unchecked Sendable {
 
     /// The value as a number (integer or real).
     public func double() throws(JSONError) -> Double {
-        switch json_type(rawValue: UInt32(isobar_json_type(node))) {
-        case JSON_REAL: return json_real_value(node)
-        case JSON_INTEGER: return Double(json_integer_value(node))
+        switch tape.nodes[node].kind {
+        case .real: return tape.real(node)
+        case .integer: return Double(tape.integer(node))
         default: throw mismatch("number")
         }
     }
 
     /// The value as a whole number; a real with no fraction (such as `3.0`) is accepted.
     public func int() throws(JSONError) -> Int {
-        switch json_type(rawValue: UInt32(isobar_json_type(node))) {
-        case JSON_INTEGER: return Int(json_integer_value(node))
-        case JSON_REAL:
-            let real = json_real_value(node)
+        switch tape.nodes[node].kind {
+        case .integer: return Int(tape.integer(node))
+        case .real:
+            let real = tape.real(node)
             guard real.rounded() == real, let whole = Int(exactly: real) else { throw mismatch("whole number") }
             return whole
         default: throw mismatch("whole number")
@@ -237,18 +235,15 @@ public struct JSONValue: @unchecked Sendable {
 
     /// The value as a string.
     public func string() throws(JSONError) -> String {
-        guard kind == .string, let text = json_string_value(node) else { throw mismatch("string") }
-        let length = json_string_length(node)
-        return text.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
+        guard kind == .string else { throw mismatch("string") }
+        return tape.string(node)
     }
 
     /// The value as a boolean.
     public func bool() throws(JSONError) -> Bool {
-        switch json_type(rawValue: UInt32(isobar_json_type(node))) {
-        case JSON_TRUE: return true
-        case JSON_FALSE: return false
+        switch tape.nodes[node].kind {
+        case .true: return true
+        case .false: return false
         default: throw mismatch("boolean")
         }
     }
