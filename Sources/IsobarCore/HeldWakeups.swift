@@ -19,15 +19,15 @@ public enum HeldWakeups {
         var targets: [any Wakeable] = []
     }
 
-    /// The key of each thread's current `Held`, if it runs a burst.
-    private static let key: pthread_key_t = {
+    /// The key of each thread's current `Held`, if it runs a burst; nil when none could be made (nothing is held then).
+    private static let key: pthread_key_t? = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
+        return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
 
     /// Runs `body`; the wake-ups asked for on this thread meanwhile are made, each once, when it returns.
     public static func holding(_ body: () -> Void) {
+        guard let key else { return body() }
         let held = Held()
         let outer = pthread_getspecific(key)
         pthread_setspecific(key, Unmanaged.passUnretained(held).toOpaque())
@@ -40,7 +40,7 @@ public enum HeldWakeups {
 
     /// Wakes `target` now, or when the burst this thread runs ends.
     public static func wake(_ target: any Wakeable) {
-        guard let pointer = pthread_getspecific(key) else { return target.wake() }
+        guard let key, let pointer = pthread_getspecific(key) else { return target.wake() }
         let held = Unmanaged<Held>.fromOpaque(pointer).takeUnretainedValue()
         if !held.targets.contains(where: { $0 === target }) { held.targets.append(target) }
     }

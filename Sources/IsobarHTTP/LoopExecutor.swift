@@ -60,6 +60,7 @@ final class LoopJobs: Sendable {
             defer { state.queue.removeAll(keepingCapacity: true) }
             return state.queue
         }
+        guard !waiting.isEmpty else { return }
         // The store work these jobs queue starts once they are all run, in one transaction where it can.
         HeldWakeups.holding {
             for (job, executor) in waiting { job.runSynchronously(on: executor) }

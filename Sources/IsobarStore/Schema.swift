@@ -23,9 +23,6 @@ struct Schema: Sendable {
         // Statement journals (a statement's undo within a transaction of several) stay in memory: they are a page or
         // two, and on disk each would be a file created, written and deleted.
         try connection.execute("PRAGMA temp_store=MEMORY;")
-        // Debian's SQLite overwrites deleted rows with zeros by default, which writes every freed page again; nothing
-        // kept here is secret (keys are never stored), so deleted rows are simply freed.
-        try connection.execute("PRAGMA secure_delete=OFF;")
         if path != ":memory:" { try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") }
         if path != ":memory:" && !checkpointOnClose {
             try connection.leaveCheckpointsToAutoCheckpoint()

@@ -63,6 +63,7 @@ public final class Store: QueuedWriting {
         do {
             // Opening, moving a damaged file aside and migrating happen on the writer's thread, before any reader opens.
             return Store(try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                                 pragmas: Self.cachePragmas,
                                                  delay: options.artificialDelayPerJob, recovery: recovery,
                                                  inlineReads: options.artificialDelayPerJob == nil))
         } catch {
@@ -71,6 +72,11 @@ public final class Store: QueuedWriting {
             return try inMemory(options: options)
         }
     }
+
+    /// Run on each connection to the cache file: Debian's SQLite overwrites deleted rows with zeros by default, which
+    /// writes every freed page again; nothing in the cache is secret (keys are never stored), so deleted rows are simply
+    /// freed. (The user's own file, `UserDataStore`, keeps the default.)
+    static let cachePragmas = "PRAGMA secure_delete=OFF;"
 
     /// `path`, or `memory` for a store in memory.
     public var location: String { path == ":memory:" ? "memory" : path }

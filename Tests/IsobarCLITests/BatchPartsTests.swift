@@ -156,6 +156,36 @@ import Testing
         #expect(await book.waitForRoom() == false)
     }
 
+    @Test func inCompletionOrderTooTheReaderWaitsWhileTheWindowIsUnwrittenAndGoesOnOnceAPlaceIsWritten() async {
+        let output = BufferedSink()
+        let book = BatchBook(order: .completion, window: 2, providers: 1, output: output)
+        #expect(await book.waitForRoom())
+        book.takePlace(LineLabel(inputLine: 1, id: nil, query: "a"))
+        // A bad line is written at once: it takes no room.
+        book.inputError(Array("bad 2\n".utf8))
+        #expect(await book.waitForRoom())
+        book.takePlace(LineLabel(inputLine: 3, id: nil, query: "c"))
+        let waiting = Task { await book.waitForRoom() }
+        try? await Task.sleep(for: .milliseconds(50))
+        // A provider's line alone does not end its place.
+        book.record(failure(1), line: Array("fail 3\n".utf8))
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(book.counts.places == 0)
+        book.record(consensus(1), line: Array("done 3\n".utf8))
+        #expect(await waiting.value)
+        #expect(output.text == "bad 2\nfail 3\ndone 3\n")
+    }
+
+    @Test func inCompletionOrderAFullWindowKeepsTheReaderWaiting() async {
+        let book = BatchBook(order: .completion, window: 1, providers: 1, output: BufferedSink())
+        book.takePlace(LineLabel(inputLine: 1, id: nil, query: "a"))
+        let waiting = Task { await book.waitForRoom() }
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(book.counts.places == 0)
+        book.stop()
+        #expect(await waiting.value == false, "still waiting when stopped: the window was full")
+    }
+
     @Test func heldLinesAreWrittenWhenTheRunIsCutShort() {
         let output = BufferedSink()
         let book = BatchBook(order: .input, window: 10, providers: 1, output: output)

@@ -25,7 +25,9 @@ struct BatchCounts: Sendable, Equatable {
 /// order lines are written in (as they complete, or in input order through a reorder buffer of at most `window` items).
 ///
 /// Every input item (a place or a bad line) takes the next sequence number as it is read; in input order an item's lines
-/// are held until every item before it is written, and the reader waits while `window` items are read but unwritten.
+/// are held until every item before it is written. In either order the reader waits while `window` items are read but
+/// not yet written: when the output is slower than the engine (a slow reader of stdout, or days of hours to render),
+/// the engine waits too, rather than piling up answers nobody has written.
 final class BatchBook: Sendable {
     private struct Place {
         var sequence: Int
@@ -77,12 +79,17 @@ final class BatchBook: Sendable {
         waiter?.resume(returning: false)
     }
 
-    /// Waits until another item may be read (in input order, fewer than `window` unwritten); false once stopped.
+    /// Items read and not yet written out.
+    private func unwritten(_ state: State) -> Int {
+        state.nextSequence - (order == .input ? state.nextToWrite : state.counts.done)
+    }
+
+    /// Waits until another item may be read (fewer than `window` unwritten); false once stopped.
     func waitForRoom() async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let ready = state.withLock { state -> Bool? in
                 if state.stopped { return false }
-                if order == .completion || state.nextSequence - state.nextToWrite < window { return true }
+                if unwritten(state) < window { return true }
                 state.roomWaiter = continuation
                 return nil
             }
@@ -156,16 +163,16 @@ final class BatchBook: Sendable {
     private func finish(_ body: (inout State) -> (sequence: Int, lines: [UInt8])?) {
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let (sequence, lines) = body(&state) else { return nil }
-            guard order == .input else {
+            if order == .input {
+                state.finished[sequence] = lines
+                while let next = state.finished.removeValue(forKey: state.nextToWrite) {
+                    write(next)
+                    state.nextToWrite += 1
+                }
+            } else {
                 write(lines)
-                return nil
             }
-            state.finished[sequence] = lines
-            while let next = state.finished.removeValue(forKey: state.nextToWrite) {
-                write(next)
-                state.nextToWrite += 1
-            }
-            guard state.nextSequence - state.nextToWrite < window else { return nil }
+            guard unwritten(state) < window else { return nil }
             defer { state.roomWaiter = nil }
             return state.roomWaiter
         }
