@@ -12,7 +12,7 @@ import Testing
             case .plainString, .escapedString: return "string " + tape.withString(index) { Array($0) }.map(String.init).joined(separator: ",")
             case .integer: return "integer \(tape.integer(index))"
             case .real: return "real \(tape.real(index).bitPattern)"
-            case .array, .object: return "\(node.kind) \(node.start) \(node.length)"
+            case .array, .object: return "\(node.kind) \(node.count) \(node.end)"
             default: return "\(node.kind)"
             }
         }
@@ -106,6 +106,24 @@ import Testing
         #expect(JSONTapeParser.tape(of: Array(many.utf8)) == nil)
         #expect(try JSONDocument(parsing: many).rootValue.int("k7") == 70)
         #expect(throws: JSONError.self) { try JSONDocument(parsing: Array(many.utf8), rejectingDuplicateKeys: true) }
+    }
+
+    @Test func wideObjectsWithDistinctKeysAreReadInOnePass() throws {
+        for width in [13, 30, 200] {
+            let text = "{" + (0..<width).map { "\"key\($0)\": \($0)" }.joined(separator: ",") + "}"
+            #expect(agreesWithJansson(Array(text.utf8)), "\(width) keys left to jansson")
+            #expect(try JSONDocument(parsing: text).rootValue.int("key\(width - 1)") == width - 1)
+        }
+    }
+
+    @Test func keysWithEscapesAreReadThroughJanssonAndANulByteInAKeyIsItsError() throws {
+        let text = #"{"caf\u00e9": 2, "tab\tkey": 1, "plain": 3}"#
+        #expect(JSONTapeParser.tape(of: Array(text.utf8)) == nil)
+        let value = try JSONDocument(parsing: text).rootValue
+        #expect(try value.int("café") == 2)
+        #expect(try value.int("tab\tkey") == 1)
+        #expect(try value.members().map(\.key) == ["café", "tab\tkey", "plain"])
+        #expect(throws: JSONError.self) { try JSONDocument(parsing: #"{"a\u0000b": 1}"#) }
     }
 
     /// Random documents, printed with random spacing and number forms, then mutated byte by byte: every text the parser

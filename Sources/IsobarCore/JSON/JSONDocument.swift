@@ -89,7 +89,7 @@ public struct JSONValue: Sendable {
         var key = key
         let found = key.withUTF8 { wanted -> Int? in
             var index = node + 1
-            for _ in 0..<tape.nodes[node].start {
+            for _ in 0..<tape.nodes[node].count {
                 if tape.string(index, equals: wanted) { return index + 1 }
                 index = tape.nodes[index + 1].next(after: index + 1)
             }
@@ -117,7 +117,7 @@ public struct JSONValue: Sendable {
     public func members() throws(JSONError) -> [(key: String, value: JSONValue)] {
         guard kind == .object else { throw mismatch("object") }
         let tape = tape
-        let count = tape.nodes[node].start
+        let count = tape.nodes[node].count
         var result: [(key: String, value: JSONValue)] = []
         result.reserveCapacity(count)
         let here = path
@@ -135,7 +135,7 @@ public struct JSONValue: Sendable {
     /// The number of elements; fails when this is not an array.
     public func count() throws(JSONError) -> Int {
         guard kind == .array else { throw mismatch("array") }
-        return tape.nodes[node].start
+        return tape.nodes[node].count
     }
 
     /// Calls `body` with each element's node index and position.

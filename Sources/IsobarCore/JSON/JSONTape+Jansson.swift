@@ -1,12 +1,10 @@
 import CJansson
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension JSONTape {
     /// The tape of `bytes` as jansson reads them, or jansson's error naming the line and column (a repeated key's error,
     /// with `rejectingDuplicateKeys`, names the key's path).
     static func jansson(_ bytes: [UInt8], rejectingDuplicateKeys: Bool) throws(JSONError) -> JSONTape {
+        guard bytes.count <= maxBytes else { throw JSONError(.syntax("text of \(bytes.count) bytes is too long"), path: .root) }
         var error = json_error_t()
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
@@ -23,12 +21,13 @@ extension JSONTape {
             throw JSONError(.syntax("\(text) (line \(error.line), column \(error.column))"), path: path)
         }
         defer { isobar_json_release(parsed) }
-        return JSONTape(converting: parsed)
+        let (nodes, strings) = converted(parsed)
+        return JSONTape(nodes: nodes, bytes: strings)
     }
 
-    /// The tape of a tree jansson parsed (the texts `JSONTapeParser` leaves to it): its strings decoded, one after another.
-    init(converting root: UnsafeMutablePointer<json_t>) {
-        var tape = JSONTape(nodes: [], bytes: [])
+    /// The nodes of a tree jansson parsed (the texts `JSONTapeParser` leaves to it), and its strings, decoded, one after another.
+    private static func converted(_ root: UnsafeMutablePointer<json_t>) -> (nodes: [Node], strings: [UInt8]) {
+        var tape = Conversion()
         // Depth first without recursion: each open container with its next member or element to visit.
         var pending: [(node: Int, container: UnsafeMutablePointer<json_t>, iterator: UnsafeMutableRawPointer?, index: Int)] = []
         tape.append(root, pending: &pending)
@@ -36,16 +35,16 @@ extension JSONTape {
             let container = last.container
             if tape.nodes[last.node].kind == .object {
                 guard let iterator = last.iterator else {
-                    tape.nodes[last.node].length = tape.nodes.count
+                    tape.nodes[last.node].high = UInt32(tape.nodes.count)
                     pending.removeLast()
                     continue
                 }
                 pending[pending.count - 1].iterator = json_object_iter_next(container, iterator)
-                tape.appendString(json_object_iter_key(iterator), length: strlen(json_object_iter_key(iterator)))
+                tape.appendString(json_object_iter_key(iterator), length: json_object_iter_key_len(iterator))
                 if let value = json_object_iter_value(iterator) { tape.append(value, pending: &pending) }
             } else {
                 guard last.index < json_array_size(container), let element = json_array_get(container, last.index) else {
-                    tape.nodes[last.node].length = tape.nodes.count
+                    tape.nodes[last.node].high = UInt32(tape.nodes.count)
                     pending.removeLast()
                     continue
                 }
@@ -53,40 +52,47 @@ extension JSONTape {
                 tape.append(element, pending: &pending)
             }
         }
-        self = tape
+        return (tape.nodes, tape.bytes)
     }
+}
+
+/// A tape being built from jansson's tree.
+private struct Conversion {
+    typealias Node = JSONTape.Node
+    var nodes: [Node] = []
+    var bytes: [UInt8] = []
 
     /// Appends the node of `value`; a container is opened, its count set, its contents left to the caller's loop.
-    private mutating func append(_ value: UnsafeMutablePointer<json_t>,
+    mutating func append(_ value: UnsafeMutablePointer<json_t>,
                                  pending: inout [(node: Int, container: UnsafeMutablePointer<json_t>, iterator: UnsafeMutableRawPointer?, index: Int)]) {
         switch json_type(rawValue: UInt32(isobar_json_type(value))) {
         case JSON_OBJECT:
             pending.append((nodes.count, value, json_object_iter(value), 0))
-            nodes.append(Node(kind: .object, start: json_object_size(value), length: 0, bits: 0))
+            nodes.append(Node(kind: .object, low: UInt32(json_object_size(value)), high: 0))
         case JSON_ARRAY:
             pending.append((nodes.count, value, nil, 0))
-            nodes.append(Node(kind: .array, start: json_array_size(value), length: 0, bits: 0))
+            nodes.append(Node(kind: .array, low: UInt32(json_array_size(value)), high: 0))
         case JSON_STRING:
             appendString(json_string_value(value), length: json_string_length(value))
         case JSON_INTEGER:
-            nodes.append(Node(kind: .integer, start: 0, length: 0, bits: UInt64(bitPattern: Int64(json_integer_value(value)))))
+            nodes.append(.integer(Int64(json_integer_value(value))))
         case JSON_REAL:
-            nodes.append(Node(kind: .real, start: 0, length: 0, bits: json_real_value(value).bitPattern))
+            nodes.append(.real(json_real_value(value)))
         case JSON_TRUE:
-            nodes.append(Node(kind: .true, start: 0, length: 0, bits: 0))
+            nodes.append(.literal(.true))
         case JSON_FALSE:
-            nodes.append(Node(kind: .false, start: 0, length: 0, bits: 0))
+            nodes.append(.literal(.false))
         default:
-            nodes.append(Node(kind: .null, start: 0, length: 0, bits: 0))
+            nodes.append(.literal(.null))
         }
     }
 
     /// Appends a decoded string (which may hold NUL bytes) as a plain string over `bytes`.
-    private mutating func appendString(_ text: UnsafePointer<CChar>?, length: Int) {
+    mutating func appendString(_ text: UnsafePointer<CChar>?, length: Int) {
         let start = bytes.count
         if let text, length > 0 {
             text.withMemoryRebound(to: UInt8.self, capacity: length) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
         }
-        nodes.append(Node(kind: .plainString, start: start, length: length, bits: 0))
+        nodes.append(.string(.plainString, start: start, length: length))
     }
 }

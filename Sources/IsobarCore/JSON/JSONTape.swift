@@ -8,7 +8,7 @@ import Glibc
 /// An object's node is followed by its members, each a key (a string node) and then the value's nodes; an array's node by
 /// its elements. A container records its member or element count and the index just past its last node, so a reader
 /// steps over a whole value at once.
-struct JSONTape {
+final class JSONTape: Sendable {
     /// What a node is.
     enum Kind: UInt8 {
         case null, `false`, `true`, integer, real
@@ -19,26 +19,64 @@ struct JSONTape {
         case array, object
     }
 
-    /// One value (or an object's key).
+    /// One value (or an object's key), in 12 bytes: texts up to 4 GiB (`maxBytes`).
     struct Node {
         var kind: Kind
-        /// A string's first byte; a container's member or element count.
-        var start: Int
-        /// A string's length in bytes; a container's end: the index just past its last node.
-        var length: Int
-        /// An integer's `Int64` or a real's `Double`, as bits.
-        var bits: UInt64
+        /// A string's first byte, a container's member or element count, or the low half of a number's bits.
+        var low: UInt32
+        /// A string's length in bytes, a container's end (the index just past its last node), or the high half of a
+        /// number's bits.
+        var high: UInt32
+
+        /// A string over `length` bytes from `start`.
+        static func string(_ kind: Kind, start: Int, length: Int) -> Node { Node(kind: kind, low: UInt32(start), high: UInt32(length)) }
+
+        /// A container, its count and end set when it closes.
+        static func container(_ kind: Kind) -> Node { Node(kind: kind, low: 0, high: 0) }
+
+        /// `true`, `false` or `null`.
+        static func literal(_ kind: Kind) -> Node { Node(kind: kind, low: 0, high: 0) }
+
+        /// An integer.
+        static func integer(_ value: Int64) -> Node { number(.integer, UInt64(bitPattern: value)) }
+
+        /// A real.
+        static func real(_ value: Double) -> Node { number(.real, value.bitPattern) }
+
+        private static func number(_ kind: Kind, _ bits: UInt64) -> Node {
+            Node(kind: kind, low: UInt32(truncatingIfNeeded: bits), high: UInt32(truncatingIfNeeded: bits >> 32))
+        }
+
+        /// A string's first byte.
+        var start: Int { Int(low) }
+        /// A string's length.
+        var length: Int { Int(high) }
+        /// A container's member or element count.
+        var count: Int { Int(low) }
+        /// A container's end: the index just past its last node.
+        var end: Int { Int(high) }
+        /// A number's bits.
+        var bits: UInt64 { UInt64(high) << 32 | UInt64(low) }
 
         /// The index of the node after this value, which sits at `index`.
         @inline(__always) func next(after index: Int) -> Int {
-            kind == .array || kind == .object ? length : index + 1
+            kind == .array || kind == .object ? end : index + 1
         }
     }
 
+    /// The longest text a tape holds (its offsets are 32 bits).
+    static let maxBytes = Int(UInt32.max) - 1
+
     /// The nodes; the first is the top-level value.
-    var nodes: [Node]
+    let nodes: [Node]
     /// The bytes strings point into: the parsed text itself, or decoded strings one after another.
-    var bytes: [UInt8]
+    let bytes: [UInt8]
+
+    /// A tape of `nodes` over `bytes`.
+    init(nodes: [Node], bytes: [UInt8]) {
+        self.nodes = nodes
+        self.bytes = bytes
+    }
 
     /// The integer at `index`.
     func integer(_ index: Int) -> Int64 { Int64(bitPattern: nodes[index].bits) }

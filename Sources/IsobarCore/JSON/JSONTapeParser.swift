@@ -24,6 +24,7 @@ struct JSONTapeParser {
 
     /// The tape of `bytes`, or nil when the parser leaves the text to jansson.
     static func tape(of bytes: [UInt8]) -> JSONTape? {
+        guard bytes.count <= JSONTape.maxBytes else { return nil }
         let nodes = bytes.withUnsafeBufferPointer { buffer -> [JSONTape.Node]? in
             var parser = JSONTapeParser(buffer)
             return parser.parseDocument() ? parser.nodes : nil
@@ -93,7 +94,7 @@ struct JSONTapeParser {
                     skipSpace()
                     return position == text.count
                 }
-                nodes[container].start += 1
+                nodes[container].low += 1
                 skipSpace()
                 guard let next = peek() else { return false }
                 position += 1
@@ -114,14 +115,14 @@ struct JSONTapeParser {
         position += 1
         open.append(nodes.count)
         if kind == .object { keyFrames.append(keys.count) }
-        nodes.append(JSONTape.Node(kind: kind, start: 0, length: 0, bits: 0))
+        nodes.append(.container(kind))
         return true
     }
 
     /// Ends the innermost container (its closing byte already read); false when an object named a key twice.
     private mutating func closeContainer() -> Bool {
         let container = open.removeLast()
-        nodes[container].length = nodes.count
+        nodes[container].high = UInt32(nodes.count)
         guard nodes[container].kind == .object else { return true }
         let first = keyFrames.removeLast()
         defer { keys.removeSubrange(first...) }
@@ -142,7 +143,7 @@ struct JSONTapeParser {
         guard position + count <= text.count else { return false }
         for offset in 0..<count where text[position + offset] != word.utf8Start[offset] { return false }
         position += count
-        nodes.append(JSONTape.Node(kind: kind, start: 0, length: 0, bits: 0))
+        nodes.append(.literal(kind))
         return true
     }
 
@@ -171,7 +172,7 @@ struct JSONTapeParser {
         }
         position = index + 1
         if asKey { keys.append(nodes.count) }
-        nodes.append(JSONTape.Node(kind: escaped ? .escapedString : .plainString, start: start, length: index - start, bits: 0))
+        nodes.append(.string(escaped ? .escapedString : .plainString, start: start, length: index - start))
         return true
     }
 
@@ -281,7 +282,7 @@ struct JSONTapeParser {
         position = index
         if isInteger {
             guard !droppedDigits, let value = Self.integer(mantissa, negative: negative) else { return false }
-            nodes.append(JSONTape.Node(kind: .integer, start: 0, length: 0, bits: UInt64(bitPattern: value)))
+            nodes.append(.integer(value))
             return true
         }
         let value: Double
@@ -295,7 +296,7 @@ struct JSONTapeParser {
             value = parsed
         }
         guard value.isFinite else { return false }
-        nodes.append(JSONTape.Node(kind: .real, start: 0, length: 0, bits: value.bitPattern))
+        nodes.append(.real(value))
         return true
     }
 
