@@ -1,7 +1,7 @@
 /// A parsed JSON document: its values as a `JSONTape`; every `JSONValue` read from it keeps it alive.
 ///
-/// `JSONTapeParser` reads nearly every text in one pass; the texts it leaves (errors, a key named twice, huge numbers,
-/// deep nesting) go to jansson, which words the error or whose tree becomes the tape.
+/// `JSONTapeParser` reads nearly every text in one pass; the texts it leaves (errors, a key named twice or written
+/// with escapes, huge numbers, deep nesting) go to jansson, which words the error or whose tree becomes the tape.
 public final class JSONDocument: Sendable {
     let tape: JSONTape
 
