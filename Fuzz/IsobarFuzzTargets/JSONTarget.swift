@@ -3,7 +3,7 @@ import IsobarCore
 /// Bytes through the JSON wrapper, both with and without `rejectingDuplicateKeys`, then every value read back by its kind.
 enum JSONTarget {
     /// The target.
-    static let target = FuzzTarget(name: "json", summary: "any JSON text (the wrapper over jansson)") { bytes in
+    static let target = FuzzTarget(name: "json", summary: "any JSON text (the one-pass reader, and jansson for what it leaves)") { bytes in
         let strict: JSONDocument
         do throws(JSONError) {
             strict = try JSONDocument(parsing: bytes, rejectingDuplicateKeys: true)
