@@ -90,9 +90,10 @@ private struct UnusedTransport: Transport {
 
     /// The pipeline over the store, every read going to the reader's thread (a store with a delay per job reads nothing inline),
     /// so that the jobs a call makes can be counted.
-    private func pipeline(_ store: Store, _ provider: CountingProvider, time: any TimeSource = SystemTime()) -> any PipelineStep {
+    private func pipeline(_ store: Store, _ provider: CountingProvider, time: any TimeSource = SystemTime(),
+                          options: EngineOptions = EngineOptions()) -> any PipelineStep {
         let binding = ProviderBinding(provider: provider, transport: UnusedTransport(), policy: ProviderPolicy(declaredBy: provider))
-        return Pipeline.compose(binding, storage: EngineStorage(store), options: EngineOptions(), time: time, random: { $0.lowerBound },
+        return Pipeline.compose(binding, storage: EngineStorage(store), options: options, time: time, random: { $0.lowerBound },
                                 diagnostics: DiagnosticLog(forward: { Issue.record("\($0)") }), slots: AsyncSemaphore(4)).step
     }
 
@@ -221,10 +222,14 @@ private struct UnusedTransport: Transport {
         let (one, two) = (try await Store.open(directory: directory, warn: noWarnings), try await Store.open(directory: directory, warn: noWarnings))
         let (holder, waiter) = (CountingProvider(delay: .milliseconds(300)), CountingProvider())
         let place = Place(name: "P", coordinate: Coordinate(latitude: 10, longitude: 20)!)
-        let call = ProviderCall(request: WeatherRequest(place: place, kinds: [.current]), deadline: Date().addingTimeInterval(30))
-        let first = Task { try await pipeline(one, holder).answer(call) }
+        let call = ProviderCall(request: WeatherRequest(place: place, kinds: [.current]), deadline: Date().addingTimeInterval(300))
+        // A lease that outlasts any stall of a loaded test run: the holder's lease must not expire (and be taken over)
+        // while its task waits for a thread.
+        var options = EngineOptions()
+        options.leaseSeconds = 120
+        let first = Task { try await pipeline(one, holder, options: options).answer(call) }
         #expect(try await eventually { holder.callCount == 1 })
-        let second = try await pipeline(two, waiter).answer(call)
+        let second = try await pipeline(two, waiter, options: options).answer(call)
         let answered = try await first.value
         #expect(waiter.callCount == 0)
         #expect(second.current?.temperatureC == answered.current?.temperatureC)
