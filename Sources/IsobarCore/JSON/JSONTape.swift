@@ -137,10 +137,10 @@ enum JSONEscapes {
             case UInt8(ascii: "r"): out.append(0x0D)
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "u"):
-                var scalar = UInt32(hex4(raw, at: index))
+                var scalar = UInt32(hex4(raw, at: index) ?? 0)
                 index += 4
                 if (0xD800...0xDBFF).contains(scalar) {
-                    let low = UInt32(hex4(raw, at: index + 2))
+                    let low = UInt32(hex4(raw, at: index + 2) ?? 0)
                     index += 6
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 }
@@ -167,10 +167,6 @@ enum JSONEscapes {
             value = value << 4 | UInt16(digit)
         }
         return value
-    }
-
-    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16 {
-        hex4(raw, at: index) ?? 0
     }
 
     /// Appends the UTF-8 of a Unicode scalar value.
