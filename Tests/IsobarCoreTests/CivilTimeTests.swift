@@ -255,6 +255,10 @@ struct CivilTimeTests {
         #expect(CivilTime.clock(Self.nineUTC, utcOffsetSeconds: 20_700) == "14:45")
         #expect(CivilTime.clock(Self.nineUTC.addingTimeInterval(59), utcOffsetSeconds: -18_000) == "04:00")
         #expect(CivilTime.clock(Date(timeIntervalSince1970: -60), utcOffsetSeconds: 0) == "23:59")
+        #expect(CivilTime.clock(Self.nineUTC.addingTimeInterval(-32_100), utcOffsetSeconds: 0) == "00:05")
+        #expect(CivilTime.offsetText(-37_800) == "-10:30")
+        #expect(CivilTime.offsetText(50_400) == "+14:00")
+        #expect(CivilTime.offsetText(0) == "+00:00")
     }
 
     @Test(arguments: [(0, "+00:00"), (10_800, "+03:00"), (-18_000, "-05:00"), (20_700, "+05:45"), (-12_600, "-03:30"), (-1800, "-00:30")])

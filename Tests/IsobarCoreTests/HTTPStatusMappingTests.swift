@@ -51,6 +51,26 @@ struct HTTPStatusMappingTests {
         #expect("  a b \t".trimmingSpaces() == "a b")
         #expect(" \t ".trimmingSpaces() == "")
         #expect("x".trimmingSpaces() == "x")
+        #expect("\r\n x \t".trimmingSpaces() == "\r\n x")
+        // A space that a combining mark joins is part of a character that is not a space: it stays.
+        #expect(" \u{301}a ".trimmingSpaces() == " \u{301}a")
+        #expect("\t Минск ".trimmingSpaces() == "Минск")
+    }
+
+    @Test func trimmingSpacesByBytesAgreesWithTrimmingByCharacters() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = [" ", "\t", "a", "Z", ",", "\r\n", "\n", "é", "\u{301}", "東", "🙂", "\u{3000}"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(text.trimmingSpaces() == text.trimming(" \t"), "\(Array(text.unicodeScalars))")
+        }
+    }
+
+    @Test func trimmingASCIIBytes() {
+        #expect("  a b  "[...].trimmedASCII(dropping: { $0 == 0x20 }) == "a b")
+        #expect("   "[...].trimmedASCII(dropping: { $0 == 0x20 }) == "")
+        #expect(" é "[...].trimmedASCII(dropping: { $0 == 0x20 }) == nil)
+        #expect("xx-yy-xx".dropFirst().trimmedASCII(dropping: { $0 == UInt8(ascii: "x") }) == "-yy-")
     }
 
     // MARK: Status mapping

@@ -7,6 +7,8 @@ struct MessageTextTests {
         #expect(MessageText.oneLine("a\nb\tc\u{1B}[2J\u{2028}d\u{7F}") == "a\\u{A}b\\u{9}c\\u{1B}[2J\\u{2028}d\\u{7F}")
         #expect(MessageText.oneLine("Минск, São Paulo 🙂") == "Минск, São Paulo 🙂")
         #expect(MessageText.oneLine("") == "")
+        #expect(MessageText.oneLine(" plain text, 100 % ~ASCII ") == " plain text, 100 % ~ASCII ")
+        #expect(MessageText.oneLine("ends with a tab\t") == "ends with a tab\\u{9}")
     }
 
     @Test func errorsEscapeWhatTheyQuote() {

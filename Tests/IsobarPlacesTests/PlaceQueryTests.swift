@@ -36,6 +36,7 @@ struct PlaceQueryTests {
         #expect(try PlaceQuery.parse("Paris,") == .name(NameQuery(name: "Paris")))
         #expect(try PlaceQuery.parse("6th of October") == .name(NameQuery(name: "6th of October")))
         #expect(try PlaceQuery.parse("abc,def") == .name(NameQuery(name: "abc", qualifiers: ["def"])))
+        #expect(try PlaceQuery.parse("\u{3000}Paris\u{A0}, \u{2003}TX ") == .name(NameQuery(name: "Paris", qualifiers: ["TX"])))
     }
 
     @Test(arguments: ["", "   ", "\u{3000}"])

@@ -120,6 +120,44 @@ private struct UnusedTransport: Transport {
         #expect(provider.callCount == 1)
     }
 
+    @Test func afterARunOfMissesTheCacheIsReadOnlyWithTheLeaseUntilAnAnswerIsFoundThere() async throws {
+        let store = try await Store.open(directory: freshDirectory(), options: Store.Options(artificialDelayPerJob: .microseconds(1)),
+                                         warn: noWarnings)
+        let provider = CountingProvider()
+        let step = pipeline(store, provider)
+        func call(_ number: Int) -> ProviderCall {
+            let place = Place(name: "P\(number)", coordinate: Coordinate(latitude: 10, longitude: Double(number))!)
+            return ProviderCall(request: WeatherRequest(place: place, kinds: [.current]), deadline: Date().addingTimeInterval(30))
+        }
+        let reads = store.readerJobs
+        for number in 1...CacheMissStreak.threshold {
+            #expect(try await step.answer(call(number)).freshness == .fresh)
+        }
+        #expect(store.readerJobs == reads + CacheMissStreak.threshold)
+        // Past the run, a miss costs no read before the lease.
+        let next = CacheMissStreak.threshold + 1
+        #expect(try await step.answer(call(next)).freshness == .fresh)
+        #expect(store.readerJobs == reads + CacheMissStreak.threshold)
+        #expect(provider.callCount == next)
+        // An answer kept by someone else is found with the lease, unasked and unread before it...
+        let cache = ReportCache(provider: provider, cache: store, policy: ProviderPolicy(declaredBy: provider), maxAgeSeconds: nil,
+                                time: SystemTime(), diagnostics: DiagnosticLog())
+        var kept = WeatherReport(providerID: provider.id, place: call(next + 1).request.place, fetchedAt: Date(),
+                                 current: WeatherSample(time: Date(), periodHours: 1))
+        kept.current?.temperatureC = 3
+        await cache.store(kept)
+        #expect(try await step.answer(call(next + 1)).current?.temperatureC == 3)
+        #expect(store.readerJobs == reads + CacheMissStreak.threshold)
+        #expect(provider.callCount == next)
+        // ...and from then on the cache is read before the lease again: a cached place costs one read and no write.
+        await store.flushQueuedWrites()
+        let writes = store.writerJobs
+        #expect(try await step.answer(call(1)).current?.temperatureC == 12)
+        #expect(store.readerJobs == reads + CacheMissStreak.threshold + 1)
+        #expect(store.writerJobs == writes)
+        #expect(provider.callCount == next)
+    }
+
     @Test func anAnswerKeptBetweenTheCacheReadAndTheLeaseIsTakenFromTheLeaseJob() async throws {
         let store = try await Store.open(directory: freshDirectory(), options: Store.Options(artificialDelayPerJob: .microseconds(1)),
                                          warn: noWarnings)

@@ -59,7 +59,8 @@ public struct PlaceDirectory: Sendable {
         guard trimmed.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
             throw PlaceError("the place contains control characters")
         }
-        guard trimmed.count <= 200 else { throw PlaceError("the place is too long (\(trimmed.count) characters; at most 200)") }
+        // Never more characters than bytes: the count of characters is needed only past 200 bytes.
+        guard trimmed.utf8.count <= 200 || trimmed.count <= 200 else { throw PlaceError("the place is too long (\(trimmed.count) characters; at most 200)") }
         return trimmed
     }
 

@@ -54,7 +54,9 @@ public enum RetryAfter {
 
 extension String {
     /// The text without leading and trailing spaces and tabs.
-    public func trimmingSpaces() -> String { trimming(" \t") }
+    public func trimmingSpaces() -> String {
+        self[...].trimmedASCII { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } ?? trimming(" \t")
+    }
 
     /// The text without leading and trailing characters from `characters`.
     public func trimming(_ characters: String) -> String {
@@ -94,4 +96,14 @@ public struct CheckedBody {
 
     /// The parsed body of a success status.
     public func root() throws(JSONError) -> JSONValue { try parsed.get() }
+}
+
+extension Substring {
+    /// The text without the leading and trailing bytes `dropped` holds for, when the text is all ASCII (each byte is then one
+    /// character, so bytes and characters trim alike); nil otherwise, for a trim by characters instead.
+    public func trimmedASCII(dropping dropped: (UInt8) -> Bool) -> String? {
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard let first = utf8.firstIndex(where: { !dropped($0) }), let last = utf8.lastIndex(where: { !dropped($0) }) else { return "" }
+        return String(self[first...last])
+    }
 }

@@ -2,6 +2,7 @@
 public enum MessageText {
     /// `text` with every control character (newline, tab, escape, …) and line or paragraph separator written as `\u{…}`.
     public static func oneLine(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

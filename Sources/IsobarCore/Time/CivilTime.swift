@@ -172,7 +172,11 @@ public enum CivilTime {
         return (LocalDate(daysSinceEpoch: seconds.floorDivided(by: 86_400)), seconds.floorModulo(86_400))
     }
 
+    /// `00` to `99`.
+    private static let twoDigits = (0..<100).map { ($0 < 10 ? "0" : "") + String($0) }
+
     static func pad(_ value: Int, _ width: Int) -> String {
+        if width == 2, (0..<100).contains(value) { return twoDigits[value] }
         let text = String(abs(value))
         return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
     }

@@ -14,19 +14,29 @@ public struct CacheStep: PipelineStep {
     public let readCache: Bool
     /// True to use only the cache (`--offline`).
     public let offline: Bool
+    /// The provider's misses in a row, when `next` reads the cache again under its lease (a single-flight step): after a
+    /// run of misses the read here is skipped, until `next` finds an answer cached. Nil to read before every call.
+    public let misses: CacheMissStreak?
 
     /// Wraps `next`.
-    public init(next: any PipelineStep, cache: ReportCache, readCache: Bool, offline: Bool) {
+    public init(next: any PipelineStep, cache: ReportCache, readCache: Bool, offline: Bool, misses: CacheMissStreak? = nil) {
         self.next = next
         self.cache = cache
         self.readCache = readCache
         self.offline = offline
+        self.misses = misses
     }
 
     /// A fresh cached answer, or the next step's.
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
         if offline { return try await offlineAnswer(call.request) }
-        if readCache, let cached = await cache.usable(call.request, withinTTL: true) { return cached }
+        if readCache, misses?.worthReading ?? true {
+            if let cached = await cache.usable(call.request, withinTTL: true) {
+                misses?.found()
+                return cached
+            }
+            misses?.missed()
+        }
         return try await next.answer(call)
     }
 

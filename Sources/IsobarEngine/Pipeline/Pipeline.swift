@@ -5,7 +5,8 @@ import IsobarCore
 ///
 /// 0. budget — the provider's own `timeout_s`, when configured, narrows the command's deadline for all its attempts;
 /// 1. stale-if-error — on any failure below, a cached answer younger than `max_stale_s`, marked stale;
-/// 2. cache — a fresh cached answer ends the call (offline: any cached answer, or skipped);
+/// 2. cache — a fresh cached answer ends the call (offline: any cached answer, or skipped); after a run of misses its read
+///    is left to the single-flight step, which reads the cache again under its lease, until an answer is found cached;
 /// 3. single flight — one lease per provider, slots and place; the others wait for the holder's answer. When one backend
 ///    keeps the leases, the cache, the health and the ledger, taking the lease also reads the cache again, the cooldown and
 ///    the breaker, and takes the first permit (see `LeaseLookup`): the steps below use what it read and took;
@@ -48,6 +49,8 @@ public enum Pipeline {
                                   diagnostics: diagnostics, storageKey: key, waitsForRateLimits: options.waitsForRateLimits, pause: paused,
                                   health: oneHealthBackend(storage))
         let lookup = leaseLookupBackend(storage)
+        // The single-flight step reads the cache again under its lease: after a run of misses, the cache step's read is skipped.
+        let misses = CacheMissStreak()
         // The first permit is taken with the lease when the ledger is the lease's backend too (the rate-limit step takes it).
         let permitRequest = policy.rateLimits.isEmpty || !isOneObject(storage.ledger, lookup) ? nil
             : Self.permitRequest(provider: provider, storageKey: key, windows: policy.rateLimits)
@@ -55,8 +58,8 @@ public enum Pipeline {
                                       readCache: options.readCache, time: time, diagnostics: diagnostics,
                                       cachesOnlyAskedKinds: options.cachesOnlyAskedKinds, lookup: lookup,
                                       healthKey: lookup.flatMap { isOneObject($0, oneHealthBackend(storage)) ? key : nil },
-                                      permitRequest: permitRequest)
-        let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline)
+                                      permitRequest: permitRequest, misses: misses)
+        let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline, misses: misses)
         let stale = StaleIfErrorStep(next: cached, cache: cache)
         guard let budget = policy.budgetSeconds else { return (stale, stale) }
         return (BudgetStep(next: stale, budgetSeconds: budget, time: time), stale)

@@ -35,13 +35,16 @@ public struct SingleFlightStep: PipelineStep {
     /// The permit a call needs from the rate-limit step below, taken with the lease (when the ledger is the same backend as
     /// `lookup` and the provider's health is read with it); nil to leave permits to that step.
     public let permitRequest: (@Sendable (ProviderCall) -> PermitRequest)?
+    /// The provider's cache misses in a row, shared with the cache step above: an answer found cached with the lease ends
+    /// the streak.
+    public let misses: CacheMissStreak?
     private let renewer: LeaseRenewer
 
     /// Wraps `next`.
     public init(next: any PipelineStep, cache: ReportCache, locks: any FetchLock, leaseSeconds: Double, pollSeconds: Double = 0.05,
                 readCache: Bool, time: any TimeSource, diagnostics: any DiagnosticSink, owner: LeaseOwner = .random(),
                 cachesOnlyAskedKinds: Bool = false, lookup: (any LeaseLookup)? = nil, healthKey: String? = nil,
-                permitRequest: (@Sendable (ProviderCall) -> PermitRequest)? = nil) {
+                permitRequest: (@Sendable (ProviderCall) -> PermitRequest)? = nil, misses: CacheMissStreak? = nil) {
         self.next = next
         self.cache = cache
         self.locks = locks
@@ -55,6 +58,7 @@ public struct SingleFlightStep: PipelineStep {
         self.lookup = lookup
         self.healthKey = lookup == nil ? nil : healthKey
         self.permitRequest = self.healthKey == nil ? nil : permitRequest
+        self.misses = misses
         renewer = LeaseRenewer(locks: locks, leaseSeconds: leaseSeconds, time: time, diagnostics: diagnostics)
     }
 
@@ -77,6 +81,7 @@ public struct SingleFlightStep: PipelineStep {
                         await cache.usable(call.request, fetchedAfter: started, withinTTL: readCache)
                     }
                     if let cached {
+                        misses?.found()
                         await withdraw(permit)
                         return cached
                     }

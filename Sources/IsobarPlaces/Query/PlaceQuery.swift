@@ -47,6 +47,8 @@ public enum PlaceQuery: Sendable, Hashable {
 
     /// The text without surrounding white space.
     static func trimmed(_ text: Substring) -> String {
+        // ASCII white space: tab, line feed, vertical tab, form feed, carriage return, space.
+        if let trimmed = text.trimmedASCII(dropping: { $0 == 0x20 || (0x09...0x0D).contains($0) }) { return trimmed }
         guard let first = text.firstIndex(where: { !$0.isWhitespace }),
               let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(text[first...last])

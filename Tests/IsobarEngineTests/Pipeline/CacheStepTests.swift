@@ -11,10 +11,10 @@ struct CacheStepTests {
     let diagnostics = DiagnosticLog()
 
     func step(_ next: any PipelineStep, readCache: Bool = true, offline: Bool = false, maxAgeSeconds: Double? = nil,
-              cache: (any ResponseCache)? = nil) -> CacheStep {
+              cache: (any ResponseCache)? = nil, misses: CacheMissStreak? = nil) -> CacheStep {
         CacheStep(next: next, cache: reportCache(cache ?? storage, clock: clock, diagnostics: diagnostics,
                                                  policy: policy(currentTTL: 600), maxAgeSeconds: maxAgeSeconds),
-                  readCache: readCache, offline: offline)
+                  readCache: readCache, offline: offline, misses: misses)
     }
 
     /// Stores an answer with temperature `temperature` fetched now, as the pipeline below would have.
@@ -62,6 +62,53 @@ struct CacheStepTests {
         #expect(served.freshness == .cached(ageSeconds: 0))
         #expect(served.current?.temperatureC == 5)
         #expect(served.hourly.first?.temperatureC == 6)
+    }
+
+    @Test func afterARunOfMissesTheReadIsLeftToTheStepBelowUntilAnAnswerIsFoundCached() async throws {
+        let misses = CacheMissStreak()
+        let next = ScriptedStep(clock: clock, script: [.success(9)])
+        let cacheStep = step(next, misses: misses)
+        let start = storage.count(.readEntry)
+        for number in 1...CacheMissStreak.threshold {
+            _ = try await cacheStep.answer(providerCall(clock: clock))
+            #expect(storage.count(.readEntry) == start + number)
+        }
+        #expect(!misses.worthReading)
+        // Past the run: asked without a read, even though an answer is cached now (the lease's holder would find it).
+        await cacheAnswer(4)
+        let unread = try await cacheStep.answer(providerCall(clock: clock))
+        #expect(storage.count(.readEntry) == start + CacheMissStreak.threshold)
+        #expect(unread.freshness == .fresh)
+        #expect(next.callCount == CacheMissStreak.threshold + 1)
+        // The step below found an answer cached: reads resume, and the cached answer ends the call.
+        misses.found()
+        let served = try await cacheStep.answer(providerCall(clock: clock))
+        #expect(storage.count(.readEntry) == start + CacheMissStreak.threshold + 1)
+        #expect(served.freshness == .cached(ageSeconds: 0))
+        #expect(next.callCount == CacheMissStreak.threshold + 1)
+    }
+
+    @Test func anAnswerFoundCachedEndsARunOfMissesBeforeItIsLong() async throws {
+        let misses = CacheMissStreak()
+        let next = ScriptedStep(clock: clock, script: [.success(9)])
+        let cacheStep = step(next, misses: misses)
+        for _ in 1..<CacheMissStreak.threshold { _ = try await cacheStep.answer(providerCall(clock: clock)) }
+        await cacheAnswer(4)
+        #expect(try await cacheStep.answer(providerCall(clock: clock)).current?.temperatureC == 4)
+        // Past the lifetime: misses again, counted from none.
+        clock.advance(by: 601)
+        let start = storage.count(.readEntry)
+        for _ in 1..<CacheMissStreak.threshold { _ = try await cacheStep.answer(providerCall(clock: clock)) }
+        #expect(misses.worthReading)
+        #expect(storage.count(.readEntry) == start + CacheMissStreak.threshold - 1)
+    }
+
+    @Test func withoutAStreakEveryCallReads() async throws {
+        let next = ScriptedStep(clock: clock, script: [.success(9)])
+        let cacheStep = step(next)
+        let start = storage.count(.readEntry)
+        for _ in 0..<(2 * CacheMissStreak.threshold) { _ = try await cacheStep.answer(providerCall(clock: clock)) }
+        #expect(storage.count(.readEntry) == start + 2 * CacheMissStreak.threshold)
     }
 
     @Test func refreshSkipsReadingTheCache() async throws {
