@@ -58,7 +58,10 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// Name for people.
     public var displayName: String { "Open-Meteo" }
     /// Current, hourly and daily for up to 16 days; no key; one call at a time.
-    public var capabilities: ProviderCapabilities {
+    public let capabilities: ProviderCapabilities
+
+    /// What a provider of `configuration` offers.
+    private static func capabilities(_ configuration: Configuration) -> ProviderCapabilities {
         ProviderCapabilities(
             kinds: Set(DataKind.allCases), horizonDays: configuration.forecastDays, stepHours: 1,
             quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: true,
@@ -91,7 +94,10 @@ public struct OpenMeteoProvider: WeatherProvider {
     public static let family = "open-meteo"
 
     /// Creates the provider.
-    public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        capabilities = Self.capabilities(configuration)
+    }
 
     /// The single request a fetch sends: every kind at once, with `timezone=auto` so days are local days.
     public func request(for request: WeatherRequest) -> HTTPRequest {

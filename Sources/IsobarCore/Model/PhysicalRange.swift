@@ -46,8 +46,11 @@ extension WeatherReport {
 
 extension WeatherSample {
     /// Drops every value outside its quantity's `spec.range`; precipitation is checked as an amount over the period.
-    mutating func dropImpossibleValues(at location: String, into warnings: inout [ValueWarning]) {
-        let check = RangeCheck(location: location)
+    mutating func dropImpossibleValues(at location: @autoclosure () -> String, into warnings: inout [ValueWarning]) {
+        withoutActuallyEscaping(location) { location in dropImpossibleValues(check: RangeCheck(location: location), into: &warnings) }
+    }
+
+    private mutating func dropImpossibleValues(check: RangeCheck, into warnings: inout [ValueWarning]) {
         for quantity in Quantity.allCases where quantity != .precipitationRate {
             var value = self[quantity]
             guard value != nil else { continue }
@@ -62,13 +65,16 @@ extension WeatherSample {
 
 extension DailyPoint {
     /// Drops every value outside its daily quantity's `spec.range` (sunrise and sunset are checked by `PlausibleTimes`).
-    mutating func dropImpossibleValues(at location: String, into warnings: inout [ValueWarning]) {
-        let check = RangeCheck(location: location)
+    mutating func dropImpossibleValues(at location: @autoclosure () -> String, into warnings: inout [ValueWarning]) {
+        withoutActuallyEscaping(location) { location in dropImpossibleValues(check: RangeCheck(location: location), into: &warnings) }
+    }
+
+    private mutating func dropImpossibleValues(check: RangeCheck, into warnings: inout [ValueWarning]) {
         for quantity in DailyQuantity.allCases where quantity.dimension != .instant {
             var value = self[quantity]
             guard value != nil else { continue }
-            let field = quantity == .precipitationSum ? "precipitation_mm" : quantity.rawValue + quantity.dimension.fieldSuffix
-            check(&value, quantity.spec.range, field, &warnings)
+            check(&value, quantity.spec.range,
+                  quantity == .precipitationSum ? "precipitation_mm" : quantity.rawValue + quantity.dimension.fieldSuffix, &warnings)
             if value == nil { self[quantity] = nil }
         }
     }
@@ -95,11 +101,14 @@ extension Dimension {
 
 /// Removes one value outside its range, recording where it was.
 private struct RangeCheck {
-    let location: String
+    /// Where the values are (`current`, `hourly[3]`): spelled out only for a value dropped.
+    let location: () -> String
 
-    func callAsFunction(_ value: inout Double?, _ range: ClosedRange<Double>, _ field: String, _ warnings: inout [ValueWarning]) {
+    func callAsFunction(_ value: inout Double?, _ range: ClosedRange<Double>, _ field: @autoclosure () -> String,
+                        _ warnings: inout [ValueWarning]) {
         guard let number = value, !range.contains(number) else { return }
-        warnings.append(ValueWarning(field: field, path: "\(location).\(field)", value: JSONOutput.format(number),
+        let field = field()
+        warnings.append(ValueWarning(field: field, path: "\(location()).\(field)", value: JSONOutput.format(number),
                                      reason: "outside \(JSONOutput.format(range.lowerBound))…\(JSONOutput.format(range.upperBound))"))
         value = nil
     }
