@@ -90,4 +90,22 @@ struct ValueToleranceTests {
         #expect(report.daily.first?.temperatureMinC == nil)
         #expect(report.warnings.map(\.path) == ["daily[0].temperature_min_c"])
     }
+
+    @Test("a dropped value's path names its step, its field and the range it left")
+    func stepPaths() throws {
+        let steps = (0..<3).map { hour in
+            var step = WeatherSample(time: Fixtures.recordedAt.addingTimeInterval(Double(hour) * 3600), periodHours: 1)
+            step.humidityPercent = hour == 2 ? 101 : 50
+            step.precipitationMM = hour == 1 ? 1200 : 0
+            return step
+        }
+        var day = DailyPoint(date: try #require(LocalDate(year: 2026, month: 11, day: 28)))
+        day.precipitationMM = -1
+        let report = WeatherReport(providerID: "x", place: try somePlace(), fetchedAt: Fixtures.recordedAt, hourly: steps,
+                                   daily: [day, day]).validated(now: Fixtures.recordedAt)
+        #expect(report.warnings.map(\.path) == ["hourly[1].precipitation_mm", "hourly[2].humidity_percent",
+                                                "daily[0].precipitation_mm", "daily[1].precipitation_mm"])
+        #expect(report.warnings.map(\.reason) == ["outside 0…500", "outside 0…100", "outside 0…12000", "outside 0…12000"])
+        #expect(report.hourly.map(\.humidityPercent) == [50, 50, nil])
+    }
 }
