@@ -110,6 +110,7 @@ public struct Engine: Sendable {
     /// Where a run's tasks prefer to run (the HTTP transport's I/O thread, say); nil for the global concurrent executor.
     public let taskExecutor: (any TaskExecutor)?
     private let random: @Sendable (ClosedRange<Double>) -> Double
+    private let sources: SourceTable
 
     /// An engine over the given providers.
     public init(bindings: [ProviderBinding], storage: EngineStorage? = nil, options: EngineOptions = EngineOptions(),
@@ -122,6 +123,7 @@ public struct Engine: Sendable {
         self.diagnostics = diagnostics
         self.taskExecutor = taskExecutor
         self.random = random
+        sources = SourceTable(bindings.flatMap(\.provider.sources))
     }
 
     /// Runs one request; total time is that of the slowest provider, never past the deadline.
@@ -203,8 +205,7 @@ public struct Engine: Sendable {
                 }
             }
         }
-        let sources = bindings.flatMap(\.provider.sources)
-        let order = Dictionary(sources.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let order = sources.order
         reports.sort { order[$0.providerID, default: 0] < order[$1.providerID, default: 0] }
         let reference = Self.referenceTime(reports, time.now())
         // A stale observation is shown, flagged, but never merged as "now" (judged as its note is: a replay by its recording time).
@@ -216,8 +217,7 @@ public struct Engine: Sendable {
             fresh.current = nil
             return fresh
         }
-        let identities = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let consensus = ConsensusV1.merge(merged, place: request.place, weights: options.weights, sources: identities,
+        let consensus = ConsensusV1.merge(merged, place: request.place, weights: options.weights, sources: sources.identities,
                                           familyWeight: options.familyWeight, now: reference)
         emit(.consensus(request, options.learning.map { ConsensusV2.refine(consensus, learning: $0) } ?? consensus))
     }
@@ -353,5 +353,18 @@ public struct Engine: Sendable {
         var narrowed = request
         narrowed.kinds = request.kinds.intersection(kinds.union(kinds.contains(.hourly) ? [.daily] : []))
         return narrowed
+    }
+}
+
+/// The sources of an engine's providers by id, built once per engine: the first of each id counts.
+private final class SourceTable: Sendable {
+    /// Each source's place in display order.
+    let order: [String: Int]
+    /// Each source's identity.
+    let identities: [String: SourceIdentity]
+
+    init(_ sources: [SourceIdentity]) {
+        order = Dictionary(sources.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        identities = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -181,6 +181,10 @@ struct RequestURLTests {
         #expect(PercentEncoding.encode("a b/c,d", keeping: PercentEncoding.querySafe) == "a%20b%2Fc,d")
         #expect(PercentEncoding.encode("é", keeping: []) == "%C3%A9")
         #expect(PercentEncoding.encode("\u{0}\u{7F}", keeping: PercentEncoding.querySafe) == "%00%7F")
+        // Safe runs at either end, between escapes, alone, and none at all.
+        #expect(PercentEncoding.encode(" ab  c ", keeping: PercentEncoding.querySafe) == "%20ab%20%20c%20")
+        #expect(PercentEncoding.encode("temperature_2m,is_day", keeping: PercentEncoding.querySafe) == "temperature_2m,is_day")
+        #expect(PercentEncoding.encode("", keeping: PercentEncoding.querySafe) == "")
     }
 
     @Test func decode() {

@@ -142,15 +142,17 @@ public enum PercentEncoding {
     static func append(_ text: String, keeping safe: ByteTable, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
-            for byte in utf8 {
-                if safe.contains(byte) {
-                    bytes.append(byte)
-                } else {
-                    bytes.append(UInt8(ascii: "%"))
-                    bytes.append(hexDigit(byte >> 4))
-                    bytes.append(hexDigit(byte & 15))
-                }
+            // Runs of safe bytes are copied whole.
+            var run = 0
+            for index in 0..<utf8.count where !safe.contains(utf8[index]) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                let byte = utf8[index]
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigit(byte >> 4))
+                bytes.append(hexDigit(byte & 15))
+                run = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
         }
     }
 
