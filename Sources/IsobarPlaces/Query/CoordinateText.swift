@@ -23,9 +23,18 @@ enum CoordinateText {
         return coordinate
     }
 
-    /// Only digits, signs, a decimal point or an exponent, with at least one digit.
+    /// Only digits, signs, a decimal point or an exponent, with at least one digit. Read by bytes: each of those is one
+    /// byte and a character of its own, and any other byte (a combining mark's included) makes the text not numeric.
     private static func looksNumeric(_ text: String) -> Bool {
-        !text.isEmpty && text.contains(where: \.isASCIIDigit) && text.allSatisfy { $0.isASCIIDigit || "+-.eE".contains($0) }
+        var digits = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            default: return false
+            }
+        }
+        return digits
     }
 
     /// A finite decimal number, or nil.
@@ -33,9 +42,4 @@ enum CoordinateText {
         guard looksNumeric(text), let value = Double(text), value.isFinite else { return nil }
         return value
     }
-}
-
-extension Character {
-    /// `0`…`9`.
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
