@@ -52,41 +52,75 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
     let inFlight = 2 * min(jobs, EngineOptions().maxConcurrentCallsPerProvider)
     print("batch: isobar batch, \(count) places × 2 providers, each on its own loopback server answering after "
         + "\(format(latency * 1000)) ms, --jobs \(jobs) (\(inFlight) calls in flight at most)")
-    let run = try setUp(count, latency: latency)
     // ISOBAR_BENCH_BATCH_KIND=hourly|daily: the same run asking for that kind (the decoding and consensus of 16 days of hours).
     let kind = ProcessInfo.processInfo.environment["ISOBAR_BENCH_BATCH_KIND"].map { ["--kind", $0] } ?? []
-    let child = spawnBatch(isobar, ["batch", run.input, "--config", run.config, "--jobs", String(jobs)] + kind, environment: environment("main"),
-                           output: scratch + "/out.jsonl")
-    let requests = run.servers.map(\.requests.count).reduce(0, +)
-    run.servers.forEach { $0.stop() }
-    let bound = Double(requests) * latency / Double(inFlight)
-    let summary = lastLine(scratch + "/out.jsonl")
-    print("  isobar: wall \(format(child.seconds)) s, exit \(child.status); bound \(requests) × \(format(latency * 1000)) ms ÷ \(inFlight) = "
-        + "\(format(bound)) s; wall/bound \(format(child.seconds / bound)) (target ≤ 1.1)")
-    print("    CPU \(format(child.cpuSeconds)) s = \(format(child.cpuSeconds / Double(count) * 1000)) ms per place; peak RSS "
-        + "\(format(Double(child.maxRSSKiB) / 1024)) MiB")
-    print("    \(summary)")
-
+    let environmentNow = ProcessInfo.processInfo.environment
     // Comparing two builds of Isobar needs no Python run between theirs.
-    guard ProcessInfo.processInfo.environment["ISOBAR_BENCH_BATCH_SKIP_PYTHON"] == nil else { return }
-    let script = dataDirectory() + "/../Benchmarks/python/batch_aiohttp.py"
-    let python = try setUp(count, latency: latency)
-    // The first python3 on this process's PATH (where `pip install aiohttp` put it), as a user would run it.
-    let parent = ProcessInfo.processInfo.environment
-    let compared = spawnBatch("/usr/bin/env", ["python3", script, python.input, python.servers[0].baseURL, python.servers[1].baseURL, String(inFlight)],
-                              environment: ["PATH=\(parent["PATH"] ?? "/usr/bin:/bin")", "HOME=\(parent["HOME"] ?? scratch)"]
-                                  + (parent["PYENV_ROOT"].map { ["PYENV_ROOT=\($0)"] } ?? []),
-                              output: scratch + "/python.jsonl")
-    let pythonRequests = python.servers.map(\.requests.count).reduce(0, +)
-    python.servers.forEach { $0.stop() }
-    if compared.status == 3 {
-        print("  python: skipped, aiohttp is not installed (pip install aiohttp)")
-    } else {
+    let withPython = environmentNow["ISOBAR_BENCH_BATCH_SKIP_PYTHON"] == nil
+    // Rounds of both runs, the first of each round alternating, so that a slow phase of a shared machine weighs on both alike.
+    let rounds = max(1, environmentNow["ISOBAR_BENCH_BATCH_ROUNDS"].flatMap { Int($0) } ?? (withPython ? 3 : 1))
+    var ownCPU: [Double] = [], pythonCPU: [Double] = [], ratios: [Double] = [], wallRatios: [Double] = []
+    var pythonSkipped = false
+
+    /// One run of Isobar: its figures printed, its CPU per place and wall ÷ bound kept.
+    func isobarRound() throws {
+        let run = try setUp(count, latency: latency)
+        let child = spawnBatch(isobar, ["batch", run.input, "--config", run.config, "--jobs", String(jobs)] + kind,
+                               environment: environment("main"), output: scratch + "/out.jsonl")
+        let requests = run.servers.map(\.requests.count).reduce(0, +)
+        run.servers.forEach { $0.stop() }
+        let bound = Double(requests) * latency / Double(inFlight)
+        print("  isobar: wall \(format(child.seconds)) s, exit \(child.status); bound \(requests) × \(format(latency * 1000)) ms ÷ \(inFlight) = "
+            + "\(format(bound)) s; wall/bound \(format(child.seconds / bound)) (target ≤ 1.1)")
+        print("    CPU \(format(child.cpuSeconds)) s = \(format(child.cpuSeconds / Double(count) * 1000)) ms per place; peak RSS "
+            + "\(format(Double(child.maxRSSKiB) / 1024)) MiB")
+        print("    \(lastLine(scratch + "/out.jsonl"))")
+        ownCPU.append(child.cpuSeconds / Double(count) * 1000)
+        wallRatios.append(child.seconds / max(bound, 1e-9))
+    }
+
+    /// One run of the Python script: its figures printed, its CPU per place kept (nothing when aiohttp is missing).
+    func pythonRound() throws {
+        let script = dataDirectory() + "/../Benchmarks/python/batch_aiohttp.py"
+        let python = try setUp(count, latency: latency)
+        // The first python3 on this process's PATH (where `pip install aiohttp` put it), as a user would run it.
+        let compared = spawnBatch("/usr/bin/env", ["python3", script, python.input, python.servers[0].baseURL, python.servers[1].baseURL,
+                                                   String(inFlight)],
+                                  environment: ["PATH=\(environmentNow["PATH"] ?? "/usr/bin:/bin")", "HOME=\(environmentNow["HOME"] ?? scratch)"]
+                                      + (environmentNow["PYENV_ROOT"].map { ["PYENV_ROOT=\($0)"] } ?? []),
+                                  output: scratch + "/python.jsonl")
+        let pythonRequests = python.servers.map(\.requests.count).reduce(0, +)
+        python.servers.forEach { $0.stop() }
+        guard compared.status != 3 else {
+            pythonSkipped = true
+            return
+        }
         print("  python asyncio + aiohttp, semaphore \(inFlight): wall \(format(compared.seconds)) s, exit \(compared.status), "
             + "\(pythonRequests) requests; CPU \(format(compared.cpuSeconds)) s = \(format(compared.cpuSeconds / Double(count) * 1000)) ms "
             + "per place; peak RSS \(format(Double(compared.maxRSSKiB) / 1024)) MiB")
         print("    \(lastLine(scratch + "/python.jsonl"))")
-        print("  CPU per place isobar/python \(format(child.cpuSeconds / max(compared.cpuSeconds, 1e-9))) (target ≤ 0.5)")
+        pythonCPU.append(compared.cpuSeconds / Double(count) * 1000)
+    }
+
+    for round in 0..<rounds {
+        if rounds > 1 { print("  round \(round + 1) of \(rounds)") }
+        if withPython && !pythonSkipped && round % 2 == 1 {
+            try pythonRound()
+            try isobarRound()
+        } else {
+            try isobarRound()
+            if withPython && !pythonSkipped { try pythonRound() }
+        }
+        if ownCPU.count == pythonCPU.count, let own = ownCPU.last, let other = pythonCPU.last {
+            ratios.append(own / max(other, 1e-9))
+            print("  CPU per place isobar/python \(format(own / max(other, 1e-9))) (target ≤ 0.5)")
+        }
+    }
+    if pythonSkipped { print("  python: skipped, aiohttp is not installed (pip install aiohttp)") }
+    if rounds > 1 {
+        print("  medians of \(rounds) rounds: isobar CPU \(format(middle(ownCPU))) ms per place, wall/bound \(format(middle(wallRatios)))"
+            + (pythonCPU.isEmpty ? "" : "; python CPU \(format(middle(pythonCPU))) ms per place; isobar/python \(format(middle(ratios))) "
+                + "(per round \(ratios.map(format).joined(separator: ", ")); target ≤ 0.5)"))
     }
 
     guard ProcessInfo.processInfo.environment["ISOBAR_BENCH_BATCH_QUICK"] == nil else { return }
@@ -146,3 +180,6 @@ private func lastLine(_ path: String) -> String {
     let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     return String(text.split(separator: "\n").last?.prefix(220) ?? "(no output)")
 }
+
+/// The median of `values` (the upper one of an even count); 0 for none.
+private func middle(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
