@@ -123,7 +123,7 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
                 + "(per round \(ratios.map(format).joined(separator: ", ")); target ≤ 0.5)"))
     }
 
-    guard ProcessInfo.processInfo.environment["ISOBAR_BENCH_BATCH_QUICK"] == nil else { return }
+    guard withPython, environmentNow["ISOBAR_BENCH_BATCH_QUICK"] == nil else { return }
     // Memory: the same run with ten times the places (2 ms answers, so that it stays short) against one times.
     var peaks: [Int: Int] = [:]
     for places in [count, count * 10] {

@@ -61,7 +61,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     public let capabilities: ProviderCapabilities
 
     /// What a provider of `configuration` offers.
-    private static func capabilities(_ configuration: Configuration) -> ProviderCapabilities {
+    private static func offered(by configuration: Configuration) -> ProviderCapabilities {
         ProviderCapabilities(
             kinds: Set(DataKind.allCases), horizonDays: configuration.forecastDays, stepHours: 1,
             quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: true,
@@ -96,7 +96,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// Creates the provider.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        capabilities = Self.capabilities(configuration)
+        capabilities = Self.offered(by: configuration)
     }
 
     /// The single request a fetch sends: every kind at once, with `timezone=auto` so days are local days.

@@ -356,7 +356,8 @@ public struct Engine: Sendable {
     }
 }
 
-/// The sources of an engine's providers by id, built once per engine: the first of each id counts.
+/// The sources of an engine's providers by id, built once per engine: the first of each id counts. A class, so that the
+/// engine's copies (one in each place's tasks) share it.
 private final class SourceTable: Sendable {
     /// Each source's place in display order.
     let order: [String: Int]

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarTestKit
 import Testing
 
 @Suite("RetryAfter and ProviderError.forStatus")
@@ -58,7 +59,7 @@ struct HTTPStatusMappingTests {
     }
 
     @Test func trimmingSpacesByBytesAgreesWithTrimmingByCharacters() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 20_261_201)
         let pieces = [" ", "\t", "a", "Z", ",", "\r\n", "\n", "é", "\u{301}", "東", "🙂", "\u{3000}"]
         for _ in 0..<2_000 {
             let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()

@@ -9,6 +9,8 @@ struct MessageTextTests {
         #expect(MessageText.oneLine("") == "")
         #expect(MessageText.oneLine(" plain text, 100 % ~ASCII ") == " plain text, 100 % ~ASCII ")
         #expect(MessageText.oneLine("ends with a tab\t") == "ends with a tab\\u{9}")
+        #expect(MessageText.oneLine("x\u{7F}") == "x\\u{7F}")
+        #expect(MessageText.oneLine("~\u{80}") == "~\\u{80}")
     }
 
     @Test func errorsEscapeWhatTheyQuote() {

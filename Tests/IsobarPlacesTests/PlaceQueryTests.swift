@@ -58,20 +58,16 @@ struct PlaceQueryTests {
     @Test func theLengthLimitCountsCharactersNotBytes() throws {
         let longest = String(repeating: "é", count: PlaceQuery.maximumLength)
         #expect(try PlaceQuery.parse(longest) == .name(NameQuery(name: longest)))
-        #expect(throws: GazetteerError(.invalidQuery, "the place is too long (201 characters; at most 200)")) {
-            try PlaceQuery.parse(longest + "é")
-        }
-        do {
-            _ = try PlaceQuery.parse(longest + "é")
-        } catch {
-            #expect(error.message == "the place is too long (201 characters; at most 200)")
-        }
+        let refused = #expect(throws: GazetteerError.self) { try PlaceQuery.parse(longest + "é") }
+        #expect(refused?.code == .invalidQuery)
+        #expect(refused?.message == "the place is too long (201 characters; at most 200)")
     }
 
     @Test func aNumberJoinedByACombiningMarkIsAName() throws {
         #expect(try PlaceQuery.parse("53.9\u{301},27.5") == .name(NameQuery(name: "53.9\u{301}", qualifiers: ["27.5"])))
         #expect(try PlaceQuery.parse("5e1,-2.5E1") == .coordinate(try #require(Coordinate(latitude: 50, longitude: -25))))
-        #expect(throws: GazetteerError(.invalidCoordinate, "")) { try PlaceQuery.parse("53.9,27.5\u{301}") }
+        let refused = #expect(throws: GazetteerError.self) { try PlaceQuery.parse("53.9,27.5\u{301}") }
+        #expect(refused?.code == .invalidCoordinate)
     }
 
     @Test func tenKilobytesAreRefused() {

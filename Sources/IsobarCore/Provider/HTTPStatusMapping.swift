@@ -99,9 +99,10 @@ public struct CheckedBody {
 }
 
 extension Substring {
-    /// The text without the leading and trailing bytes `dropped` holds for, when the text is all ASCII (each byte is then one
-    /// character, so bytes and characters trim alike); nil otherwise, for a trim by characters instead.
-    public func trimmedASCII(dropping dropped: (UInt8) -> Bool) -> String? {
+    /// The text without the leading and trailing bytes `dropped` holds for, when the text is all ASCII; nil otherwise, for a
+    /// trim by characters instead. Bytes and characters then trim alike as long as `dropped` holds for both CR and LF or for
+    /// neither (CR LF is the one ASCII character of two bytes).
+    package func trimmedASCII(dropping dropped: (UInt8) -> Bool) -> String? {
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         guard let first = utf8.firstIndex(where: { !dropped($0) }), let last = utf8.lastIndex(where: { !dropped($0) }) else { return "" }
         return String(self[first...last])

@@ -21,8 +21,11 @@ public enum PlaceQuery: Sendable, Hashable {
     /// Parses `lat,lon` as coordinates, anything else as a name with comma-separated qualifiers.
     public static func parse(_ text: String) throws(GazetteerError) -> PlaceQuery {
         // Never more characters than bytes: characters are counted only past the longest in bytes.
-        if text.utf8.count > maximumLength, case let length = text.count, length > maximumLength {
-            throw GazetteerError(.invalidQuery, "the place is too long (\(length) characters; at most \(maximumLength))")
+        if text.utf8.count > maximumLength {
+            let length = text.count
+            guard length <= maximumLength else {
+                throw GazetteerError(.invalidQuery, "the place is too long (\(length) characters; at most \(maximumLength))")
+            }
         }
         guard !text.unicodeScalars.contains(where: isControl) else {
             throw GazetteerError(.invalidQuery, "the place contains control characters")
