@@ -45,6 +45,14 @@ import Testing
         #expect(!error.message.isEmpty)
     }
 
+    @Test func aPlaceNameIsLimitedInCharactersNotBytes() {
+        let longest = String(repeating: "é", count: 200)
+        #expect(parse(" \(longest) ") == .success(BatchAsk(target: .text(longest), id: nil)))
+        guard case .failure(let error) = parse(longest + "é") else { Issue.record("201 characters accepted"); return }
+        #expect(error.code == .badInput)
+        #expect(error.message == "the place is too long (201 characters; at most 200)")
+    }
+
     @Test func aLongLineIsAnError() {
         guard case .failure(let error) = parse("Minsk", tooLong: true) else { Issue.record("accepted"); return }
         #expect(error.code == .lineTooLong)

@@ -60,7 +60,9 @@ public struct PlaceDirectory: Sendable {
             throw PlaceError("the place contains control characters")
         }
         // Never more characters than bytes: the count of characters is needed only past 200 bytes.
-        guard trimmed.utf8.count <= 200 || trimmed.count <= 200 else { throw PlaceError("the place is too long (\(trimmed.count) characters; at most 200)") }
+        guard trimmed.utf8.count <= 200 || trimmed.count <= 200 else {
+            throw PlaceError("the place is too long (\(trimmed.count) characters; at most 200)")
+        }
         return trimmed
     }
 
