@@ -118,8 +118,8 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
     }
     if pythonSkipped { print("  python: skipped, aiohttp is not installed (pip install aiohttp)") }
     if rounds > 1 {
-        print("  medians of \(rounds) rounds: isobar CPU \(format(middle(ownCPU))) ms per place, wall/bound \(format(middle(wallRatios)))"
-            + (pythonCPU.isEmpty ? "" : "; python CPU \(format(middle(pythonCPU))) ms per place; isobar/python \(format(middle(ratios))) "
+        print("  medians of \(rounds) rounds: isobar CPU \(format(median(ownCPU))) ms per place, wall/bound \(format(median(wallRatios)))"
+            + (pythonCPU.isEmpty ? "" : "; python CPU \(format(median(pythonCPU))) ms per place; isobar/python \(format(median(ratios))) "
                 + "(per round \(ratios.map(format).joined(separator: ", ")); target ≤ 0.5)"))
     }
 
@@ -180,6 +180,3 @@ private func lastLine(_ path: String) -> String {
     let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     return String(text.split(separator: "\n").last?.prefix(220) ?? "(no output)")
 }
-
-/// The median of `values` (the upper one of an even count); 0 for none.
-private func middle(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }

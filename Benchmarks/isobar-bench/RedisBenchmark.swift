@@ -113,9 +113,6 @@ func benchmarkRedis() async throws {
     print("    permit      SQLite (grant + settle) \(format(permitLocal.median)) µs, \(format(permitLocal.p90)) µs   Redis (one GCRA script) \(format(permitShared.median)) µs, \(format(permitShared.p90)) µs")
 }
 
-/// The median of `values` (the upper one of an even count).
-private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-
 /// `p25–p75` of `values`.
 private func spread(_ values: [Double]) -> String {
     let sorted = values.sorted()

@@ -150,6 +150,9 @@ func benchmarkHTTP() async throws {
     print("  connections opened: \(server.connectionCount)")
 }
 
+/// The median of `values` (the upper one of an even count); `values` must not be empty.
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
 func format(_ value: Double) -> String {
     let rounded = (value * 100).rounded() / 100
     return String(rounded)
