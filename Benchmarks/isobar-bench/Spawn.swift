@@ -79,11 +79,11 @@ struct SpawnError: Error, CustomStringConvertible {
     var description: String { "cannot start \(path): error \(code)" }
 }
 
-/// `ISOBAR_TIME_SHIFT=…`: moves a child's clock to the bundled recordings' moment (2026-11-28 12:00 UTC, never before), so that
-/// the bodies the benchmarks serve live are judged as at that moment (today, their current conditions are days old and left
-/// out, and so never cached).
+/// `ISOBAR_TIME_SHIFT=…`: moves a child's clock to the bundled recordings' moment (2026-11-28 09:00 UTC, never before), so that
+/// the bodies the benchmarks serve live are judged as at that moment: their current conditions, observed minutes before, are
+/// fresh, cached and merged (today they are days old, and would be left out of the consensus and never cached).
 func recordingTimeShift() -> String {
-    let recordedAt = Date(timeIntervalSince1970: 1_795_856_400 + 3 * 3_600)
+    let recordedAt = Date(timeIntervalSince1970: 1_795_856_400)
     return "ISOBAR_TIME_SHIFT=\(Int(recordedAt.timeIntervalSinceNow.rounded(.up)))"
 }
 
