@@ -98,32 +98,28 @@ public enum EngineEvent: Sendable {
 /// the run's deadline.
 public struct Engine: Sendable {
     /// The providers asked, in display order.
-    public let bindings: [ProviderBinding]
+    public var bindings: [ProviderBinding] { parts.bindings }
     /// Cache, ledger, cooldowns, breakers and leases; nil to ask providers directly.
-    public let storage: EngineStorage?
+    public var storage: EngineStorage? { parts.storage }
     /// Deadline, cache use, retry and concurrency settings.
-    public let options: EngineOptions
+    public var options: EngineOptions { parts.options }
     /// The clock all waiting goes through.
-    public let time: any TimeSource
+    public var time: any TimeSource { parts.time }
     /// Where storage problems go.
-    public let diagnostics: any DiagnosticSink
+    public var diagnostics: any DiagnosticSink { parts.diagnostics }
     /// Where a run's tasks prefer to run (the HTTP transport's I/O thread, say); nil for the global concurrent executor.
-    public let taskExecutor: (any TaskExecutor)?
-    private let random: @Sendable (ClosedRange<Double>) -> Double
-    private let sources: SourceTable
+    public var taskExecutor: (any TaskExecutor)? { parts.taskExecutor }
+    private var random: @Sendable (ClosedRange<Double>) -> Double { parts.random }
+    private var sources: SourceTable { parts.sources }
+    /// Everything above, in one object: each place's tasks capture the engine, and copying it is then one reference.
+    private let parts: EngineParts
 
     /// An engine over the given providers.
     public init(bindings: [ProviderBinding], storage: EngineStorage? = nil, options: EngineOptions = EngineOptions(),
                 time: any TimeSource = SystemTime(), diagnostics: any DiagnosticSink = DiagnosticLog(), taskExecutor: (any TaskExecutor)? = nil,
                 random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) {
-        self.bindings = bindings
-        self.storage = storage
-        self.options = options
-        self.time = time
-        self.diagnostics = diagnostics
-        self.taskExecutor = taskExecutor
-        self.random = random
-        sources = SourceTable(bindings.flatMap(\.provider.sources))
+        parts = EngineParts(bindings: bindings, storage: storage, options: options, time: time, diagnostics: diagnostics,
+                            taskExecutor: taskExecutor, random: random, sources: SourceTable(bindings.flatMap(\.provider.sources)))
     }
 
     /// Runs one request; total time is that of the slowest provider, never past the deadline.
@@ -141,36 +137,57 @@ public struct Engine: Sendable {
 
     /// Runs requests as they arrive from `requests` (taken only when there is room, so a long input is never held at once).
     public func run(_ requests: AsyncStream<WeatherRequest>) -> AsyncStream<EngineEvent> {
+        AsyncStream { continuation in
+            let task = drive(requests, byPlace: false, emit: { events in for event in events { continuation.yield(event) } },
+                             finished: { continuation.finish() })
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// `run(_:)` with each place's events handed over together once its consensus is made (its answers first, in the
+    /// order they came): one hand-over a place instead of one an event, for a consumer that writes a place at a time.
+    public func runByPlace(_ requests: AsyncStream<WeatherRequest>) -> AsyncStream<[EngineEvent]> {
+        AsyncStream { continuation in
+            let task = drive(requests, byPlace: true, emit: { continuation.yield($0) }, finished: { continuation.finish() })
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Answers the requests of `requests` with bounded concurrency, passing events to `emit` (a place's all at once when
+    /// `byPlace`, else each alone), then calls `finished`.
+    private func drive(_ requests: AsyncStream<WeatherRequest>, byPlace: Bool, emit: @escaping @Sendable ([EngineEvent]) -> Void,
+                       finished: @escaping @Sendable () -> Void) -> Task<Void, Never> {
         let engine = self
-        return AsyncStream { continuation in
-            let task = Task(executorPreference: engine.taskExecutor) {
-                let deadline = engine.time.now().addingTimeInterval(engine.options.timeoutSeconds)
-                let pipelines = engine.bindings.map { binding in
-                    Pipeline.compose(binding, storage: engine.storage, options: engine.options, time: engine.time, random: engine.random,
-                                     diagnostics: engine.diagnostics, slots: AsyncSemaphore(engine.callSlots(binding)))
-                }
-                let places = AsyncSemaphore(engine.options.maxConcurrentRequests)
-                let calendars = ZoneCalendars()
-                // Discarding: a finished place's task is let go at once, so a long input never piles up finished tasks.
-                await withDiscardingTaskGroup { group in
-                    var number = 0
-                    for await weather in requests {
-                        guard await places.acquire() else { break }
-                        let request = EngineRequest(id: RequestID(number), weather: weather)
-                        number += 1
-                        group.addTask {
-                            defer { places.release() }
-                            await engine.answer(request, pipelines: pipelines, deadline: deadline, calendars: calendars) {
-                                continuation.yield($0)
-                            }
+        return Task(executorPreference: engine.taskExecutor) {
+            let deadline = engine.time.now().addingTimeInterval(engine.options.timeoutSeconds)
+            let pipelines = engine.bindings.map { binding in
+                Pipeline.compose(binding, storage: engine.storage, options: engine.options, time: engine.time, random: engine.random,
+                                 diagnostics: engine.diagnostics, slots: AsyncSemaphore(engine.callSlots(binding)))
+            }
+            let places = AsyncSemaphore(engine.options.maxConcurrentRequests)
+            let calendars = ZoneCalendars()
+            // Discarding: a finished place's task is let go at once, so a long input never piles up finished tasks.
+            await withDiscardingTaskGroup { group in
+                var number = 0
+                for await weather in requests {
+                    guard await places.acquire() else { break }
+                    let request = EngineRequest(id: RequestID(number), weather: weather)
+                    number += 1
+                    group.addTask {
+                        defer { places.release() }
+                        guard byPlace else {
+                            return await engine.answer(request, pipelines: pipelines, deadline: deadline, calendars: calendars) { emit([$0]) }
                         }
+                        var events: [EngineEvent] = []
+                        events.reserveCapacity(engine.bindings.count + 1)
+                        await engine.answer(request, pipelines: pipelines, deadline: deadline, calendars: calendars) { events.append($0) }
+                        emit(events)
                     }
                 }
-                // Writes nobody waited for (settles, answers kept, leases released) are committed before the run ends.
-                await engine.storage?.flushQueuedWrites()
-                continuation.finish()
             }
-            continuation.onTermination = { _ in task.cancel() }
+            // Writes nobody waited for (settles, answers kept, leases released) are committed before the run ends.
+            await engine.storage?.flushQueuedWrites()
+            finished()
         }
     }
 
@@ -189,14 +206,15 @@ public struct Engine: Sendable {
 
     /// Asks every provider about one request, emitting each answer as it comes and the consensus last.
     private func answer(_ request: EngineRequest, pipelines: [(step: any PipelineStep, stale: StaleIfErrorStep?)], deadline: Date,
-                        calendars: ZoneCalendars, emit: @Sendable (EngineEvent) -> Void) async {
+                        calendars: ZoneCalendars, emit: (EngineEvent) -> Void) async {
         var reports: [WeatherReport] = []
         // The place's own zone decides every provider's days: its file is read once per run, not once per answer. Only a
         // zone that loaded stands for every answer; a fallback offset depends on each answer's own offset.
         let calendar = calendars.calendar(for: request.place)
         await withTaskGroup(of: [EngineEvent].self) { group in
             for (binding, pipeline) in zip(bindings, pipelines) {
-                group.addTask { await self.ask(binding, pipeline, request, deadline: deadline, calendar: calendar) }
+                let provider = binding.provider
+                group.addTask { await self.ask(provider, pipeline, request, deadline: deadline, calendar: calendar) }
             }
             for await events in group {
                 for event in events {
@@ -237,9 +255,9 @@ public struct Engine: Sendable {
 
     /// Asks one provider, giving up at the deadline (with a cached answer, even a stale one, when there is one); an answer
     /// that carries several sources (`WeatherReport.sourceReports`) is one result per source.
-    private func ask(_ binding: ProviderBinding, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
+    private func ask(_ provider: any WeatherProvider, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
                      deadline: Date, calendar placeCalendar: LocalCalendar?) async -> [EngineEvent] {
-        let event = await askOnce(binding, pipeline, request, deadline: deadline)
+        let event = await askOnce(provider, pipeline, request, deadline: deadline)
         guard case .success(let answer, let narrowed) = event else {
             if case .failure(let failure) = event { return [failure] }
             return []
@@ -274,9 +292,8 @@ public struct Engine: Sendable {
         case failure(EngineEvent)
     }
 
-    private func askOnce(_ binding: ProviderBinding, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
+    private func askOnce(_ provider: any WeatherProvider, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
                          deadline: Date) async -> Turn {
-        let provider = binding.provider
         let narrowed = narrowed(request.weather, for: provider)
         guard !Task.isCancelled else {
             return .failure(.failure(request, providerID: provider.id, error: ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)))
@@ -356,8 +373,31 @@ public struct Engine: Sendable {
     }
 }
 
-/// The sources of an engine's providers by id, built once per engine: the first of each id counts. A class, so that the
-/// engine's copies (one in each place's tasks) share it.
+/// An engine's settings and parts, shared by its copies.
+private final class EngineParts: Sendable {
+    let bindings: [ProviderBinding]
+    let storage: EngineStorage?
+    let options: EngineOptions
+    let time: any TimeSource
+    let diagnostics: any DiagnosticSink
+    let taskExecutor: (any TaskExecutor)?
+    let random: @Sendable (ClosedRange<Double>) -> Double
+    let sources: SourceTable
+
+    init(bindings: [ProviderBinding], storage: EngineStorage?, options: EngineOptions, time: any TimeSource, diagnostics: any DiagnosticSink,
+         taskExecutor: (any TaskExecutor)?, random: @escaping @Sendable (ClosedRange<Double>) -> Double, sources: SourceTable) {
+        self.bindings = bindings
+        self.storage = storage
+        self.options = options
+        self.time = time
+        self.diagnostics = diagnostics
+        self.taskExecutor = taskExecutor
+        self.random = random
+        self.sources = sources
+    }
+}
+
+/// The sources of an engine's providers by id, built once per engine: the first of each id counts.
 private final class SourceTable: Sendable {
     /// Each source's place in display order.
     let order: [String: Int]

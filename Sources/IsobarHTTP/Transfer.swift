@@ -165,6 +165,7 @@ private func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _
     let length = size * count
     bytes.withMemoryRebound(to: UInt8.self, capacity: length) { start in
         if let field = HeaderLine.field(UnsafeBufferPointer(start: start, count: length)) {
+            if transfer.headers.isEmpty { transfer.headers.reserveCapacity(16) }
             transfer.headers.append(field)
         } else if HeaderLine.isStatusLine(UnsafeBufferPointer(start: start, count: length)) {
             transfer.headers.removeAll()

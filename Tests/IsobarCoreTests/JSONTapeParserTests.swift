@@ -102,14 +102,17 @@ import Testing
         let value = try JSONDocument(parsing: #"{"a": 1, "b": 2, "a": 3}"#).rootValue
         #expect(try value.int("a") == 3)
         #expect(try value.members().map(\.key) == ["a", "b"])
-        let many = "{" + (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k7\": 70}"
-        #expect(JSONTapeParser.tape(of: Array(many.utf8)) == nil)
-        #expect(try JSONDocument(parsing: many).rootValue.int("k7") == 70)
-        #expect(throws: JSONError.self) { try JSONDocument(parsing: Array(many.utf8), rejectingDuplicateKeys: true) }
+        // Both ways of finding the repeat: pairwise in a narrow object, by hashes in a wide one.
+        for width in [20, 40] {
+            let many = "{" + (0..<width).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k7\": 70}"
+            #expect(JSONTapeParser.tape(of: Array(many.utf8)) == nil, "\(width) keys")
+            #expect(try JSONDocument(parsing: many).rootValue.int("k7") == 70)
+            #expect(throws: JSONError.self) { try JSONDocument(parsing: Array(many.utf8), rejectingDuplicateKeys: true) }
+        }
     }
 
     @Test func wideObjectsWithDistinctKeysAreReadInOnePass() throws {
-        for width in [13, 30, 200] {
+        for width in [13, 24, 25, 200] {
             let text = "{" + (0..<width).map { "\"key\($0)\": \($0)" }.joined(separator: ",") + "}"
             #expect(agreesWithJansson(Array(text.utf8)), "\(width) keys left to jansson")
             #expect(try JSONDocument(parsing: text).rootValue.int("key\(width - 1)") == width - 1)

@@ -135,6 +135,50 @@ struct EngineRunTests {
         }
     }
 
+    @Test func byPlaceEachPlacesEventsComeInOneHandOverEndingWithItsConsensus() async throws {
+        // "slow" answers place 0 last of all: its place's hand-over waits for it, the other places' do not.
+        let gate = ParkingLot()
+        let slow = FakeProvider("slow") { request, _ throws(ProviderError) in
+            if ManyPlaces.number(request.place) == 0 {
+                guard await gate.park() else { throw ProviderError(.cancelled, "cancelled", reason: .cancelled) }
+            }
+            return ManyPlaces.report("slow", request.place, offset: 2)
+        }
+        let failing = FakeProvider("failing") { request, _ throws(ProviderError) in
+            throw ProviderError(.unavailable, "no answer for place \(ManyPlaces.number(request.place))")
+        }
+        let quick = FakeProvider("quick") { request, _ in ManyPlaces.report("quick", request.place, offset: 0) }
+        var options = EngineOptions()
+        options.maxConcurrentRequests = 4
+        let engine = Engine(bindings: [slow, failing, quick].map { ProviderBinding(provider: $0, transport: UnusedTransport()) }, options: options,
+                            time: ManualClock(start: Fixture.midnightUTC))
+        let stream = engine.runByPlace({
+            let (requests, continuation) = AsyncStream.makeStream(of: WeatherRequest.self)
+            for request in ManyPlaces.requests() { continuation.yield(request) }
+            continuation.finish()
+            return requests
+        }())
+        var handOvers: [[EngineEvent]] = []
+        for await events in stream {
+            handOvers.append(events)
+            // Every other place is done once 19 have come: only then does place 0's slow provider answer.
+            if handOvers.count == 19 { gate.open() }
+        }
+
+        #expect(handOvers.count == 20)
+        #expect(handOvers.last?.first?.request.id == RequestID(0), "place 0, waiting for its slow provider, came last")
+        for events in handOvers {
+            try #require(events.count == 4)
+            let id = events[0].request.id
+            #expect(events.allSatisfy { $0.request.id == id })
+            #expect(Set(events.dropLast().compactMap(\.providerID)) == ["slow", "failing", "quick"])
+            #expect(events.dropLast().first { $0.providerID == "failing" }?.error?.message == "no answer for place \(id.rawValue)")
+            let consensus = try #require(events.last?.consensus, "place \(id.rawValue) did not end with its consensus")
+            #expect(consensus.providers == ["slow", "quick"])
+            #expect(consensus.current?.values[.temperature]?.value == Double(id.rawValue) + 1)
+        }
+    }
+
     @Test func maxConcurrentRequestsBoundsThePlacesInFlight() async throws {
         let lot = ParkingLot()
         let counter = InFlightCounter()

@@ -60,18 +60,21 @@ extension IsobarCommandLine {
         // runs without live calls, and those with a shared store (whose calls block).
         let onLoop = options.kind == .current && setup.bindings.contains { $0.policy != nil } && !options.offline && setup.shared == nil
         let loop = onLoop ? setup.live.loopExecutor() : nil
-        let events = engine(setup, taskExecutor: loop).run(AsyncStream(unfolding: { await feed.next() }))
+        // A place's lines are written together (as its consensus needs every answer anyway): one hand-over a place.
+        let placesEvents = engine(setup, taskExecutor: loop).runByPlace(AsyncStream(unfolding: { await feed.next() }))
         let output = output
         let consumer = Task {
             var renderer = JSONLinesRenderer(context: context, output: output)
             var rows = csv
-            for await event in events {
-                await archive?.record(event)
-                let label = book.label(of: event.request.id)
-                if rows != nil {
-                    book.record(event, line: Array(rows!.lines(for: event, leading: [label.map { String($0.inputLine) }, label?.id]).utf8))
-                } else {
-                    book.record(event, line: renderer.line(for: event, label: label))
+            for await events in placesEvents {
+                for event in events {
+                    await archive?.record(event)
+                    let label = book.label(of: event.request.id)
+                    if rows != nil {
+                        book.record(event, line: Array(rows!.lines(for: event, leading: [label.map { String($0.inputLine) }, label?.id]).utf8))
+                    } else {
+                        book.record(event, line: renderer.line(for: event, label: label))
+                    }
                 }
                 if output.isClosed { return }
             }

@@ -129,7 +129,8 @@ public struct JSONOutputBuffer: Sendable {
         string(value)
     }
 
-    /// An array of strings.
+    /// An array of strings. Inlinable, so that a caller's sequence (a lazy filter, say) is walked by code specialised for it.
+    @inlinable
     public mutating func strings(_ values: some Sequence<String>) {
         beginArray()
         for value in values { string(value) }

@@ -20,6 +20,10 @@ struct JSONTapeParser {
     private init(_ text: UnsafeBufferPointer<UInt8>) {
         self.text = text
         nodes.reserveCapacity(min(text.count / 8 + 4, 1 << 16))
+        // Room for the usual nesting and keys at once, rather than growing them a step at a time.
+        open.reserveCapacity(16)
+        keyFrames.reserveCapacity(16)
+        keys.reserveCapacity(64)
     }
 
     /// The tape of `bytes`, or nil when the parser leaves the text to jansson.
@@ -317,7 +321,8 @@ struct JSONTapeParser {
     /// True when no two of an object's keys (plain strings) are the same.
     private func hasDistinctKeys(_ keys: ArraySlice<Int>) -> Bool {
         guard keys.count > 1 else { return true }
-        if keys.count <= 12 {
+        // Pairwise up to a few dozen keys (most pairs differ in length): cheaper than hashing them into a set.
+        if keys.count <= 24 {
             for (offset, key) in keys.enumerated() {
                 for other in keys.dropFirst(offset + 1) where sameKey(key, other) { return false }
             }

@@ -19,50 +19,162 @@ public enum Freshness: Sendable, Equatable {
 }
 
 /// One provider's normalised answer for one place.
+///
+/// A value type whose fields live in one shared, copy-on-write box: passing a report along the pipeline, returning it
+/// from an async step or keeping it in a result copies one reference, not the whole answer (current conditions alone
+/// are a few hundred bytes); a change to a shared report copies the box first.
 public struct WeatherReport: Sendable, Equatable {
+    /// Every field, stored together.
+    @usableFromInline
+    struct Fields: Sendable, Equatable {
+        @usableFromInline var providerID: String
+        @usableFromInline var place: Place
+        @usableFromInline var source: DataSource
+        @usableFromInline var fetchedAt: Date
+        @usableFromInline var utcOffsetSeconds: Int?
+        @usableFromInline var timeZoneIdentifier: String?
+        @usableFromInline var current: WeatherSample?
+        @usableFromInline var hourly: [WeatherSample]
+        @usableFromInline var daily: [DailyPoint]
+        @usableFromInline var freshness: Freshness
+        @usableFromInline var warnings: [ValueWarning]
+        @usableFromInline var notices: [String]
+        @usableFromInline var caching: HTTPCaching?
+        @usableFromInline var sourceReports: [WeatherReport]
+    }
+
+    /// The shared box; a report that changes it while shared copies it first (`unique`).
+    @usableFromInline
+    final class Box: @unchecked Sendable {
+        // Read from many reports at once but only ever changed through a report that holds the one reference to it.
+        @usableFromInline var fields: Fields
+
+        @usableFromInline
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    @usableFromInline var box: Box
+
+    /// The box, copied first when another report shares it.
+    @inlinable
+    var unique: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            return box
+        }
+    }
+
     /// The provider that answered.
-    public var providerID: String
+    @inlinable
+    public var providerID: String {
+        _read { yield box.fields.providerID }
+        _modify { yield &unique.fields.providerID }
+    }
+
     /// The place asked about.
-    public var place: Place
+    @inlinable
+    public var place: Place {
+        _read { yield box.fields.place }
+        _modify { yield &unique.fields.place }
+    }
+
     /// Where the data came from.
-    public var source: DataSource
+    @inlinable
+    public var source: DataSource {
+        _read { yield box.fields.source }
+        _modify { yield &unique.fields.source }
+    }
+
     /// When the answer was fetched (or, for a replay, recorded).
-    public var fetchedAt: Date
+    @inlinable
+    public var fetchedAt: Date {
+        _read { yield box.fields.fetchedAt }
+        _modify { yield &unique.fields.fetchedAt }
+    }
+
     /// The provider's UTC offset for the place, when it says.
-    public var utcOffsetSeconds: Int?
+    @inlinable
+    public var utcOffsetSeconds: Int? {
+        _read { yield box.fields.utcOffsetSeconds }
+        _modify { yield &unique.fields.utcOffsetSeconds }
+    }
+
     /// The provider's IANA zone for the place, when it says.
-    public var timeZoneIdentifier: String?
+    @inlinable
+    public var timeZoneIdentifier: String? {
+        _read { yield box.fields.timeZoneIdentifier }
+        _modify { yield &unique.fields.timeZoneIdentifier }
+    }
+
     /// Current conditions.
-    public var current: WeatherSample?
+    @inlinable
+    public var current: WeatherSample? {
+        _read { yield box.fields.current }
+        _modify { yield &unique.fields.current }
+    }
+
     /// Forecast steps in time order.
-    public var hourly: [WeatherSample]
+    @inlinable
+    public var hourly: [WeatherSample] {
+        _read { yield box.fields.hourly }
+        _modify { yield &unique.fields.hourly }
+    }
+
     /// Days in the place's local calendar.
-    public var daily: [DailyPoint]
+    @inlinable
+    public var daily: [DailyPoint] {
+        _read { yield box.fields.daily }
+        _modify { yield &unique.fields.daily }
+    }
+
     /// How it was delivered.
-    public var freshness: Freshness = .fresh
+    @inlinable
+    public var freshness: Freshness {
+        _read { yield box.fields.freshness }
+        _modify { yield &unique.fields.freshness }
+    }
+
     /// Values left out of this answer (impossible, unknown unit, wrong type); never stored with it.
-    public var warnings: [ValueWarning] = []
+    @inlinable
+    public var warnings: [ValueWarning] {
+        _read { yield box.fields.warnings }
+        _modify { yield &unique.fields.warnings }
+    }
+
     /// What the provider said about this answer that a reader should know (a deprecated product version); never stored.
-    public var notices: [String] = []
+    @inlinable
+    public var notices: [String] {
+        _read { yield box.fields.notices }
+        _modify { yield &unique.fields.notices }
+    }
+
     /// What the provider's HTTP answers said about caching this one, when it said anything; never stored with it.
-    public var caching: HTTPCaching?
+    @inlinable
+    public var caching: HTTPCaching? {
+        _read { yield box.fields.caching }
+        _modify { yield &unique.fields.caching }
+    }
+
     /// The answers of each source one request carried (Open-Meteo's models, one report each, ids as in
     /// `WeatherProvider.sources`); empty when the report is its provider's only source. The engine shows and merges these
     /// in its place.
-    public var sourceReports: [WeatherReport] = []
+    @inlinable
+    public var sourceReports: [WeatherReport] {
+        _read { yield box.fields.sourceReports }
+        _modify { yield &unique.fields.sourceReports }
+    }
 
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,
                 utcOffsetSeconds: Int? = nil, timeZoneIdentifier: String? = nil,
                 current: WeatherSample? = nil, hourly: [WeatherSample] = [], daily: [DailyPoint] = []) {
-        self.providerID = providerID
-        self.place = place
-        self.source = source
-        self.fetchedAt = fetchedAt
-        self.utcOffsetSeconds = utcOffsetSeconds
-        self.timeZoneIdentifier = timeZoneIdentifier
-        self.current = current
-        self.hourly = hourly
-        self.daily = daily
+        box = Box(Fields(providerID: providerID, place: place, source: source, fetchedAt: fetchedAt, utcOffsetSeconds: utcOffsetSeconds,
+                         timeZoneIdentifier: timeZoneIdentifier, current: current, hourly: hourly, daily: daily, freshness: .fresh,
+                         warnings: [], notices: [], caching: nil, sourceReports: []))
+    }
+
+    /// Equal when every field is equal (at once when both share one box).
+    public static func == (lhs: WeatherReport, rhs: WeatherReport) -> Bool {
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }
 }
