@@ -151,10 +151,9 @@ final class BatchBook: Sendable {
         }
     }
 
-    /// In input order, keeps a provider's line with its place's; in completion order, writes it now (a provider with
-    /// several sources, such as Open-Meteo's models, sends several lines, so no line can be known to be a place's last).
+    /// Keeps a provider's line with its place's, to be written with its consensus (which always ends a place, and which the
+    /// engine hands over together with the place's answers): one write a place, in either order.
     private func hold(_ line: [UInt8], for request: RequestID, in state: inout State) {
-        guard order == .input else { return write(line) }
         state.places[request]?.lines += line
     }
 
