@@ -43,116 +43,98 @@ public struct WeatherReport: Sendable, Equatable {
         @usableFromInline var sourceReports: [WeatherReport]
     }
 
-    /// The shared box; a report that changes it while shared copies it first (`unique`).
-    @usableFromInline
-    final class Box: @unchecked Sendable {
-        // Read from many reports at once but only ever changed through a report that holds the one reference to it.
-        @usableFromInline var fields: Fields
-
-        @usableFromInline
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    @usableFromInline var box: Box
-
-    /// The box, copied first when another report shares it.
-    @inlinable
-    var unique: Box {
-        mutating get {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            return box
-        }
-    }
+    /// The fields, shared between copies until one changes.
+    @usableFromInline var storage: CopyOnWrite<Fields>
 
     /// The provider that answered.
     @inlinable
     public var providerID: String {
-        _read { yield box.fields.providerID }
-        _modify { yield &unique.fields.providerID }
+        _read { yield storage.fields.providerID }
+        _modify { yield &storage.fields.providerID }
     }
 
     /// The place asked about.
     @inlinable
     public var place: Place {
-        _read { yield box.fields.place }
-        _modify { yield &unique.fields.place }
+        _read { yield storage.fields.place }
+        _modify { yield &storage.fields.place }
     }
 
     /// Where the data came from.
     @inlinable
     public var source: DataSource {
-        _read { yield box.fields.source }
-        _modify { yield &unique.fields.source }
+        _read { yield storage.fields.source }
+        _modify { yield &storage.fields.source }
     }
 
     /// When the answer was fetched (or, for a replay, recorded).
     @inlinable
     public var fetchedAt: Date {
-        _read { yield box.fields.fetchedAt }
-        _modify { yield &unique.fields.fetchedAt }
+        _read { yield storage.fields.fetchedAt }
+        _modify { yield &storage.fields.fetchedAt }
     }
 
     /// The provider's UTC offset for the place, when it says.
     @inlinable
     public var utcOffsetSeconds: Int? {
-        _read { yield box.fields.utcOffsetSeconds }
-        _modify { yield &unique.fields.utcOffsetSeconds }
+        _read { yield storage.fields.utcOffsetSeconds }
+        _modify { yield &storage.fields.utcOffsetSeconds }
     }
 
     /// The provider's IANA zone for the place, when it says.
     @inlinable
     public var timeZoneIdentifier: String? {
-        _read { yield box.fields.timeZoneIdentifier }
-        _modify { yield &unique.fields.timeZoneIdentifier }
+        _read { yield storage.fields.timeZoneIdentifier }
+        _modify { yield &storage.fields.timeZoneIdentifier }
     }
 
     /// Current conditions.
     @inlinable
     public var current: WeatherSample? {
-        _read { yield box.fields.current }
-        _modify { yield &unique.fields.current }
+        _read { yield storage.fields.current }
+        _modify { yield &storage.fields.current }
     }
 
     /// Forecast steps in time order.
     @inlinable
     public var hourly: [WeatherSample] {
-        _read { yield box.fields.hourly }
-        _modify { yield &unique.fields.hourly }
+        _read { yield storage.fields.hourly }
+        _modify { yield &storage.fields.hourly }
     }
 
     /// Days in the place's local calendar.
     @inlinable
     public var daily: [DailyPoint] {
-        _read { yield box.fields.daily }
-        _modify { yield &unique.fields.daily }
+        _read { yield storage.fields.daily }
+        _modify { yield &storage.fields.daily }
     }
 
     /// How it was delivered.
     @inlinable
     public var freshness: Freshness {
-        _read { yield box.fields.freshness }
-        _modify { yield &unique.fields.freshness }
+        _read { yield storage.fields.freshness }
+        _modify { yield &storage.fields.freshness }
     }
 
     /// Values left out of this answer (impossible, unknown unit, wrong type); never stored with it.
     @inlinable
     public var warnings: [ValueWarning] {
-        _read { yield box.fields.warnings }
-        _modify { yield &unique.fields.warnings }
+        _read { yield storage.fields.warnings }
+        _modify { yield &storage.fields.warnings }
     }
 
     /// What the provider said about this answer that a reader should know (a deprecated product version); never stored.
     @inlinable
     public var notices: [String] {
-        _read { yield box.fields.notices }
-        _modify { yield &unique.fields.notices }
+        _read { yield storage.fields.notices }
+        _modify { yield &storage.fields.notices }
     }
 
     /// What the provider's HTTP answers said about caching this one, when it said anything; never stored with it.
     @inlinable
     public var caching: HTTPCaching? {
-        _read { yield box.fields.caching }
-        _modify { yield &unique.fields.caching }
+        _read { yield storage.fields.caching }
+        _modify { yield &storage.fields.caching }
     }
 
     /// The answers of each source one request carried (Open-Meteo's models, one report each, ids as in
@@ -160,21 +142,21 @@ public struct WeatherReport: Sendable, Equatable {
     /// in its place.
     @inlinable
     public var sourceReports: [WeatherReport] {
-        _read { yield box.fields.sourceReports }
-        _modify { yield &unique.fields.sourceReports }
+        _read { yield storage.fields.sourceReports }
+        _modify { yield &storage.fields.sourceReports }
     }
 
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,
                 utcOffsetSeconds: Int? = nil, timeZoneIdentifier: String? = nil,
                 current: WeatherSample? = nil, hourly: [WeatherSample] = [], daily: [DailyPoint] = []) {
-        box = Box(Fields(providerID: providerID, place: place, source: source, fetchedAt: fetchedAt, utcOffsetSeconds: utcOffsetSeconds,
+        storage = CopyOnWrite(Fields(providerID: providerID, place: place, source: source, fetchedAt: fetchedAt, utcOffsetSeconds: utcOffsetSeconds,
                          timeZoneIdentifier: timeZoneIdentifier, current: current, hourly: hourly, daily: daily, freshness: .fresh,
                          warnings: [], notices: [], caching: nil, sourceReports: []))
     }
 
     /// Equal when every field is equal (at once when both share one box).
     public static func == (lhs: WeatherReport, rhs: WeatherReport) -> Bool {
-        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+        lhs.storage.sharesBox(with: rhs.storage) || lhs.storage.fields == rhs.storage.fields
     }
 }
