@@ -15,8 +15,10 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
     let weather = try CassetteLibrary(directory: dataDirectory() + "/cassettes/openweathermap")
     let meteo = try CassetteLibrary(directory: dataDirectory() + "/cassettes/open-meteo")
     let weatherBody = minskBody(weather, "/data/2.5/weather")
+    // Hours and days (`ISOBAR_BENCH_BATCH_KIND`) come from OpenWeatherMap's forecast, which has a body of its own.
+    let forecastBody = minskBody(weather, "/data/2.5/forecast")
     let meteoBody = minskBody(meteo, "/v1/forecast")
-    guard !weatherBody.isEmpty, !meteoBody.isEmpty else {
+    guard !weatherBody.isEmpty, !forecastBody.isEmpty, !meteoBody.isEmpty else {
         print("batch: the Minsk cassettes are missing")
         return
     }
@@ -26,7 +28,9 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
 
     /// Two servers (one per provider, so each has its own connections), a configuration, an input of `places` places.
     func setUp(_ places: Int, latency: Double) throws -> (servers: [LoopbackServer], config: String, input: String) {
-        let owm = try LoopbackServer { _ in .init(body: weatherBody, delaySeconds: latency) }
+        let owm = try LoopbackServer { request in
+            .init(body: request.path == "/data/2.5/forecast" ? forecastBody : weatherBody, delaySeconds: latency)
+        }
         let openMeteo = try LoopbackServer { _ in .init(body: meteoBody, delaySeconds: latency) }
         // Limits lifted so that the figures are those of the fan-out; each provider takes `jobs` calls at once.
         let lifted = #""rate_limits": [{"limit": 100000000, "per_s": 60}], "max_concurrent_calls": \#(jobs)"#
