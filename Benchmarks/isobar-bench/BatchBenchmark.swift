@@ -79,7 +79,7 @@ func benchmarkBatch(count: Int = 1000, latency: Double = 0.05, jobs: Int = 8) th
         print("    CPU \(format(child.cpuSeconds)) s = \(format(child.cpuSeconds / Double(count) * 1000)) ms per place; peak RSS "
             + "\(format(Double(child.maxRSSKiB) / 1024)) MiB")
         print("    \(lastLine(scratch + "/out.jsonl"))")
-        print("    \(mergedCurrents(scratch + "/out.jsonl"))")
+        if kind.isEmpty { print("    \(mergedCurrents(scratch + "/out.jsonl"))") }
         ownCPU.append(child.cpuSeconds / Double(count) * 1000)
         wallRatios.append(child.seconds / max(bound, 1e-9))
     }
@@ -180,8 +180,8 @@ private func spawnBatch(_ path: String, _ arguments: [String], environment: [Str
                       afterInterrupt: signalledAt.map { child.seconds - $0 })
 }
 
-/// The last line of a file, cut for printing.
-/// How many of the output's consensus lines merged current conditions: every one, when the answers are judged fresh.
+/// How many of the output's consensus lines merged current conditions: every one of a `--kind current` run, when the
+/// answers are judged fresh.
 private func mergedCurrents(_ path: String) -> String {
     let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     let consensus = text.split(separator: "\n").filter { $0.contains("\"type\":\"consensus\"") }
@@ -189,6 +189,7 @@ private func mergedCurrents(_ path: String) -> String {
     return "consensus lines with merged current conditions: \(merged) of \(consensus.count)"
 }
 
+/// The last line of a file, cut for printing.
 private func lastLine(_ path: String) -> String {
     let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     return String(text.split(separator: "\n").last?.prefix(220) ?? "(no output)")

@@ -9,9 +9,9 @@ let packageRoot: String = {
     return url.path
 }()
 
-/// Seconds from now back to the bundled recordings' moment (2026-11-28 12:00 UTC, rounded so that it is never a moment
-/// before), so that every run in a test sees their times as they were when recorded (`ISOBAR_TIME_SHIFT`); the same for
-/// every process of the test run.
+/// Seconds from now back to three hours after the bundled recordings' moment (2026-11-28 12:00 UTC; they were made at 09:00
+/// UTC), rounded so that it is never a moment before, so that every run in a test sees the same times (`ISOBAR_TIME_SHIFT`);
+/// the same for every process of the test run.
 let recordingTimeShift: String = {
     let recordedAt = Date(timeIntervalSince1970: 1_795_856_400 + 3_600 * 3)
     return String(Int(recordedAt.timeIntervalSinceNow.rounded(.up)))

@@ -156,7 +156,7 @@ final class BatchBook: Sendable {
     private func hold(_ line: [UInt8], for request: RequestID, in state: inout State) {
         guard state.places[request] != nil else { return }
         // Room at once for another line like it and a consensus (a few KiB for current conditions), rather than growing twice.
-        if state.places[request]!.lines.isEmpty { state.places[request]!.lines.reserveCapacity(2 * line.count + 8 << 10) }
+        if state.places[request]!.lines.isEmpty { state.places[request]!.lines.reserveCapacity(2 * line.count + (8 << 10)) }
         state.places[request]!.lines += line
     }
 
