@@ -154,10 +154,9 @@ final class BatchBook: Sendable {
     /// Keeps a provider's line with its place's, to be written with its consensus (which always ends a place, and which the
     /// engine hands over together with the place's answers): one write a place, in either order.
     private func hold(_ line: [UInt8], for request: RequestID, in state: inout State) {
-        guard state.places[request] != nil else { return }
         // Room at once for another line like it and a consensus (a few KiB for current conditions), rather than growing twice.
-        if state.places[request]!.lines.isEmpty { state.places[request]!.lines.reserveCapacity(2 * line.count + (8 << 10)) }
-        state.places[request]!.lines += line
+        if state.places[request]?.lines.isEmpty == true { state.places[request]?.lines.reserveCapacity(2 * line.count + (8 << 10)) }
+        state.places[request]?.lines += line
     }
 
     /// Ends an item: writes its lines now (completion order) or once every earlier item is written (input order).
