@@ -1,5 +1,5 @@
 import FoundationEssentials
-import IsobarCore
+@testable import IsobarCore
 import IsobarTestKit
 import Testing
 
@@ -137,6 +137,31 @@ struct JSONOutputBufferTests {
             buffer.integer(value)
             #expect(String(decoding: buffer.bytes, as: UTF8.self) == String(value))
         }
+    }
+
+    @Test func decimalsOfUpToThreePlacesAreWrittenAsTheGeneralConversionWritesThem() {
+        var generator = SeededGenerator(seed: 1_000)
+        var values: [Double] = [0.001, -0.001, 0.01, 0.1, 0.5, -0.43, 2.979, 998.95, 0.1 + 0.2, 999_999_999.999, -999_999_999.999,
+                                1e9 + 0.5, 1e9 - 0.5, 123_456.000_1, 5e-4]
+        // Every scale from thousandths to just under and over 10⁹, and the doubles either side of each decimal, which are
+        // not decimals of three places and take the general conversion.
+        for digits in 1...13 {
+            let top = (0..<digits).reduce(1) { power, _ in power * 10 }
+            for _ in 0..<300 {
+                let decimal = Double(Int.random(in: -top...top, using: &generator)) / 1000
+                values += [decimal, decimal.nextUp, decimal.nextDown]
+            }
+        }
+        for value in values {
+            var buffer = JSONOutputBuffer()
+            buffer.number(value)
+            #expect(String(decoding: buffer.bytes, as: UTF8.self) == value.description || value == value.rounded(), "\(value)")
+            #expect(String(decoding: buffer.bytes, as: UTF8.self) == JSONOutput.format(value), "\(value)")
+        }
+        #expect(JSONOutputBuffer.thousandths(-0.43) == -430)
+        #expect(JSONOutputBuffer.thousandths(0.1 + 0.2) == nil)
+        #expect(JSONOutputBuffer.thousandths(1e9 + 0.5) == nil)
+        #expect(JSONOutputBuffer.thousandths(0.000_5) == nil)
     }
 
     @Test func absentValuesAreNull() {

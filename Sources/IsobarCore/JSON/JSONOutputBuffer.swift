@@ -228,7 +228,34 @@ public struct JSONOutputBuffer: Sendable {
     private mutating func appendNumber(_ value: Double) {
         guard value.isFinite else { return appendASCII("null") }
         if value == value.rounded(), abs(value) <= 9_007_199_254_740_992 { return appendInteger(Int(value)) }
+        if let thousandths = Self.thousandths(value) { return appendThousandths(thousandths) }
         appendUTF8(value.description)
+    }
+
+    /// `value` × 1000 when `value` is the double nearest a decimal of at most three places below 10⁹ in size: that decimal
+    /// is then `value`'s shortest round-trip form (doubles that size lie far less than 0.001 apart), so it is written from
+    /// the integer without the general conversion. Most numbers written are such decimals (values rounded to 3 places).
+    static func thousandths(_ value: Double) -> Int? {
+        guard abs(value) < 1e9 else { return nil }
+        let scaled = (value * 1000).rounded()
+        guard scaled / 1000 == value else { return nil }
+        return Int(scaled)
+    }
+
+    /// A decimal of thousandths that is not whole: `-`, the whole part, `.` and one to three places, no trailing zero.
+    private mutating func appendThousandths(_ thousandths: Int) {
+        if thousandths < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = thousandths.magnitude
+        appendPadded(Int(magnitude / 1000), width: 0)
+        bytes.append(UInt8(ascii: "."))
+        let places = magnitude % 1000
+        if places % 100 == 0 {
+            appendPadded(Int(places / 100), width: 1)
+        } else if places % 10 == 0 {
+            appendPadded(Int(places / 10), width: 2)
+        } else {
+            appendPadded(Int(places), width: 3)
+        }
     }
 
     private mutating func appendUTF8(_ text: String) {
