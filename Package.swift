@@ -3,6 +3,13 @@ import PackageDescription
 
 /// Settings every Swift target shares: Swift 6 language mode, warnings are errors.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+/// The release binary links the Swift runtime, standard library, concurrency, Dispatch and Foundation statically: no
+/// symbol of theirs is looked up as a process starts, their calls are direct, and their thread-local storage is read
+/// without a lookup (the concurrency runtime reads it at every task switch). It needs no Swift installation to run.
+let staticRuntime: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"], .when(configuration: .release)),
+]
 /// For the library targets: a nonisolated async function runs where its caller runs, so a call down the engine's layers
 /// is a plain call, not a hop to the global executor and back (entry points that must leave the caller say `@concurrent`).
 let inheriting: [SwiftSetting] = strict + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
@@ -50,7 +57,8 @@ let package = Package(
             name: "IsobarCLI",
             dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
             swiftSettings: inheriting),
-        .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict),
+        // A release build carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
+        .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict, linkerSettings: staticRuntime),
         // The provider conformance rules: run by `isobar providers check` and by the tests, so not part of the test kit.
         .target(name: "IsobarConformance", dependencies: ["IsobarCore"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore", "IsobarConformance"], swiftSettings: strict),
