@@ -164,6 +164,19 @@ struct JSONOutputBufferTests {
         #expect(JSONOutputBuffer.thousandths(0.000_5) == nil)
     }
 
+    @Test func paddedNumbersHaveTheirSignBeforeTheZeros() {
+        let cases: [(Int, Int, String)] = [
+            (0, 0, "0"), (0, 2, "00"), (7, 2, "07"), (7, 4, "0007"), (12, 2, "12"), (123, 2, "123"), (-7, 2, "-07"), (-123, 4, "-0123"),
+            (2026, 4, "2026"), (Int.max, 4, String(Int.max)), (Int.min, 4, String(Int.min)), (Int.min, 20, "-09223372036854775808"),
+            (5, 20, String(repeating: "0", count: 19) + "5"),
+        ]
+        for (value, width, expected) in cases {
+            var buffer = JSONOutputBuffer()
+            buffer.appendPadded(value, width: width)
+            #expect(String(decoding: buffer.bytes, as: UTF8.self) == expected, "\(value) width \(width)")
+        }
+    }
+
     @Test func absentValuesAreNull() {
         var buffer = JSONOutputBuffer()
         buffer.beginArray()

@@ -184,17 +184,30 @@ public struct JSONOutputBuffer: Sendable {
     mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
 
     /// `value` in decimal with zeros in front up to `width` digits, and `-` before them when negative (as `CivilTime` pads).
+    /// The text is written backwards into a buffer on the stack and appended at once. `width` is at most 20.
     mutating func appendPadded(_ value: Int, width: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits = 1
-        var rest = value.magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.paddedCapacity) { text in
+            var start = text.count
+            var magnitude = value.magnitude
+            repeat {
+                start -= 1
+                text[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            while text.count - start < min(width, Self.paddedCapacity - 1) {
+                start -= 1
+                text[start] = UInt8(ascii: "0")
+            }
+            if value < 0 {
+                start -= 1
+                text[start] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
         }
-        if digits < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits)) }
-        appendDigits(value.magnitude, count: digits)
     }
+
+    /// Room for `appendPadded`'s text: a sign and 20 digits, the most padding or any `Int` takes.
+    private static let paddedCapacity = 21
 
     /// A comma before a value that follows another.
     private mutating func separate() {
@@ -208,21 +221,6 @@ public struct JSONOutputBuffer: Sendable {
 
     /// Decimal digits, with `-` for a negative value.
     private mutating func appendInteger(_ value: Int) { appendPadded(value, width: 0) }
-
-    /// The `count` decimal digits of `magnitude`.
-    private mutating func appendDigits(_ magnitude: UInt, count: Int) {
-        var magnitude = magnitude
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        var at = start + count - 1
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            repeat {
-                buffer[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-                at -= 1
-            } while magnitude > 0
-        }
-    }
 
     /// The text `JSONOutput.format` gives: whole values up to 2⁵³ as integers, others in shortest round-trip form.
     private mutating func appendNumber(_ value: Double) {
