@@ -17,6 +17,12 @@ public enum Geodesy {
         return 2 * earthRadiusKilometres * asin(min(1, h.squareRoot()))
     }
 
+    /// The length of the meridian arc between two latitudes in degrees, in kilometres: no great circle between points at
+    /// those latitudes is shorter.
+    static func meridianKilometres(_ latitude1: Double, _ latitude2: Double) -> Double {
+        abs(latitude2 - latitude1) * .pi / 180 * earthRadiusKilometres
+    }
+
     /// Degrees of latitude in `kilometres`.
     static func latitudeSpan(kilometres: Double) -> Double { kilometres / earthRadiusKilometres * 180 / .pi }
 
