@@ -49,6 +49,16 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         #expect(try await transport.send(loopbackRequest(server)).body == body)
     }
 
+    @Test func bodiesLongerThanTheReceiveBufferArriveWholeAndInOrder() async throws {
+        // Three times the 64 KB each handle reads into, and then some.
+        let length = 3 * 65_536 + 1_234
+        let body = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        for chunked in [false, true] {
+            let server = try LoopbackServer { _ in .init(body: body, chunked: chunked) }
+            #expect(try await transport.send(loopbackRequest(server)).body == body, "chunked \(chunked)")
+        }
+    }
+
     @Test func errorStatusesAreResponsesNotTransportErrors() async throws {
         let server = try LoopbackServer { request in .init(status: Int(request.path.dropFirst())!, "{}") }
         for status in [400, 401, 404, 429, 500, 503] {
