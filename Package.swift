@@ -4,14 +4,15 @@ import PackageDescription
 /// Settings every Swift target shares: Swift 6 language mode, warnings are errors.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
-/// The release binary links the Swift runtime, standard library, concurrency, Dispatch and Foundation statically: no
+/// The release binary on Linux links the Swift runtime, standard library, concurrency, Dispatch and Foundation statically: no
 /// symbol of theirs is looked up as a process starts, their calls are direct, and their thread-local storage is read
-/// without a lookup (the concurrency runtime reads it at every task switch). It needs no Swift installation to run.
+/// without a lookup (the concurrency runtime reads it at every task switch). It needs no Swift installation to run. The names
+/// of Foundation's two support archives are the toolchain's own (Swift 6 on Linux).
 /// Linked by the toolchain's lld: gold repeats glibc's link-time warning about `mktemp`, which a file-writing function of
 /// Foundation's static library refers to, on every release build.
 let staticRuntime: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"],
-                 .when(configuration: .release)),
+                 .when(platforms: [.linux], configuration: .release)),
 ]
 
 /// For the library targets: a nonisolated async function runs where its caller runs, so a call down the engine's layers

@@ -39,9 +39,6 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// The receive buffer of each handle (libcurl's default is 16 KB): one per connection kept, so at most a few MB.
-    static let receiveBufferBytes = 64 << 10
-
     /// A new easy handle with the options every transfer shares (protocols, redirects left to `CurlTransport`, TLS
     /// verification, compression, HTTP/2 through ALPN, the callbacks); nil when libcurl refuses. `prepare` sets the rest.
     static func makeHandle(userAgent: String) -> UnsafeMutableRawPointer? {
@@ -61,8 +58,6 @@ final class Transfer: @unchecked Sendable {
             // without HTTP/2 would refuse this option, so it is left at HTTP/1.1 there.
             check(isobar_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
         }
-        // A forecast's body (Open-Meteo's 16 days of hours are about 40 KB) is read in one or two calls instead of three or more.
-        check(isobar_curl_set_long(handle, CURLOPT_BUFFERSIZE, receiveBufferBytes))
         check(isobar_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, receiveBody))
         check(isobar_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, receiveHeader))
         guard ok else {

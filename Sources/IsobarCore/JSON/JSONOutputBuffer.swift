@@ -184,7 +184,7 @@ public struct JSONOutputBuffer: Sendable {
     mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
 
     /// `value` in decimal with zeros in front up to `width` digits, and `-` before them when negative (as `CivilTime` pads).
-    /// The text is written backwards into a buffer on the stack and appended at once. `width` is at most 20.
+    /// The text is written backwards into a buffer on the stack and appended at once; a `width` above 20 counts as 20.
     mutating func appendPadded(_ value: Int, width: Int) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.paddedCapacity) { text in
             var start = text.count

@@ -31,8 +31,8 @@ struct GridIndex {
             try forEachEntry(row: row, columns: columns) { hit in
                 // No path between two points is shorter than the meridian arc between their latitudes: a city at least
                 // that much further than the radius or the best so far cannot be taken, and its distance is not worked
-                // out (the margin keeps rounding from ever skipping one that could).
-                let floor = Geodesy.meridianKilometres(latitude, hit.latitude) * (1 - 1e-6)
+                // out. The margins (a millionth, and a millimetre) are far wider than the rounding of either distance.
+                let floor = Geodesy.meridianKilometres(latitude, hit.latitude) * (1 - 1e-6) - 1e-6
                 guard floor <= radius, floor < best?.distanceKilometres ?? .infinity else { return }
                 let distance = Geodesy.kilometres(latitude, longitude, hit.latitude, hit.longitude)
                 // Entries in a cell come most populous first, so only a strictly nearer city replaces the best.
