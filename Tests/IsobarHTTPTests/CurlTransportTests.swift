@@ -142,7 +142,7 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         #expect(error?.reason == .totalTimeout)
     }
 
-    @Test func slowServerEndsAtTheTotalTimeoutWithinTwentyPercent() async throws {
+    @Test func slowServerEndsAtTheTotalTimeoutNotAtItsLateAnswer() async throws {
         let server = try LoopbackServer { _ in .init("{}", delaySeconds: 4) }
         let limits = TransferLimits(connectTimeoutSeconds: 1, totalTimeoutSeconds: 1)
         let clock = ContinuousClock()
@@ -151,7 +151,9 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         let elapsed = clock.now - started
         #expect(error?.code == .timeout)
         #expect(error?.message == "Test: no complete answer from 127.0.0.1:\(server.port) within 1 s")
-        #expect(elapsed >= .milliseconds(800) && elapsed <= .milliseconds(1200), "took \(elapsed)")
+        // Not before the timeout, and long before the server's answer at 4 s: the whole suite on two cores has delayed the
+        // wake-up after the timeout by a third of a second, so the upper bound leaves a second for that.
+        #expect(elapsed >= .milliseconds(800) && elapsed <= .milliseconds(2000), "took \(elapsed)")
     }
 
     @Test func connectionRefusedIsUnavailable() async throws {
