@@ -62,7 +62,7 @@ let package = Package(
             name: "IsobarCLI",
             dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
             swiftSettings: inheriting),
-        // A release build carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
+        // A release build on Linux carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI"], swiftSettings: strict, linkerSettings: staticRuntime),
         // The provider conformance rules: run by `isobar providers check` and by the tests, so not part of the test kit.
         .target(name: "IsobarConformance", dependencies: ["IsobarCore"], swiftSettings: strict),
