@@ -93,6 +93,12 @@ final class Database: Sendable {
     /// Write transactions committed so far (tests).
     var transactions: Int { writer.transactions }
 
+    /// True on the writer's or the reader's thread (tests).
+    var isOwnThread: Bool { writer.isCurrent || reader.isCurrent }
+
+    /// Jobs the writer's thread has taken to run so far (tests).
+    var writerJobsTaken: Int { writer.taken }
+
     /// Jobs the writer accepted so far (tests).
     var writerJobs: Int { writer.jobs }
 

@@ -25,6 +25,8 @@ final class Executor: Sendable {
     private let counters = Counters()
     /// The file, or `:memory:`, for messages.
     let path: String
+    /// The executor's thread.
+    private let thread: pthread_t
 
     /// Starts the thread; `connect` opens the connection on it, at the first job and again after a recovery.
     /// `delay` is a test aid: each job first blocks the thread that long.
@@ -44,7 +46,11 @@ final class Executor: Sendable {
             throw StoreError(code: SQLITE_ERROR, "store \(path): cannot start a store thread (error \(started))")
         }
         pthread_detach(thread)
+        self.thread = thread
     }
+
+    /// True on the executor's own thread (tests: blocking work runs there, never on the caller's).
+    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
 
     deinit {
         queue.stop()
@@ -86,6 +92,9 @@ final class Executor: Sendable {
 
     /// Jobs accepted so far (tests).
     var jobs: Int { counters.jobs.load(ordering: .relaxed) }
+
+    /// Jobs its thread has taken to run so far (tests).
+    var taken: Int { counters.taken.load(ordering: .relaxed) }
 }
 
 /// Counts shared between an executor and its thread.
@@ -94,6 +103,9 @@ final class Counters: Sendable {
     let transactions = Atomic<Int>(0)
     /// Jobs accepted.
     let jobs = Atomic<Int>(0)
+    /// Jobs the thread has taken from the queue to run (a hook for tests: a write taken while the lock is held elsewhere is
+    /// waiting for it).
+    let taken = Atomic<Int>(0)
 }
 
 /// A job's result between its run and its completion; touched only by the executor's thread.

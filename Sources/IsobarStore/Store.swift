@@ -17,17 +17,24 @@ public final class Store: QueuedWriting {
         /// Test aid: each job sleeps this long on the store's thread before running (that thread blocks, the pool never does);
         /// every read then goes to the store's thread (none is answered on its caller's, see `InlineReader`).
         public var artificialDelayPerJob: Duration?
+        /// How long a write waits for another process's lock before it fails as `locked` (and the engine goes on without the
+        /// cache for that step); `Int32.max` waits as long as the lock is held (tests that order events by holding it).
+        public var lockWaitMilliseconds: Int32
 
         /// Options; the defaults are what a real store uses.
-        public init(artificialDelayPerJob: Duration? = nil) {
+        public init(artificialDelayPerJob: Duration? = nil, lockWaitMilliseconds: Int32 = Store.lockWaitMilliseconds) {
             self.artificialDelayPerJob = artificialDelayPerJob
+            self.lockWaitMilliseconds = lockWaitMilliseconds
         }
     }
 
     /// The current schema version; `migrations[n]` upgrades from version n to n + 1.
     public static let schemaVersion = migrations.count
-    /// How long a writer waits for another process's lock.
+    /// How long a writer of the user's data waits for another process's lock.
     public static let busyTimeoutMilliseconds: Int32 = 5000
+    /// How long a write to the cache waits for another process's lock by default: the cache is disposable and every step
+    /// goes on without it, so a command never spends its deadline waiting for a lock held elsewhere.
+    public static let lockWaitMilliseconds: Int32 = 1000
 
     /// The file, or `:memory:`.
     public var path: String { database.path }
@@ -45,7 +52,7 @@ public final class Store: QueuedWriting {
     /// A private store in memory, for tests and for when no file can be used; cheap, and waits for nothing.
     /// Throws only when its thread cannot start.
     public static func inMemory(options: Options = Options()) throws(StoreError) -> Store {
-        Store(try Database.inMemory(schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds, delay: options.artificialDelayPerJob))
+        Store(try Database.inMemory(schema: schema, busyTimeoutMilliseconds: options.lockWaitMilliseconds, delay: options.artificialDelayPerJob))
     }
 
     /// Opens `isobar.sqlite` in `directory` (created if needed, mode 0700; the files 0600). A damaged file is moved aside and rebuilt;
@@ -62,7 +69,7 @@ public final class Store: QueuedWriting {
         let recovery = Recovery(path: path, warn: warn)
         do {
             // Opening, moving a damaged file aside and migrating happen on the writer's thread, before any reader opens.
-            return Store(try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+            return Store(try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: options.lockWaitMilliseconds,
                                                  pragmas: Self.cachePragmas,
                                                  delay: options.artificialDelayPerJob, recovery: recovery,
                                                  inlineReads: options.artificialDelayPerJob == nil))
@@ -188,6 +195,13 @@ public final class Store: QueuedWriting {
 
     /// Write transactions committed so far (tests).
     var writeTransactions: Int { database.transactions }
+
+    /// True on one of the store's own threads (tests).
+    var isOwnThread: Bool { database.isOwnThread }
+
+    /// Jobs the writer's thread has taken to run so far (tests): a write taken while another process holds the lock is
+    /// waiting for it.
+    var writerJobsTaken: Int { database.writerJobsTaken }
 
     /// Jobs the writer accepted so far (tests).
     var writerJobs: Int { database.writerJobs }

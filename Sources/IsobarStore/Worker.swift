@@ -1,3 +1,4 @@
+import CSQLite
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -14,6 +15,15 @@ final class Worker: @unchecked Sendable {
     private let connect: @Sendable () throws(StoreError) -> Connection
     private var connection: Connection?
     private var generation = 0
+    /// True once a write waited its connection's whole busy timeout for a lock held elsewhere, until a write gets the lock:
+    /// meanwhile writes wait only `contendedWaitMilliseconds`, so a command whose every step writes pays the wait once, not
+    /// once a step, while another process holds the file.
+    private var lockedElsewhere = false
+    /// The connection's own busy timeout, restored once a write gets the lock again.
+    private var lockWait: Int32 = 0
+
+    /// How long a write waits for the lock while the file is known to be locked elsewhere.
+    static let contendedWaitMilliseconds: Int32 = 50
 
     init(queue: JobQueue, counters: Counters, delay: Duration?, recovery: Recovery?,
          connect: @escaping @Sendable () throws(StoreError) -> Connection) {
@@ -26,6 +36,7 @@ final class Worker: @unchecked Sendable {
 
     func run() {
         while let jobs = queue.takeAll() {
+            counters.taken.add(jobs.count, ordering: .relaxed)
             var start = jobs.startIndex
             while start < jobs.endIndex {
                 guard jobs[start].mode == .grouped else {
@@ -55,6 +66,8 @@ final class Worker: @unchecked Sendable {
         }
         generation = recovery?.generation ?? 0
         connection = opened
+        lockWait = opened.busyTimeoutMilliseconds
+        lockedElsewhere = false
         return opened
     }
 
@@ -133,7 +146,7 @@ final class Worker: @unchecked Sendable {
         let connection: Connection
         do {
             connection = try ready()
-            try connection.query("BEGIN IMMEDIATE")
+            try begin(connection)
         } catch {
             self.connection?.rollback()
             return .failed(error)
@@ -161,6 +174,20 @@ final class Worker: @unchecked Sendable {
             }
         }
         return commit(connection, outcomes: errors)
+    }
+
+    /// Opens a write transaction, waiting for a lock held elsewhere for the connection's busy timeout, or only briefly while
+    /// the file is known to be locked elsewhere (see `lockedElsewhere`).
+    private func begin(_ connection: Connection) throws(StoreError) {
+        let wait = lockedElsewhere ? min(Self.contendedWaitMilliseconds, lockWait) : lockWait
+        if connection.busyTimeoutMilliseconds != wait { connection.setBusyTimeout(milliseconds: wait) }
+        do {
+            try connection.query("BEGIN IMMEDIATE")
+            lockedElsewhere = false
+        } catch {
+            if error.code == SQLITE_BUSY { lockedElsewhere = true }
+            throw error
+        }
     }
 
     /// Runs the one job of a transaction `BEGIN` opened and commits it; when the job fails, rolls the transaction back.

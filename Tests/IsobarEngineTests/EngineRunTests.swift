@@ -69,7 +69,7 @@ final class InFlightCounter: Sendable {
     var total: Int { state.withLock { $0.total } }
 }
 
-@Suite("Engine.run over many places", .timeLimit(.minutes(1)))
+@Suite("Engine.run over many places")
 struct EngineRunTests {
     /// A provider counting its calls in `counter` and answering only when `lot` lets it.
     static func parked(_ id: String, in lot: ParkingLot, counter: InFlightCounter) -> FakeProvider {

@@ -5,12 +5,12 @@ import IsobarTestKit
 import Synchronization
 import Testing
 
-@Suite("Engine", .timeLimit(.minutes(1)))
+@Suite("Engine")
 struct EngineTests {
     private let request = WeatherRequest(place: Fixture.place)
 
     private func engine(_ providers: [FakeProvider], transport: any Transport = UnusedTransport()) -> Engine {
-        Engine(bindings: providers.map { ProviderBinding(provider: $0, transport: transport) })
+        Engine(bindings: providers.map { ProviderBinding(provider: $0, transport: transport) }, time: ManualClock())
     }
 
     @Test func oneEventPerProviderThenOneConsensusLast() async throws {

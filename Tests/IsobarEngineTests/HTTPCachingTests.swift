@@ -87,7 +87,7 @@ final class KeyLoggingValidators: HTTPValidatorStore {
     func removeValidation(for key: String) async throws(StorageError) { try await base.removeValidation(for: key) }
 }
 
-@Suite("HTTP caching through the engine", .timeLimit(.minutes(1)))
+@Suite("HTTP caching through the engine")
 struct HTTPCachingTests {
     let clock = ManualClock()
     let origin = ConditionalOrigin()

@@ -63,7 +63,7 @@ final class PoolProbe: Sendable {
     var ticks: Int { count.withLock { $0 } }
 }
 
-@Suite("Engine over slow storage", .timeLimit(.minutes(1)))
+@Suite("Engine over slow storage")
 struct PoolStarvationTests {
     /// Every storage call takes 200 ms. Twenty places are asked at once: their calls wait on storage together, so the run
     /// takes as long as one place's chain of storage calls, inside one deadline; and a probe on the cooperative pool ticks

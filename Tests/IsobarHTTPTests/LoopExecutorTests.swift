@@ -7,7 +7,7 @@ import Testing
 
 /// Tasks that prefer a transport's `LoopExecutor` run on its I/O thread, wake it from other threads, and still run once
 /// the transport has stopped.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct LoopExecutorTests {
+@Suite(.serialized) struct LoopExecutorTests {
     @Test func aTaskPreferringTheLoopRunsOnTheIOThreadBeforeAndAfterEachAwait() async throws {
         let transport = CurlTransport(userAgent: "isobar/test")
         let server = try LoopbackServer { _ in .init("{}", delaySeconds: 0.02) }

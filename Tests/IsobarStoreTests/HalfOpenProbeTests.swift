@@ -19,7 +19,7 @@ private final class HeldOutage: PipelineStep {
     }
 }
 
-@Suite("Half-open and reset over SQLite", .timeLimit(.minutes(1)))
+@Suite("Half-open and reset over SQLite")
 struct HalfOpenProbeTests {
     @Test func twoStoresOnOneFileAdmitOneProbe() async throws {
         let directory = freshDirectory()

@@ -47,13 +47,13 @@ private func readsInline(_ store: Store, _ key: CacheKey) async throws -> Bool {
             guard connection.busyTimeoutMilliseconds > 0 else { throw StoreError(code: SQLITE_BUSY, "database is locked") }
             return connection.busyTimeoutMilliseconds
         }
-        #expect(waited == Store.busyTimeoutMilliseconds)
+        #expect(waited == Store.lockWaitMilliseconds)
         #expect(store.readerJobs == before + 1)
         let alone = try await store.readingOne { (connection) throws(StoreError) -> Int32 in
             guard connection.busyTimeoutMilliseconds > 0 else { throw StoreError(code: SQLITE_BUSY, "database is locked") }
             return connection.busyTimeoutMilliseconds
         }
-        #expect(alone == Store.busyTimeoutMilliseconds)
+        #expect(alone == Store.lockWaitMilliseconds)
         #expect(store.readerJobs == before + 2)
         // An error the reader's thread also meets is reported from there, as before.
         let error = await #expect(throws: StoreError.self) {

@@ -266,7 +266,7 @@ private struct UnusedTransport: Transport {
         var options = EngineOptions()
         options.leaseSeconds = 120
         let first = Task { try await pipeline(one, holder, options: options).answer(call) }
-        #expect(try await eventually(within: 120) { holder.callCount == 1 })
+        #expect(await eventually { holder.callCount == 1 })
         let second = try await pipeline(two, waiter, options: options).answer(call)
         let answered = try await first.value
         #expect(waiter.callCount == 0)

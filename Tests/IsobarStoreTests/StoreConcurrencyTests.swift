@@ -5,32 +5,6 @@ import IsobarEngine
 import Synchronization
 import Testing
 
-/// A task on the cooperative pool that ticks every few milliseconds while `body` runs: if the pool were blocked,
-/// it would stop ticking. Returns how often it ticked and the longest gap between ticks.
-func probingThePool<T: Sendable>(while body: () async throws -> T) async throws -> (result: T, ticks: Int, longestGap: Duration) {
-    let running = Flag()
-    return try await withThrowingTaskGroup(of: (Int, Duration).self) { group in
-        group.addTask {
-            let clock = ContinuousClock()
-            var ticks = 0
-            var longest = Duration.zero
-            var last = clock.now
-            while running.isSet {
-                try await Task.sleep(for: .milliseconds(5))
-                ticks += 1
-                longest = max(longest, clock.now - last)
-                last = clock.now
-            }
-            return (ticks, longest)
-        }
-        defer { running.clear() }
-        let result = try await body()
-        running.clear()
-        let (ticks, longest) = try await group.next() ?? (0, .zero)
-        return (result, ticks, longest)
-    }
-}
-
 /// A flag shared with a task.
 final class Flag: Sendable {
     private let value = Atomic<Bool>(true)
@@ -45,16 +19,20 @@ func holdWriteLock(of store: Store) throws -> Connection {
     return holder
 }
 
-/// Waits (on the pool, without blocking it) until `condition` holds, for at most `seconds`.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
-    let clock = ContinuousClock()
-    let end = clock.now + .milliseconds(Int(seconds * 1000))
-    while !condition() {
-        guard clock.now < end else { return false }
-        try await Task.sleep(for: .milliseconds(2))
+/// Waits (on the pool, without blocking it) until `condition` holds: true when it did. Bounded by turns, not by time: each turn
+/// lets every other task run once, so a condition that needs only the store's threads (which never wait for the pool) comes
+/// true however loaded the machine is.
+func eventually(turns: Int = 1_000_000, _ condition: () -> Bool) async -> Bool {
+    for turn in 0..<turns {
+        if condition() { return true }
+        if turn.isMultiple(of: 64) { try? await Task.sleep(for: .milliseconds(1)) } else { await Task.yield() }
     }
-    return true
+    return condition()
 }
+
+/// Options of a store whose writes wait for a lock held elsewhere as long as it is held: tests that order events by holding
+/// the lock then depend on no timeout.
+let waitingForever = Store.Options(lockWaitMilliseconds: .max)
 
 @Suite struct StoreConcurrencyTests {
     let now = Date(timeIntervalSince1970: 1_795_856_400)
@@ -87,7 +65,7 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throw
     }
 
     @Test func concurrentWritesAreCommittedTogether() async throws {
-        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        let store = try await Store.open(directory: freshDirectory(), options: waitingForever, warn: noWarnings)
         let windows = [RateLimit(limit: 50, perSeconds: 60)]
         let request = PermitRequest(provider: "p", windows: windows, cost: 1, deadline: now.addingTimeInterval(10))
         let before = store.writeTransactions
@@ -100,7 +78,7 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throw
                 return try await group.reduce(into: [PermitDecision]()) { $0.append($1) }
             }
         }
-        #expect(try await eventually { store.writerJobs - jobsBefore == 200 })
+        #expect(await eventually { store.writerJobs - jobsBefore == 200 })
         try holder.execute("COMMIT")
         let all = try await decisions.value
         #expect(all.count == 200)
@@ -112,14 +90,14 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throw
     }
 
     @Test func aFailingJobRollsBackOnlyItselfAndGetsItsOwnError() async throws {
-        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        let store = try await Store.open(directory: freshDirectory(), options: waitingForever, warn: noWarnings)
         let before = store.writeTransactions
+        let takenBefore = store.writerJobsTaken
         let jobsBefore = store.writerJobs
         let holder = try holdWriteLock(of: store)
         let first = Task { try await store.setCooldown(Cooldown(until: now, reason: "first"), provider: "first") }
-        // The writer takes the first job and waits for the lock; the next three queue up and go through together.
-        #expect(try await eventually { store.writerJobs - jobsBefore == 1 })
-        try await Task.sleep(for: .milliseconds(50))
+        // The writer has taken the first job and waits for the lock; the next three queue up and go through together.
+        #expect(await eventually { store.writerJobsTaken - takenBefore == 1 })
         let good = Task { try await store.setCooldown(Cooldown(until: now, reason: "kept"), provider: "a") }
         let bad = Task {
             try await store.write { (connection) throws(StoreError) in
@@ -128,7 +106,7 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throw
             }
         }
         let alsoGood = Task { try await store.setCooldown(Cooldown(until: now, reason: "kept too"), provider: "c") }
-        #expect(try await eventually { store.writerJobs - jobsBefore == 4 })
+        #expect(await eventually { store.writerJobs - jobsBefore == 4 })
         try holder.execute("COMMIT")
         try await first.value
         try await good.value
@@ -141,81 +119,74 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throw
         #expect(store.writeTransactions - before <= 2)
     }
 
-    @Test func aSlowStoreNeverBlocksThePool() async throws {
-        let store = try await Store.open(directory: freshDirectory(), options: Store.Options(artificialDelayPerJob: .milliseconds(200)),
+    /// What blocks (a job's SQLite work, the test aid's delay, a wait for a lock) runs on the store's own threads, never on
+    /// the calling task's: every job of twenty writes and twenty reads over a slow store says where it ran.
+    @Test func aSlowStoreRunsEveryJobOnItsOwnThreads() async throws {
+        let store = try await Store.open(directory: freshDirectory(), options: Store.Options(artificialDelayPerJob: .milliseconds(20)),
                                          warn: noWarnings)
-        let clock = ContinuousClock()
-        let begin = clock.now
-        let (_, ticks, longestGap) = try await probingThePool {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<40 {
-                    group.addTask {
-                        if index.isMultiple(of: 2) {
-                            try await store.store(CacheEntry(fetchedAt: now, payload: "\(index)"), for: key("\(index)"))
-                        } else {
-                            _ = try await store.entry(for: key("\(index)"))
-                        }
+        let places = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    if index.isMultiple(of: 2) {
+                        return try await store.write { _ throws(StoreError) in store.isOwnThread }
                     }
+                    return try await store.read { _ throws(StoreError) in store.isOwnThread }
                 }
-                try await group.waitForAll()
             }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
         }
-        // Twenty writes and twenty reads of 200 ms each, on the writer's and the reader's threads: about 4 s in all. Had they
-        // blocked the pool's threads (two here), the probe would have stalled for as long; other tests running at the same time
-        // on a loaded machine (the whole suite starting at once on two cores) can stall it for two seconds or so, hence the margin.
-        #expect(clock.now - begin >= .milliseconds(3900))
-        #expect(ticks >= 2, "the probe ticked only \(ticks) times")
-        #expect(longestGap < .milliseconds(3000), "the probe stalled for \(longestGap)")
+        #expect(places.count == 40)
+        #expect(places.allSatisfy { $0 }, "\(places.filter { !$0 }.count) of 40 jobs ran on the caller's thread")
+        // The callers' own threads are not the store's.
+        #expect(!store.isOwnThread)
     }
 
     @Test func aHeldWriteLockBlocksNoPoolThreadAndReadsStillAnswer() async throws {
-        let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
+        let store = try await Store.open(directory: freshDirectory(), options: waitingForever, warn: noWarnings)
         try await store.store(CacheEntry(fetchedAt: now, payload: "stale"), for: key("k"))
         let before = store.writeTransactions
         let holder = try holdWriteLock(of: store)
-        let clock = ContinuousClock()
         let writerJobs = store.writerJobs
+        let takenBefore = store.writerJobsTaken
         let writes = (0..<8).map { index in
             Task { try await store.store(CacheEntry(fetchedAt: now, payload: "fresh \(index)"), for: key("k\(index)")) }
         }
-        #expect(try await eventually { store.writerJobs == writerJobs + 8 }, "the writes were not queued")
-        let (_, ticks, longestGap) = try await probingThePool {
-            try await Task.sleep(for: .milliseconds(300))
-            for _ in 0..<5 {
-                let begin = clock.now
-                // The holder keeps the lock to the end: a read that needed it would fail (busy) after 5 s, not answer.
-                #expect(try await store.entry(for: key("k"))?.payload == "stale")
-                #expect(try await store.statistics().groups.first?.count == 1)
-                // Nor does a read queue behind the writes waiting for the lock (5 s each try): no job of a read is the
-                // writer's. The time is a coarse check on top (a loaded machine has stalled the pool for seconds).
-                #expect(store.writerJobs == writerJobs + 8)
-                #expect(clock.now - begin < .seconds(15))
-            }
-            // A command starting now opens the file and reads without waiting for the lock either: had opening needed it,
-            // the store would have fallen back to memory (a warning, and no cached answer).
-            let begin = clock.now
-            let late = try await Store.open(directory: (store.path as NSString).deletingLastPathComponent, warn: noWarnings)
-            #expect(late.location == store.path)
-            #expect(try await late.entry(for: key("k"))?.payload == "stale")
-            #expect(clock.now - begin < .seconds(15))
-            try await Task.sleep(for: .milliseconds(300))
+        // The writer's thread has taken a write and waits for the lock, which the holder keeps until the end of the reads.
+        #expect(await eventually { store.writerJobs == writerJobs + 8 && store.writerJobsTaken > takenBefore }, "the writes were not queued")
+        for _ in 0..<5 {
+            // A read that needed the lock would wait as long as the writes do: it answers instead.
+            #expect(try await store.entry(for: key("k"))?.payload == "stale")
+            #expect(try await store.statistics().groups.first?.count == 1)
+            // Nor does a read queue behind the waiting writes: no job of a read is the writer's.
+            #expect(store.writerJobs == writerJobs + 8)
         }
-        // Eight writes waiting 5 s for the lock on the pool's two threads would stall the probe for 5 s or more; the whole
-        // suite starting at once on two cores can delay it for two seconds or so.
-        #expect(ticks >= 2, "the probe ticked only \(ticks) times")
-        #expect(longestGap < .milliseconds(3500), "the probe stalled for \(longestGap)")
+        // A command starting now opens the file and reads without waiting for the lock either: had opening needed it,
+        // it would still be waiting (or have fallen back to memory: a warning, and no cached answer).
+        let late = try await Store.open(directory: (store.path as NSString).deletingLastPathComponent, options: waitingForever,
+                                        warn: noWarnings)
+        #expect(late.location == store.path)
+        #expect(try await late.entry(for: key("k"))?.payload == "stale")
         #expect(store.writeTransactions == before)
         try holder.execute("COMMIT")
-        // Each waiting write went in once the lock was released, unless it waited past the 5 s busy timeout (a loaded machine),
-        // in which case it failed plainly, naming the lock; a write now goes in.
-        for write in writes {
-            do {
-                try await write.value
-            } catch let error as StorageError {
-                #expect(error.message.contains("locked"), "\(error)")
+        // Every waiting write goes in once the lock is released.
+        for write in writes { try await write.value }
+        for index in 0..<8 { #expect(try await store.entry(for: key("k\(index)"))?.payload == "fresh \(index)") }
+    }
+
+    /// A write that finds the file locked elsewhere waits at most its lock wait, then fails naming the lock; the next writes,
+    /// while the lock is still held, wait only briefly, and once it is released, writes go in again.
+    @Test func aLockHeldElsewhereIsWaitedForOnceThenWritesFailFastUntilItIsReleased() async throws {
+        let store = try await Store.open(directory: freshDirectory(), options: Store.Options(lockWaitMilliseconds: 200), warn: noWarnings)
+        try await store.store(CacheEntry(fetchedAt: now, payload: "before"), for: key("k"))
+        let holder = try holdWriteLock(of: store)
+        for index in 0..<3 {
+            let error = await #expect(throws: StorageError.self) {
+                try await store.store(CacheEntry(fetchedAt: now, payload: "\(index)"), for: key("k"))
             }
+            #expect(error?.message.contains("locked") == true, "\(String(describing: error))")
         }
-        try await store.store(CacheEntry(fetchedAt: now, payload: "fresh 8"), for: key("k8"))
-        #expect(try await store.entry(for: key("k8"))?.payload == "fresh 8")
+        try holder.execute("COMMIT")
+        try await store.store(CacheEntry(fetchedAt: now, payload: "after"), for: key("k"))
+        #expect(try await store.entry(for: key("k"))?.payload == "after")
     }
 }

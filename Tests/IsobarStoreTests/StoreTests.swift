@@ -214,33 +214,17 @@ func key(_ place: String, _ slot: CacheSlot = .current, provider: String = "p") 
 
     @Test func aWriterHoldingTheLockMakesOthersWaitNotFail() async throws {
         let directory = freshDirectory()
-        let other = try await Store.open(directory: directory, warn: noWarnings)
-        let holder = try Connection(path: other.path, busyTimeoutMilliseconds: Store.busyTimeoutMilliseconds)
-        let started = DispatchSemaphore(value: 0)
-        let committed = Flag()
-        let thread = Thread {
-            do {
-                try holder.execute("BEGIN IMMEDIATE")
-                started.signal()
-                Thread.sleep(forTimeInterval: 0.8)
-                try holder.query("INSERT INTO cooldowns(provider, until, reason) VALUES ('held', 1, 'test')")
-                committed.clear()
-                try holder.execute("COMMIT")
-            } catch {
-                Issue.record("the holder failed: \(error)")
-                started.signal()
-            }
-        }
-        thread.start()
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                started.wait()
-                continuation.resume()
-            }
-        }
-        try await other.store(CacheEntry(fetchedAt: Date(), payload: "after"), for: key("k"))
-        // The write went in only once the holder let go of the lock (waiting, not failing).
-        #expect(!committed.isSet)
+        let other = try await Store.open(directory: directory, options: waitingForever, warn: noWarnings)
+        let holder = try Connection(path: other.path, busyTimeoutMilliseconds: 0)
+        try holder.execute("BEGIN IMMEDIATE")
+        let takenBefore = other.writerJobsTaken
+        let write = Task { try await other.store(CacheEntry(fetchedAt: Date(), payload: "after"), for: key("k")) }
+        // The other store's writer has taken the write and waits for the lock.
+        #expect(await eventually { other.writerJobsTaken > takenBefore })
+        try holder.query("INSERT INTO cooldowns(provider, until, reason) VALUES ('held', 1, 'test')")
+        try holder.execute("COMMIT")
+        // The write went in once the holder let go of the lock (waiting, not failing).
+        try await write.value
         #expect(try await other.entry(for: key("k"))?.payload == "after")
         #expect(try await other.cooldown(provider: "held", now: Date(timeIntervalSince1970: 0))?.reason == "test")
     }

@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("Caching only the kinds asked", .timeLimit(.minutes(1)))
+@Suite("Caching only the kinds asked")
 struct AskedKindsCacheTests {
     let clock = ManualClock()
     let storage = MemoryStorage()

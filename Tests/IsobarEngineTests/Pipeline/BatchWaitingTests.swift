@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("Batch waiting", .timeLimit(.minutes(1)))
+@Suite("Batch waiting")
 struct BatchWaitingTests {
     let clock = ManualClock()
     let storage = InstrumentedStorage()

@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("BreakerStep", .timeLimit(.minutes(1)))
+@Suite("BreakerStep")
 struct BreakerStepTests {
     let clock = ManualClock()
     let storage = InstrumentedStorage()

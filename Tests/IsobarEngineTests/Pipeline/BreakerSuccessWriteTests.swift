@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// When a success is written to the breaker: not when the call found it clear and nothing failed since.
-@Suite("Breaker success writes", .timeLimit(.minutes(1)))
+@Suite("Breaker success writes")
 struct BreakerSuccessWriteTests {
     let clock = ManualClock()
     let storage = InstrumentedStorage()

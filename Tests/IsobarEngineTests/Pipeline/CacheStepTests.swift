@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("CacheStep", .timeLimit(.minutes(1)))
+@Suite("CacheStep")
 struct CacheStepTests {
     let clock = ManualClock()
     let storage = InstrumentedStorage()

@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("ConcurrencyStep", .timeLimit(.minutes(1)))
+@Suite("ConcurrencyStep")
 struct ConcurrencyStepTests {
     let clock = ManualClock()
 

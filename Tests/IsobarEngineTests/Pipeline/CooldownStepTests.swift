@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("CooldownStep", .timeLimit(.minutes(1)))
+@Suite("CooldownStep")
 struct CooldownStepTests {
     let clock = ManualClock()
     let storage = InstrumentedStorage()

@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("LedgerTransport", .timeLimit(.minutes(1)))
+@Suite("LedgerTransport")
 struct LedgerTransportTests {
     let clock = ManualClock()
     let storage = MemoryStorage()

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// One bad signal never takes a provider out for long: capped cooldowns, one half-open probe, a total budget, a reset by hand.
-@Suite("Proportionate reactions", .timeLimit(.minutes(1)))
+@Suite("Proportionate reactions")
 struct ProportionateReactionTests {
     let clock = ManualClock()
     let storage = InstrumentedStorage()

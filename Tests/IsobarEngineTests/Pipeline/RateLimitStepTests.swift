@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("RateLimitStep", .timeLimit(.minutes(1)))
+@Suite("RateLimitStep")
 struct RateLimitStepTests {
     let clock = ManualClock()
     let storage = InstrumentedStorage()

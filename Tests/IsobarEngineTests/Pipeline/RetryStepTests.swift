@@ -32,7 +32,7 @@ final class RecordingRandom: Sendable {
     }
 }
 
-@Suite("RetryStep", .timeLimit(.minutes(1)))
+@Suite("RetryStep")
 struct RetryStepTests {
     let clock = ManualClock()
 

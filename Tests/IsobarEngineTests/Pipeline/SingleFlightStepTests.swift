@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("SingleFlightStep", .timeLimit(.minutes(1)))
+@Suite("SingleFlightStep")
 struct SingleFlightStepTests {
     let clock = ManualClock()
     let storage = MemoryStorage()

@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarTestKit
 import Testing
 
-@Suite("StaleIfErrorStep", .timeLimit(.minutes(1)))
+@Suite("StaleIfErrorStep")
 struct StaleIfErrorStepTests {
     let clock = ManualClock()
     let storage = InstrumentedStorage()

@@ -1,0 +1,35 @@
+import Foundation
+import IsobarCLI
+import IsobarCore
+import IsobarHTTP
+@testable import IsobarStore
+import IsobarTestKit
+import Testing
+
+/// A command while another process holds the cache's write lock: it answers, within its deadline, without waiting for the lock.
+@Suite struct HeldCacheLockTests {
+    let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
+
+    @Test func aCommandAnswersWithinItsDeadlineWhileAnotherProcessHoldsTheCacheWriteLock() async throws {
+        let server = try providerServer()
+        let cache = temporaryDirectory("held-lock")
+        let environment = ["XDG_CACHE_HOME": cache]
+        let config = try temporaryConfiguration("""
+        {"providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)"}]}
+        """)
+        #expect(await runCLI(["compare", "Minsk", "--config", config], environment: environment, transport: curl).code == 0)
+        let holder = try Connection(path: cache + "/isobar/isobar.sqlite", busyTimeoutMilliseconds: 0)
+        try holder.execute("BEGIN IMMEDIATE")
+        let t0 = Date()
+        let run = await runCLI(["compare", "Minsk", "--config", config, "--refresh", "--timeout", "3", "--json"],
+                               environment: environment, transport: curl)
+        // Still held: the command did not get the lock, and did not need it to answer.
+        #expect(throws: StoreError.self) { try Connection(path: cache + "/isobar/isobar.sqlite", busyTimeoutMilliseconds: 0).execute("BEGIN IMMEDIATE") }
+        try holder.execute("COMMIT")
+        print("TOOK", Date().timeIntervalSince(t0))
+        print("STDERR:", run.stderr)
+        print("STDOUT:", run.stdout.prefix(2000))
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(try resultLine(try parseLines(run), provider: "open-meteo").string("status") == "ok")
+    }
+}
