@@ -12,6 +12,7 @@ final class PendingWrites: Sendable {
     private struct State {
         var next = 0
         var running: [Int: Running] = [:]
+        var waiting = 0
     }
 
     private let state = Mutex(State())
@@ -30,8 +31,14 @@ final class PendingWrites: Sendable {
 
     /// Waits for the writes under `key` started so far.
     func wait(for key: CacheKey) async {
-        let tasks = state.withLock { $0.running.values.filter { $0.key == key }.map(\.task) }
+        let tasks = state.withLock { state in
+            let tasks = state.running.values.filter { $0.key == key }.map(\.task)
+            if !tasks.isEmpty { state.waiting += 1 }
+            return tasks
+        }
+        guard !tasks.isEmpty else { return }
         for task in tasks { await task.value }
+        state.withLock { $0.waiting -= 1 }
     }
 
     /// Waits for every write started so far, and for any started meanwhile.
@@ -40,6 +47,9 @@ final class PendingWrites: Sendable {
             await task.value
         }
     }
+
+    /// Callers waiting for a write under their key to end (tests).
+    var waiting: Int { state.withLock { $0.waiting } }
 
     /// Writes still running.
     var count: Int { state.withLock { $0.running.count } }

@@ -93,6 +93,9 @@ final class Executor: Sendable {
     /// Jobs accepted so far (tests).
     var jobs: Int { counters.jobs.load(ordering: .relaxed) }
 
+    /// Wake-ups sent to its thread so far (tests).
+    var wakes: Int { queue.wakes.load(ordering: .relaxed) }
+
     /// Jobs its thread has taken to run so far (tests).
     var taken: Int { counters.taken.load(ordering: .relaxed) }
 }

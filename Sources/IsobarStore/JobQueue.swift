@@ -1,3 +1,4 @@
+import Synchronization
 import IsobarCore
 #if canImport(Glibc)
 import Glibc
@@ -44,6 +45,8 @@ final class JobQueue: Wakeable, @unchecked Sendable {
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var jobs: [Job] = []
     private var stopping = false
+    /// Wake-ups sent to the thread so far (tests: a burst holds them, see `HeldWakeups`).
+    let wakes = Atomic<Int>(0)
 
     /// An empty queue.
     init() {
@@ -78,7 +81,10 @@ final class JobQueue: Wakeable, @unchecked Sendable {
     }
 
     /// Wakes the thread if it sleeps.
-    func wake() { pthread_cond_signal(condition) }
+    func wake() {
+        wakes.add(1, ordering: .relaxed)
+        pthread_cond_signal(condition)
+    }
 
     /// Every job queued now, waiting for one if there is none; nil once stopped with nothing left.
     func takeAll() -> [Job]? {

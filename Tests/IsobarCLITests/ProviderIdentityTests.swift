@@ -39,7 +39,7 @@ import Testing
         let working = try providerServer()
         let environment = ["XDG_CACHE_HOME": temporaryDirectory("identity-breaker")]
         let broken = try meteoOnly(failing)
-        for _ in 0..<5 { _ = await runCLI(["compare", "Minsk", "--config", broken, "--timeout", "5"], environment: environment, transport: curl) }
+        for _ in 0..<5 { _ = await runCLI(["compare", "Minsk", "--config", broken], environment: environment, transport: curl) }
         let skipped = await runCLI(["compare", "Minsk", "--config", broken, "--json"], environment: environment, transport: curl)
         let error = try #require(try parseLines(skipped).first { try $0.string("type") == "provider_error" })
         #expect(try error.member("error").string("reason") == "breaker_open")

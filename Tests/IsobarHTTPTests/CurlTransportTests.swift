@@ -1,3 +1,4 @@
+import Dispatch
 import IsobarCore
 import IsobarHTTP
 import IsobarTestKit
@@ -143,17 +144,18 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
     }
 
     @Test func slowServerEndsAtTheTotalTimeoutNotAtItsLateAnswer() async throws {
-        let server = try LoopbackServer { _ in .init("{}", delaySeconds: 4) }
+        // The server's answer is held until the test ends: the transfer can only end at its own timeout.
+        let answer = DispatchSemaphore(value: 0)
+        defer { answer.signal() }
+        let server = try LoopbackServer { _ in
+            answer.wait()
+            return .init("{}")
+        }
         let limits = TransferLimits(connectTimeoutSeconds: 1, totalTimeoutSeconds: 1)
-        let clock = ContinuousClock()
-        let started = clock.now
         let error = await providerError { _ = try await transport.send(loopbackRequest(server, limits: limits)) }
-        let elapsed = clock.now - started
         #expect(error?.code == .timeout)
+        #expect(error?.reason == .totalTimeout)
         #expect(error?.message == "Test: no complete answer from 127.0.0.1:\(server.port) within 1 s")
-        // Not before the timeout, and long before the server's answer at 4 s: the whole suite on two cores has delayed the
-        // wake-up after the timeout by a third of a second, so the upper bound leaves a second for that.
-        #expect(elapsed >= .milliseconds(800) && elapsed <= .milliseconds(2000), "took \(elapsed)")
     }
 
     @Test func connectionRefusedIsUnavailable() async throws {
@@ -204,11 +206,9 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         let transport = transport
         let task = Task { () async throws(ProviderError) -> HTTPResponse in try await transport.send(loopbackRequest(server)) }
         while server.requests.isEmpty { await Task.yield() }
-        let clock = ContinuousClock()
-        let started = clock.now
+        // The server answers after 5 s: a transfer cancellation did not remove would then succeed.
         task.cancel()
         let result = await task.result
-        #expect(clock.now - started < .seconds(2))
         guard case .failure(let error) = result else {
             Issue.record("a cancelled request must not succeed")
             return

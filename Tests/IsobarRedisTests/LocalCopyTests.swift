@@ -1,28 +1,26 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
-import IsobarRedis
+@testable import IsobarRedis
 import IsobarTestKit
 import Synchronization
 import Testing
 
-/// A response cache whose writes wait until `open()`; reads and writes go to a memory store.
+/// A response cache whose writes wait at a gate until `open()`; reads and writes go to a memory store.
 final class GatedCache: ResponseCache {
     let base = MemoryStorage()
-    private let opened = Mutex(false)
-    private let writes = Mutex(0)
+    private let gate = TestGate()
 
     /// Lets every write through, now and later.
-    func open() { opened.withLock { $0 = true } }
+    func open() { gate.open() }
 
-    /// Writes begun so far.
-    var writesBegun: Int { writes.withLock { $0 } }
+    /// Writes begun so far (each waits at the gate until it is open).
+    var writesBegun: Int { gate.arrivals }
 
     func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry? { try await base.entry(for: key) }
 
     func store(_ entry: CacheEntry, for key: CacheKey) async throws(StorageError) {
-        writes.withLock { $0 += 1 }
-        while !opened.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(2)) }
+        await gate.wait()
         try await base.store(entry, for: key)
     }
 
@@ -49,9 +47,15 @@ final class GatedCache: ResponseCache {
 
         #expect(try await storage.cache.entry(for: key) == entry)
         #expect(try await cache.base.entry(for: key) == nil, "the answer waited for its local copy")
-        let finished = Task { await state.finish() }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(cache.writesBegun == 1)
+        let done = Mutex(false)
+        let finished = Task {
+            await state.finish()
+            done.withLock { $0 = true }
+        }
+        // The copy is being written (held at the gate), and finishing waits for it.
+        #expect(await eventually { cache.writesBegun == 1 })
+        #expect(await eventually { state.writes.count == 1 && !done.withLock { $0 } })
+        #expect(!done.withLock { $0 }, "finishing did not wait for the copy")
         cache.open()
         await finished.value
         #expect(try await cache.base.entry(for: key) == entry)
@@ -64,8 +68,10 @@ final class GatedCache: ResponseCache {
         try await RedisStore(url: try RedisURL(parsing: server.url)).store(CacheEntry(fetchedAt: t0, payload: "old"), for: key)
         #expect(try await storage.cache.entry(for: key)?.payload == "old")
         let newer = CacheEntry(fetchedAt: t0.addingTimeInterval(60), payload: "new")
+        #expect(await eventually { cache.writesBegun == 1 })
         let stored = Task { try await storage.cache.store(newer, for: key) }
-        try await Task.sleep(for: .milliseconds(50))
+        // The new answer waits for the copy of the old one: it has not begun its own local write.
+        #expect(await eventually { state.writes.waiting == 1 })
         #expect(cache.writesBegun == 1, "the new answer was written before the copy of the old one")
         cache.open()
         try await stored.value
@@ -76,19 +82,23 @@ final class GatedCache: ResponseCache {
     @Test func aReadOfAnAnswerWhoseCopyIsBeingWrittenWaitsForIt() async throws {
         let server = try RedisTestServer()
         let cache = GatedCache()
-        let (storage, _) = try compose(server, cache: cache)
+        let (storage, state) = try compose(server, cache: cache)
         let shared = RedisStore(url: try RedisURL(parsing: server.url))
         let entry = CacheEntry(fetchedAt: t0, payload: "first")
         try await shared.store(entry, for: key)
         #expect(try await storage.cache.entry(for: key) == entry)
         try await shared.removeEntry(for: key)
         let read = Task { try await storage.cache.entry(for: key) }
-        try await Task.sleep(for: .milliseconds(50))
+        // The read waits for the copy still held at the gate (neither the local cache nor the server has the answer now).
+        #expect(await eventually { state.writes.waiting == 1 }, "the read did not wait for the copy")
+        #expect(try await cache.base.entry(for: key) == nil)
         cache.open()
         #expect(try await read.value == entry, "the second read missed the copy and the server")
     }
 
     @Test func finishingWithNothingToWriteReturnsAtOnce() async {
-        await SharedStoreState(fallback: "", warn: { _ in }).finish()
+        let state = SharedStoreState(fallback: "", warn: { _ in })
+        await state.finish()
+        #expect(state.writes.count == 0)
     }
 }

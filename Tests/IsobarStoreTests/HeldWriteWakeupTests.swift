@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCore
 @testable import IsobarStore
+import IsobarTestKit
 import Synchronization
 import Testing
 
@@ -23,25 +24,23 @@ private final class RanCount: Sendable {
         let executor = try executor()
         // The thread has opened its connection and sleeps, waiting for work.
         _ = try await executor.submit(.bare) { _ throws(StoreError) in 0 }
-        try await Task.sleep(for: .milliseconds(50))
         let ran = RanCount()
-        var ranDuringBurst = -1
+        let wakesBefore = executor.wakes
+        var wakesDuringBurst = -1
         HeldWakeups.holding {
             for value in 0..<3 {
                 executor.post(.grouped) { connection throws(StoreError) in
                     try connection.query("INSERT INTO written(value) VALUES (?)", [.integer(Int64(value))])
                     ran.value.add(1, ordering: .relaxed)
                 }
-                // Time enough for a woken thread to run the write; held, it must not.
-                usleep(20_000)
             }
-            ranDuringBurst = ran.value.load(ordering: .relaxed)
+            // Queued, but the sleeping thread was not woken: it cannot have run them (it sleeps until signalled).
+            wakesDuringBurst = executor.wakes - wakesBefore
         }
-        #expect(ranDuringBurst == 0)
-        // The wake-up held for the burst is made at its end: the writes run without any other job waking the thread.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ran.value.load(ordering: .relaxed) < 3 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(ran.value.load(ordering: .relaxed) == 3)
+        #expect(wakesDuringBurst == 0)
+        // The wake-up held for the burst is made at its end, once for the three writes.
+        #expect(executor.wakes - wakesBefore == 1)
+        #expect(await eventually { ran.value.load(ordering: .relaxed) == 3 })
         let rows = try await executor.submit(.snapshot) { connection throws(StoreError) in
             try connection.query("SELECT value FROM written ORDER BY rowid")
         }

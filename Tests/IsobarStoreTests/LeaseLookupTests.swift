@@ -3,6 +3,7 @@ import IsobarCore
 import IsobarEngine
 @testable import IsobarStore
 import Synchronization
+import IsobarTestKit
 import Testing
 
 /// A provider answering at once and counting its calls.

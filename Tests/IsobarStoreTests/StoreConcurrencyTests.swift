@@ -2,6 +2,7 @@ import Foundation
 import IsobarCore
 import IsobarEngine
 @testable import IsobarStore
+import IsobarTestKit
 import Synchronization
 import Testing
 
@@ -17,17 +18,6 @@ func holdWriteLock(of store: Store) throws -> Connection {
     let holder = try Connection(path: store.path, busyTimeoutMilliseconds: 0)
     try holder.execute("BEGIN IMMEDIATE")
     return holder
-}
-
-/// Waits (on the pool, without blocking it) until `condition` holds: true when it did. Bounded by turns, not by time: each turn
-/// lets every other task run once, so a condition that needs only the store's threads (which never wait for the pool) comes
-/// true however loaded the machine is.
-func eventually(turns: Int = 1_000_000, _ condition: () -> Bool) async -> Bool {
-    for turn in 0..<turns {
-        if condition() { return true }
-        if turn.isMultiple(of: 64) { try? await Task.sleep(for: .milliseconds(1)) } else { await Task.yield() }
-    }
-    return condition()
 }
 
 /// Options of a store whose writes wait for a lock held elsewhere as long as it is held: tests that order events by holding

@@ -2,6 +2,7 @@ import Foundation
 import IsobarCore
 import IsobarEngine
 @testable import IsobarStore
+import IsobarTestKit
 import Testing
 
 /// A folder whose cache file held 200 answers and then had pages 2 to 4 (the cache table's root among them) overwritten

@@ -19,7 +19,10 @@ extension IsobarCommandLine {
         if let distance = entry.maxDistanceKilometres { configuration.maxDistanceKilometres = distance }
         let provider = METARProvider(configuration: configuration)
         let binding = ProviderBinding(provider: provider, transport: setup.live, policy: ProviderPolicy(declaredBy: provider))
-        let engine = Engine(bindings: [binding], storage: EngineStorage(store), options: EngineOptions(), time: time,
+        // The command's deadline bounds the observation too.
+        var options = EngineOptions()
+        options.timeoutSeconds = setup.options.timeoutSeconds
+        let engine = Engine(bindings: [binding], storage: EngineStorage(store), options: options, time: time,
                             diagnostics: setup.diagnostics)
         var observed: WeatherReport?
         for await event in engine.run(WeatherRequest(place: place, kinds: [.current])) {
