@@ -19,11 +19,11 @@ extension ExecProvider {
                 var logged = program
                 logged.log = context.log
                 let description = try await DescriptionCache(environment: context.environment).description(of: logged)
-                var key: String?
-                if let variable = description.keyVariable, !settings.isReplay {
-                    key = settings.apiKey ?? context.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-                }
-                return ExecProvider(id: settings.id, program: logged, description: description, baseURL: settings.baseURL, key: key)
+                // Keys only by the user's word: the variable the program declares is a request, never read here; the key is
+                // the entry's own (`api_key`, or the variable its `api_key_env` names), and only for a program that asked.
+                let key = description.keyVariable == nil || settings.isReplay ? nil : settings.apiKey
+                return ExecProvider(id: settings.id, program: logged, description: description, baseURL: settings.baseURL, key: key,
+                                    grantedVariable: settings.apiKeyVariable)
             } catch {
                 context.log("\(settings.id): \(error.message)")
                 return BrokenExecProvider(id: settings.id, failure: error)

@@ -17,8 +17,10 @@ public struct ExecProvider: WeatherProvider {
     public let description: ExecDescription
     /// The base URL the configuration gives it, passed on in every message.
     public let baseURL: RequestURL?
-    /// Its key, given to it only because it declared one.
+    /// Its key, given to it only because it declared one and its configuration entry grants one.
     public let key: String?
+    /// The variable its configuration entry reads the key from (`api_key_env`), when it names one.
+    public let grantedVariable: String?
 
     /// Name for people.
     public var displayName: String { description.name }
@@ -26,8 +28,10 @@ public struct ExecProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities { description.capabilities }
 
     /// A provider over a described program.
-    public init(id: String, program: ExecProgram, description: ExecDescription, baseURL: RequestURL?, key: String?) {
+    public init(id: String, program: ExecProgram, description: ExecDescription, baseURL: RequestURL?, key: String?,
+                grantedVariable: String? = nil) {
         self.id = id
+        self.grantedVariable = grantedVariable
         var program = program
         if let key { program.secrets.append(key) }
         self.program = program
@@ -36,13 +40,21 @@ public struct ExecProvider: WeatherProvider {
         self.key = key
     }
 
+    /// What to do when the program declared a key and has none: set the variable its entry names, or grant it one (the
+    /// variable it declares is only a request: `wants NAME; set "api_key_env" in its entry to grant it`). Nil otherwise.
+    public var missingKey: String? {
+        guard let wanted = description.keyVariable, key == nil else { return nil }
+        if let grantedVariable { return "set \(grantedVariable)" }
+        return "wants \(wanted); set \"api_key_env\" in its entry to grant it"
+    }
+
     /// Plans, sends through the context's transport, and decodes; or lets the program fetch.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         guard description.coverage.contains(request.place.coordinate) else {
             throw ProviderError(.unsupported, "\(displayName) has no data for \(request.place.label) (outside its coverage)", reason: .outsideCoverage)
         }
-        if description.keyVariable != nil, key == nil {
-            throw ProviderError(.notConfigured, "\(displayName) needs an API key: set \(description.keyVariable ?? "its key variable")")
+        if let missingKey {
+            throw ProviderError(.notConfigured, "\(displayName) needs an API key: \(missingKey)")
         }
         // The deadline is on the engine's clock; the program runs on the system clock.
         let remaining = context.deadline.timeIntervalSince(context.time.now())

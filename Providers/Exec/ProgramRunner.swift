@@ -31,9 +31,11 @@ struct ProgramOutcome: Sendable {
 
 /// Runs one program with a message on stdin and collects stdout and stderr, never blocking a cooperative thread.
 ///
-/// This is the only file of the exec adapter that touches processes, file descriptors and signals. The program gets its
-/// own process group, so that SIGTERM at the deadline (and SIGKILL one grace period later) reaches its children too;
-/// descriptors other than 0, 1 and 2 are closed in the child; stdout is capped.
+/// With `ProgramGroups`, this is the only file of the exec adapter that touches processes, file descriptors and signals. The
+/// program starts with no signal blocked and every signal's default action, in its own process group, so that SIGTERM at the
+/// deadline or on cancellation (and SIGKILL one grace period later) reaches its children too; descriptors other than 0, 1
+/// and 2 are closed in the child; stdout is capped. A run returns only after SIGKILL went to the whole group and the program
+/// was reaped, and the group is in `ProgramGroups` while it runs, so that an exiting command stops it.
 enum ProgramRunner {
     /// Bytes of stderr kept (the end of it).
     static let stderrKeptBytes = 16 << 10
@@ -111,12 +113,18 @@ enum ProgramRunner {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // This thread's mask (a Dispatch worker blocks SIGTERM, SIGINT, SIGHUP and more) and the signals this process
+        // ignores (SIGPIPE) would be inherited: the program could then not be stopped by SIGTERM.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        sigdelset(&everySignal, SIGKILL)
+        sigdelset(&everySignal, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {
@@ -132,6 +140,7 @@ enum ProgramRunner {
             closeAll([inPipe[1], outPipe[0], errPipe[0]])
             return .failure(SpawnFailure(errno: result))
         }
+        ProgramGroups.add(pid)
         return .success((pid, inPipe, outPipe, errPipe))
     }
 
@@ -291,7 +300,8 @@ private struct Session {
         kill(-pid, signal)
     }
 
-    /// Waits for the program to end (it closed its output but may still be running), stopping it at the deadline.
+    /// Waits for the program to end (it closed its output but may still be running), stopping it at the deadline; then
+    /// kills what is left of its group and reaps it, whatever happened.
     private func reap(deadline: Date, stoppedAt: Date?, killGraceSeconds: Double, timedOut: inout Bool) -> ProgramEnd {
         // Already being stopped (deadline, overflow, cancellation): only the escalation to SIGKILL remains.
         var stopping = stoppedAt
@@ -300,7 +310,11 @@ private struct Session {
             var info = siginfo_t()
             let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
             if result == 0 && info._sifields._sigchld.si_pid == pid { break }
-            if result < 0 && errno != EINTR { return .exited(-1) }
+            if result < 0 && errno != EINTR {
+                kill(-pid, SIGKILL)
+                ProgramGroups.remove(pid)
+                return .exited(-1)
+            }
             let now = Date()
             if stopping == nil, now >= deadline {
                 timedOut = true
@@ -311,8 +325,10 @@ private struct Session {
             }
             usleep(2_000)
         }
-        // Leftovers of the group (a background child) are not allowed to outlive the call.
+        // Leftovers of the group (a background child) are not allowed to outlive the call. The group leaves the table before
+        // its leader is reaped: after that its id may be another's.
         kill(-pid, SIGKILL)
+        ProgramGroups.remove(pid)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signalNumber = status & 0x7f

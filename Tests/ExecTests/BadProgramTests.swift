@@ -105,7 +105,7 @@ import Testing
         let plan = echo + #"echo "my key is $k" >&2; echo "{\"protocol\":1,\"ok\":false,\"error\":{\"code\":\"unauthorized\",\"message\":\"key $k refused\"}}""#
         let logs = LogLines()
         let provider = try await makeProvider(shell(script(describe: "echo '\(describe)'", plan: "cd \"$(dirname \"$0\")\"; " + plan)),
-                                              environment: programEnvironment(["KEYED_KEY": key]), log: logs.append)
+                                              apiKey: key, log: logs.append)
         let error = try #require(await failure(of: provider))
         #expect(error.code == .unauthorized)
         #expect(error.message.contains("key REDACTED refused"))
@@ -118,8 +118,7 @@ import Testing
         let key = "s3cr3t-key-456"
         let describe = #"{"protocol":1,"ok":true,"describe":{"id":"k","name":"Keyed","kinds":["current"],"coverage":"global","key":{"variable":"KEYED_KEY"}}}"#
         let report = #"{"protocol":1,"ok":true,"report":{"units":"si","timezone":"\#(key)","current":{"time":"2026-11-28T09:00:00Z"}}}"#
-        let provider = try await makeProvider(shell(script(describe: "echo '\(describe)'", decode: "echo '\(report)'")),
-                                              environment: programEnvironment(["KEYED_KEY": key]))
+        let provider = try await makeProvider(shell(script(describe: "echo '\(describe)'", decode: "echo '\(report)'")), apiKey: key)
         let error = try #require(await failure(of: provider))
         #expect(error.code == .badResponse(path: "$.report"))
         #expect(error.message.contains("repeats its API key"))
@@ -131,7 +130,7 @@ import Testing
         let describe = #"{"protocol":1,"ok":true,"describe":{"id":"k","name":"Keyed","kinds":["current"],"coverage":"global","key":{"variable":"KEYED_KEY"}}}"#
         let plan = #"echo '{"protocol":1,"ok":true,"requests":[{"url":"https://weather.example/\#(key)/now"}]}'"#
         let stub = StubTransport()
-        let provider = try await makeProvider(shell(script(describe: "echo '\(describe)'", plan: plan)), environment: programEnvironment(["KEYED_KEY": key]))
+        let provider = try await makeProvider(shell(script(describe: "echo '\(describe)'", plan: plan)), apiKey: key)
         let error = try #require(await failure(of: provider, transport: stub))
         #expect(error.code == .badRequest)
         #expect(!error.message.contains(key))
@@ -144,6 +143,18 @@ import Testing
         let error = try #require(await failure(of: provider))
         #expect(error.code == .notConfigured)
         #expect(error.message.contains("KEYED_KEY"))
+    }
+
+    @Test func theVariableAProgramDeclaresIsNeverReadByItself() async throws {
+        let seen = temporaryDirectory("seen") + "/input"
+        let describe = #"{"protocol":1,"ok":true,"describe":{"id":"k","name":"Keyed","kinds":["current"],"coverage":"global","key":{"variable":"KEYED_KEY"}}}"#
+        let plan = "printf '%s' \"$input\" > \(seen); echo '{\"protocol\":1,\"ok\":true,\"requests\":[{\"url\":\"https://weather.example/now\"}]}'"
+        let provider = try await makeProvider(shell(script(describe: "echo '\(describe)'", plan: plan)),
+                                              environment: programEnvironment(["KEYED_KEY": "only-if-granted"]))
+        let error = try #require(await failure(of: provider))
+        #expect(error.code == .notConfigured)
+        #expect(error.message == #"Keyed needs an API key: wants KEYED_KEY; set "api_key_env" in its entry to grant it"#)
+        #expect(!FileManager.default.fileExists(atPath: seen), "the program was asked to plan without its key")
     }
 
     @Test func theKeyReachesOnlyAProgramThatDeclaresOne() async throws {

@@ -36,7 +36,8 @@ extension IsobarCommandLine {
             let capabilities = provider.capabilities
             let needsKey = capabilities.requiresAPIKey && entry?.replay == nil
             let plugin = provider as? ExecProvider
-            let keyEnv = plugin?.description.keyVariable ?? entry.flatMap(registry.keyVariable) ?? "its API key variable (api_key_env)"
+            let keyAdvice = plugin.map { $0.missingKey ?? "" }
+                ?? "set \(entry.flatMap(registry.keyVariable) ?? "its API key variable (api_key_env)")"
             let configured = !needsKey || (plugin.map { $0.key != nil } ?? (entry.flatMap { registry.key($0, environment) } != nil))
             let mode = entry?.replay.map { "replay \($0)" } ?? "live"
             let limits = binding.policy?.rateLimits ?? []
@@ -65,7 +66,7 @@ extension IsobarCommandLine {
                 continue
             }
             text += "\(provider.id) (\(provider.displayName), type \(entry?.type ?? "?")): \(mode)"
-            text += configured ? "\n" : ", NOT CONFIGURED: set \(keyEnv)\n"
+            text += configured ? "\n" : ", NOT CONFIGURED: \(keyAdvice)\n"
             if let command = entry?.command { text += "  program: \(command.joined(separator: " "))\n" }
             if let broken = provider as? BrokenExecProvider { text += "  UNUSABLE: \(broken.failure.message)\n" }
             let kinds = DataKind.allCases.filter(capabilities.kinds.contains).map(\.rawValue).joined(separator: ", ")
