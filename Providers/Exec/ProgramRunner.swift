@@ -1,5 +1,5 @@
-import Dispatch
 import FoundationEssentials
+import IsobarCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -47,11 +47,14 @@ enum ProgramRunner {
         let cancelled = CancelFlag()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+                // A thread of its own for the whole run: it blocks in `poll` until the program ends or its deadline, and must
+                // not hold a thread of the pool the process's tasks share (see `PlainThread`).
+                let started = PlainThread.detach {
                     continuation.resume(returning: runBlocking(executable: executable, arguments: arguments, environment: environment,
                                                                input: input, deadline: deadline, stdoutCap: stdoutCap,
                                                                killGraceSeconds: killGraceSeconds, cancelled: cancelled))
                 }
+                if !started { continuation.resume(returning: .failure(SpawnFailure(errno: EAGAIN))) }
             }
         } onCancel: {
             cancelled.set()

@@ -46,14 +46,19 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:], re
     return CLIRun(code: code, stdout: output.text, stderr: errors.text)
 }
 
-/// The arguments with `--timeout 60` added to `compare`, `now`, `forecast` and the list of `cities` when they set none: the whole suite runs
-/// in one process on two cores, where a command's tasks can wait seconds for a thread, and the default 10 s deadline is
-/// then about the machine, not the code. Tests of deadlines give their own `--timeout`.
+/// The arguments with the longest `--timeout` (10 min) added to the commands that take one, when the test gives none: a
+/// test that is not about deadlines must not depend on how fast a loaded machine runs the command's tasks (the whole suite
+/// runs in one process on two cores). Tests of deadlines give their own `--timeout`.
 func withRoomyDeadline(_ arguments: [String]) -> [String] {
-    guard let command = arguments.first, ["compare", "now", "forecast", "cities"].contains(command),
-          !arguments.contains("--timeout"), !arguments.contains("--help"), !arguments.contains("-h"),
-          command != "cities" || !["add", "remove", "rm", "move"].contains(where: arguments.contains) else { return arguments }
-    return [command, "--timeout", "60"] + arguments.dropFirst()
+    guard !arguments.contains("--timeout"), !arguments.contains("--help"), !arguments.contains("-h") else { return arguments }
+    let home = arguments.first.map { $0.hasPrefix("-") } ?? true
+    if home { return ["--timeout", "600"] + arguments }
+    guard let command = arguments.first else { return arguments }
+    let weather = ["compare", "now", "forecast"].contains(command)
+    let citiesList = command == "cities" && !["add", "remove", "rm", "move"].contains(where: arguments.contains)
+    let searchAdding = command == "search" && arguments.contains("--add")
+    guard weather || citiesList || searchAdding else { return arguments }
+    return [command, "--timeout", "600"] + arguments.dropFirst()
 }
 
 /// A new empty directory under the system's temporary directory.
