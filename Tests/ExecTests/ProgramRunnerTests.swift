@@ -7,7 +7,9 @@ import Testing
 @Suite(.serialized) struct ProgramRunnerTests {
     @Test func aProgramStartsWithNoSignalBlockedOrIgnored() async throws {
         let seen = temporaryDirectory("signals") + "/status"
-        let plan = "grep -E '^Sig(Blk|Ign):' /proc/$$/status > \(seen); echo '{\"protocol\":1,\"ok\":true,\"requests\":[{\"url\":\"https://weather.example/now\"}]}'"
+        // Read by a child of the shell, which starts with the shell's own mask: the shell itself blocks every signal for a
+        // moment while it forks, so reading its status then could see that instead.
+        let plan = "grep -E '^Sig(Blk|Ign):' /proc/self/status > \(seen); echo '{\"protocol\":1,\"ok\":true,\"requests\":[{\"url\":\"https://weather.example/now\"}]}'"
         let provider = try await makeProvider(shell(script(plan: plan)))
         #expect(await failure(of: provider) == nil)
         let status = try String(contentsOfFile: seen, encoding: .utf8)

@@ -50,7 +50,7 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:], re
 /// test that is not about deadlines must not depend on how fast a loaded machine runs the command's tasks (the whole suite
 /// runs in one process on two cores). Tests of deadlines give their own `--timeout`.
 func withRoomyDeadline(_ arguments: [String]) -> [String] {
-    guard !arguments.contains("--timeout"), !arguments.contains("--help"), !arguments.contains("-h") else { return arguments }
+    guard !arguments.contains(where: ["--timeout", "--help", "-h", "--version", "-V"].contains) else { return arguments }
     let home = arguments.first.map { $0.hasPrefix("-") } ?? true
     if home { return ["--timeout", "600"] + arguments }
     guard let command = arguments.first else { return arguments }
