@@ -2,6 +2,7 @@ import Foundation
 @testable import IsobarCLI
 import IsobarCore
 import IsobarEngine
+import IsobarTestKit
 import Testing
 
 @Suite struct BatchLineTests {
@@ -192,10 +193,10 @@ import Testing
         #expect(await book.waitForRoom())
         book.takePlace(LineLabel(inputLine: 3, id: nil, query: "c"))
         let waiting = Task { await book.waitForRoom() }
-        try? await Task.sleep(for: .milliseconds(50))
-        // A provider's line alone does not end its place.
+        #expect(await eventually { book.isWaitingForRoom })
+        // A provider's line alone does not end its place: the reader still waits.
         book.record(failure(1), line: Array("fail 3\n".utf8))
-        try? await Task.sleep(for: .milliseconds(50))
+        #expect(book.isWaitingForRoom)
         #expect(book.counts.places == 0)
         book.record(consensus(1), line: Array("done 3\n".utf8))
         #expect(await waiting.value)
@@ -206,7 +207,7 @@ import Testing
         let book = BatchBook(order: .completion, window: 1, providers: 1, output: BufferedSink())
         book.takePlace(LineLabel(inputLine: 1, id: nil, query: "a"))
         let waiting = Task { await book.waitForRoom() }
-        try? await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually { book.isWaitingForRoom })
         #expect(book.counts.places == 0)
         book.stop()
         #expect(await waiting.value == false, "still waiting when stopped: the window was full")

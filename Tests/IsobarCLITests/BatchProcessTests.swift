@@ -19,9 +19,12 @@ import Testing
         let input = try MixedInput(places: 1000).file()
         let binary = try #require(isobarExecutable())
         let launched = try launch(binary, ["batch", input, "--config", config], environment: ["TEST_OWM_KEY": sentinelKey])
-        try await Task.sleep(for: .seconds(1.5))
+        // Read as it runs: a pipe left unread would stop the batch once full.
+        let finished = Task { await finish(launched) }
+        // Interrupted once it is under way: some places asked, most not yet.
+        #expect(await eventually { server.requests.count >= 20 })
         launched.0.interrupt()
-        let run = await finish(launched)
+        let run = await finished.value
         #expect(run.code == 130, "\(run.stderr)")
         let lines = try parseLines(run)
         let summary = try #require(lines.last)

@@ -69,8 +69,9 @@ private func recordedTemperature(at time: String) throws -> Double {
         return try temporaryConfiguration(#"{"providers": [{"id": "met-norway", "type": "met-norway", "base_url": "\#(origin.server.baseURL)"\#(contactMember)\#(extra)}]}"#)
     }
 
-    func run(_ config: String, cache: String, _ extra: [String] = []) async -> CLIRun {
-        await runCLI(["now", "Minsk", "--config", config, "--format", "jsonl", "--cache-dir", cache, "--timeout", "60"] + extra, transport: curl)
+    func run(_ config: String, cache: String, _ extra: [String] = [], secondsLater: Int = 0) async -> CLIRun {
+        await runCLI(["now", "Minsk", "--config", config, "--format", "jsonl", "--cache-dir", cache, "--timeout", "60"] + extra,
+                     environment: ["ISOBAR_TIME_SHIFT": String(Int(recordingTimeShift)! + secondsLater)], transport: curl)
     }
 
     @Test func theUserAgentNamesIsobarAndTheContactAndCoordinatesHaveFourDecimals() async throws {
@@ -99,8 +100,8 @@ private func recordedTemperature(at time: String) throws -> Double {
         let config = try configuration(origin, extra: #", "ttl_s": {"current": 1, "forecast": 1}"#)
         let cache = temporaryDirectory("met-expires")
         #expect(await run(config, cache: cache).code == 0)
-        try await Task.sleep(for: .milliseconds(1500))
-        let second = await run(config, cache: cache)
+        // Two seconds later on the command's clock: past the configured lifetime (1 s), long before Expires.
+        let second = await run(config, cache: cache, secondsLater: 2)
         #expect(second.code == 0)
         #expect(origin.server.requests.count == 1, "not asked again before Expires")
         let line = try resultLine(try parseLines(second), provider: "met-norway")

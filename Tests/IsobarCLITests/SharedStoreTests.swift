@@ -179,15 +179,19 @@ struct SharedStoreTests {
         }
         let input = try batchInput((0..<60).map { "\(40 + Double($0) * 0.25),10" }.joined(separator: "\n") + "\n")
         let launched = try rig.launch(on: "A", ["batch", input, "--jobs", "2"])
-        try await Task.sleep(for: .seconds(0.4))
+        // Read as it runs: a pipe left unread would stop the batch once full.
+        let finished = Task { await finish(launched) }
+        // Each change of the server's state once the batch has got further: killed, restarted, paused, resumed.
+        let asked = { rig.requests("/data/2.5/weather").count }
+        #expect(await eventually { asked() >= 5 })
         rig.redis.stop()
-        try await Task.sleep(for: .seconds(0.5))
+        #expect(await eventually { asked() >= 15 })
         try rig.redis.start()
-        try await Task.sleep(for: .seconds(0.3))
+        #expect(await eventually { asked() >= 25 })
         rig.redis.pause()
-        try await Task.sleep(for: .seconds(2))
+        #expect(await eventually { asked() >= 35 })
         rig.redis.resume()
-        let run = await finish(launched)
+        let run = await finished.value
         #expect(run.code == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "the shared store is unavailable").count == 2, "\(run.stderr)")
         let summary = try #require(try parseLines(run).last)

@@ -97,6 +97,9 @@ final class BatchBook: Sendable {
         }
     }
 
+    /// True while the reader waits for room (tests).
+    var isWaitingForRoom: Bool { state.withLock { $0.roomWaiter != nil } }
+
     /// Books a place about to be handed to the engine: it becomes the engine's next request.
     func takePlace(_ label: LineLabel) {
         state.withLock { state in
