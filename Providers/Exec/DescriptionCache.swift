@@ -15,12 +15,14 @@ struct DescriptionCache {
     }
 
     /// The program's description: from the cache when the program has not changed, else by asking it (and keeping the answer).
-    func description(of program: ExecProgram) async throws(ProviderError) -> ExecDescription {
+    /// `deadline` (the command's, system clock) bounds the call when it comes before `describeSeconds` from now.
+    func description(of program: ExecProgram, deadline: Date? = nil) async throws(ProviderError) -> ExecDescription {
         let identity = "\(program.executable)\u{0}\(program.arguments.joined(separator: "\u{0}"))"
         let stamp = program.modificationTime.map { JSONOutput.format($0) } ?? "unknown"
         let file = directory.map { "\($0)/\(Self.hash(identity)).json" }
         if let file, let cached = read(file, identity: identity, stamp: stamp) { return cached }
-        let answer = try await program.call(ExecMessages.describe(), deadline: Date().addingTimeInterval(Self.describeSeconds))
+        let own = Date().addingTimeInterval(Self.describeSeconds)
+        let answer = try await program.call(ExecMessages.describe(), deadline: deadline.map { min($0, own) } ?? own)
         let description: ExecDescription
         do {
             description = try ExecDescription(answer: answer)

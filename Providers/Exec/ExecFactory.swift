@@ -18,7 +18,7 @@ extension ExecProvider {
                                               directory: FileManager.default.currentDirectoryPath)
                 var logged = program
                 logged.log = context.log
-                let description = try await DescriptionCache(environment: context.environment).description(of: logged)
+                let description = try await DescriptionCache(environment: context.environment).description(of: logged, deadline: context.deadline)
                 // Keys only by the user's word: the variable the program declares is a request, never read here; the key is
                 // the entry's own (`api_key`, or the variable its `api_key_env` names), and only for a program that asked.
                 let key = description.keyVariable == nil || settings.isReplay ? nil : settings.apiKey

@@ -62,7 +62,10 @@ extension IsobarCommandLine {
         let errors = errors
         let verbose = parsed.options.verbose
         let log: @Sendable (String) -> Void = { if verbose { errors.write("isobar: note: \($0)\n") } }
-        let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, log: log, live: { live },
+        // The command's deadline bounds what building the providers asks too (a plug-in's `describe`).
+        let deadline = Date().addingTimeInterval(options.timeoutSeconds)
+        let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, log: log, deadline: deadline,
+                                                   live: { live },
                                                    wrapLive: { entry, transport in
             guard (parsed.options.recordDirectory != nil) else { return transport }
             let recorder = RecordingTransport(base: transport, clock: { [time] in time.now() })

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Exec
 import FixtureReplay
 import IsobarCore
@@ -83,7 +84,7 @@ public struct ProviderRegistry: Sendable {
     /// The enabled providers of a configuration, each bound to its transport: replay entries to their cassettes,
     /// others to `live` (created only when needed) with their limits, passed through `wrapLive` (for recording).
     public func bindings(for configuration: Configuration, environment: [String: String], time: any TimeSource = SystemTime(),
-                         log: @escaping @Sendable (String) -> Void = { _ in }, live: () -> any Transport,
+                         log: @escaping @Sendable (String) -> Void = { _ in }, deadline: Date? = nil, live: () -> any Transport,
                          wrapLive: (ProviderEntry, any Transport) -> any Transport = { $1 }) async throws(ConfigurationError) -> [ProviderBinding] {
         var bindings: [ProviderBinding] = []
         for entry in configuration.providers where entry.enabled {
@@ -99,12 +100,12 @@ public struct ProviderRegistry: Sendable {
                     throw ConfigurationError("provider '\(entry.id)': \(error.message)")
                 }
                 let transport = ReplayTransport(library: library)
-                let provider = try await make(factory, entry, environment, time, transport, log)
+                let provider = try await make(factory, entry, environment, time, transport, log, deadline)
                 bindings.append(ProviderBinding(provider: FixtureReplayProvider(base: provider, library: library), transport: transport))
             } else {
                 let limited = entry.limits.map { LimitingTransport(base: live(), limits: $0) as any Transport } ?? live()
                 let transport = wrapLive(entry, limited)
-                let provider = try await make(factory, entry, environment, time, transport, log)
+                let provider = try await make(factory, entry, environment, time, transport, log, deadline)
                 let policy = policy(entry, provider)
                 try Self.checkFits(policy, provider, entry, file: configuration.file)
                 bindings.append(ProviderBinding(provider: provider, transport: transport, policy: policy, endpoint: Self.endpoint(entry)))
@@ -132,8 +133,10 @@ public struct ProviderRegistry: Sendable {
     }
 
     private func make(_ factory: ProviderFactory, _ entry: ProviderEntry, _ environment: [String: String], _ time: any TimeSource,
-                      _ transport: any Transport, _ log: @escaping @Sendable (String) -> Void) async throws(ConfigurationError) -> any WeatherProvider {
-        let context = ProviderContext(settings: settings(entry, environment), environment: environment, time: time, transport: transport, log: log)
+                      _ transport: any Transport, _ log: @escaping @Sendable (String) -> Void,
+                      _ deadline: Date?) async throws(ConfigurationError) -> any WeatherProvider {
+        let context = ProviderContext(settings: settings(entry, environment), environment: environment, time: time, transport: transport, log: log,
+                                      deadline: deadline)
         do {
             return try await factory.make(context)
         } catch {

@@ -56,15 +56,19 @@ public struct ProviderContext: Sendable {
     public var transport: any Transport
     /// Where an adapter writes notes for people (stderr under `--verbose`).
     public var log: @Sendable (String) -> Void
+    /// When anything the adapter asks while it is built (a plug-in's `describe`) must have ended: the command's deadline, on
+    /// the system clock; nil leaves the adapter's own limit.
+    public var deadline: Date?
 
     /// Creates a context.
     public init(settings: ProviderSettings, environment: [String: String] = [:], time: any TimeSource = SystemTime(),
-                transport: any Transport, log: @escaping @Sendable (String) -> Void = { _ in }) {
+                transport: any Transport, log: @escaping @Sendable (String) -> Void = { _ in }, deadline: Date? = nil) {
         self.settings = settings
         self.environment = environment
         self.time = time
         self.transport = transport
         self.log = log
+        self.deadline = deadline
     }
 }
 

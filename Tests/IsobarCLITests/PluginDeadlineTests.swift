@@ -1,0 +1,27 @@
+import Foundation
+import IsobarCLI
+import IsobarCore
+import Testing
+
+/// The command's `--timeout` bounds every call to a plug-in, `describe` included.
+@Suite(.tags(.realTime)) struct PluginDeadlineTests {
+    @Test func aPluginThatNeverDescribesItselfIsGivenUpOnAtTheCommandsDeadline() async throws {
+        let directory = temporaryDirectory("plugin-deadline")
+        let program = directory + "/hang.sh"
+        _ = FileManager.default.createFile(atPath: program, contents: Data("exec sleep 60\n".utf8), attributes: [.posixPermissions: 0o755])
+        let config = try temporaryConfiguration("""
+        {"providers": [
+          {"id": "open-meteo", "type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"},
+          {"id": "hang", "type": "exec", "command": ["/bin/sh", "\(program)"]}]}
+        """)
+        let run = await runCLI(["compare", "Minsk", "--config", config, "--timeout", "3", "--format", "jsonl"])
+        #expect(run.code == 2, "\(run.stderr)")
+        let lines = try parseLines(run)
+        #expect(try resultLine(lines, provider: "open-meteo").string("status") == "ok")
+        let failure = try #require(lines.first { (try? $0.string("type")) == "provider_error" && (try? $0.string("provider")) == "hang" })
+        let message = try failure.member("error").string("message")
+        // The command's 3 s, not the plug-in's own 10 s for a description.
+        #expect(message.contains("before the deadline (3 s)"), "\(message)")
+        #expect(!message.contains("10 s"), "\(message)")
+    }
+}
