@@ -5,7 +5,7 @@ import IsobarCore
 public enum CityAddition: Sendable, Equatable {
     /// Added at this 1-based position.
     case added(position: Int)
-    /// Already in the list (within about 100 m) at this position.
+    /// Already in the list (a city within `UserDataStore.sameCityMetres`, the nearest one) at this position.
     case alreadyThere(position: Int)
 }
 
@@ -23,7 +23,7 @@ extension UserDataStore {
         }
     }
 
-    /// Adds a place at the end of the list, unless one within about 100 m is there already.
+    /// Adds a place at the end of the list, unless a city within `sameCityMetres` (100 m) is there already.
     public func addCity(_ place: Place, now: Date) async throws(UserDataError) -> CityAddition {
         try await write { connection throws(StoreError) in try Self.insertCity(place, now: now, connection) }
     }
@@ -99,7 +99,7 @@ extension UserDataStore {
         }
     }
 
-    /// Coordinates name the nearest city at most this far from them.
+    /// Two places at most this far apart are one city: adding the second finds the first, and coordinates name it.
     public static let sameCityMetres = 100.0
 
     /// The index of the city in `cities` nearest to `coordinate`, when it is within `sameCityMetres`.
@@ -110,16 +110,12 @@ extension UserDataStore {
     }
 
     static func insertCity(_ place: Place, now: Date, _ connection: Connection) throws(StoreError) -> CityAddition {
-        let existing = try connection.query("""
-            SELECT (SELECT count(*) FROM cities c2 WHERE c2.position <= c.position) FROM cities c
-            WHERE round(latitude, 3) = round(?, 3) AND round(longitude, 3) = round(?, 3)
-            """, [.real(place.coordinate.latitude), .real(place.coordinate.longitude)])
-        if let position = existing.first?.first?.int { return .alreadyThere(position: position) }
+        let cities = try Self.cities(connection)
+        if let index = sameCity(as: place.coordinate, in: cities) { return .alreadyThere(position: index + 1) }
         try connection.query("""
             INSERT INTO cities(position, \(columns), added_at) VALUES ((SELECT coalesce(max(position), 0) + 1 FROM cities), ?, ?, ?, ?, ?, ?, ?)
             """, values(place) + [.real(now.timeIntervalSince1970)])
-        let count = try connection.query("SELECT count(*) FROM cities").first?.first?.int ?? 0
-        return .added(position: count)
+        return .added(position: cities.count + 1)
     }
 
     static func storeHome(_ place: Place, now: Date, _ connection: Connection) throws(StoreError) {

@@ -164,3 +164,18 @@ private func listedNames(_ environment: [String: String]) async throws -> [Strin
         #expect(left == ["Isle 02", "Isle 01"])
     }
 }
+
+@Suite struct SameCityCLITests {
+    @Test func aPlaceWithin100MetresOfACityIsNotAddedAgain() async throws {
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("same-city")]
+        let first = await runCLI(["cities", "add", "10.0,20.0", "--demo"], environment: environment)
+        #expect(first.code == 0, "\(first.stderr)")
+        #expect(first.stdout.hasSuffix(" as city number 3.\n"))
+        let again = await runCLI(["cities", "add", "10.0005,20", "--demo"], environment: environment)
+        #expect(again.code == 0, "\(again.stderr)")
+        #expect(again.stdout.hasSuffix(" is already city number 3.\n"))
+        let far = await runCLI(["cities", "add", "10.0012,20", "--demo"], environment: environment)
+        #expect(far.stdout.hasSuffix(" as city number 4.\n"))
+        #expect(try await listedNames(environment).count == 4)
+    }
+}
