@@ -5,7 +5,7 @@ import IsobarCore
 public enum CityAddition: Sendable, Equatable {
     /// Added at this 1-based position.
     case added(position: Int)
-    /// Already in the list (within about 100 m) at this position.
+    /// Already in the list (a city within `UserDataStore.sameCityMetres`, the nearest one) at this position.
     case alreadyThere(position: Int)
 }
 
@@ -23,36 +23,42 @@ extension UserDataStore {
         }
     }
 
-    /// Adds a place at the end of the list, unless one within about 100 m is there already.
+    /// Adds a place at the end of the list, unless a city within `sameCityMetres` (100 m) is there already.
     public func addCity(_ place: Place, now: Date) async throws(UserDataError) -> CityAddition {
         try await write { connection throws(StoreError) in try Self.insertCity(place, now: now, connection) }
     }
 
-    /// Removes the city at a 1-based position; returns the place removed, or nil when there is none.
-    public func removeCity(at position: Int) async throws(UserDataError) -> Place? {
+    /// Removes the city `city` names, looked for in the list as it is inside the write transaction that removes it.
+    public func removeCity(_ city: CityReference) async throws(UserDataError) -> CityRemoval {
         try await write { connection throws(StoreError) in
-            let rows = try connection.query("SELECT \(Self.columns), position FROM cities ORDER BY position")
-            guard position >= 1, position <= rows.count else { return nil }
-            let row = rows[position - 1]
-            try connection.query("DELETE FROM cities WHERE position = ?", [row[6]])
-            return Self.place(row)
+            let rows = try Self.cityRows(connection)
+            let cities = rows.map(\.place)
+            guard let index = city.index(in: cities) else { return .noCity(cities: cities) }
+            try connection.query("DELETE FROM cities WHERE position = ?", [.integer(rows[index].position)])
+            return .removed(cities[index], position: index + 1)
         }
     }
 
-    /// Moves the city at 1-based position `from` to position `to`, the others closing up; nil when either is out of range.
-    public func moveCity(from: Int, to: Int) async throws(UserDataError) -> Place? {
+    /// Moves the city `city` names to where `destination` is (a number: that position once the city has moved; a city: the
+    /// position that one has), the others closing up; both are looked for inside the one write transaction that moves it.
+    public func moveCity(_ city: CityReference, to destination: CityReference) async throws(UserDataError) -> CityMove {
         try await write { connection throws(StoreError) in
-            let rows = try connection.query("SELECT \(Self.columns), position FROM cities ORDER BY position")
-            guard from >= 1, from <= rows.count, to >= 1, to <= rows.count else { return nil }
-            var order = rows.map { $0[6] }
-            order.insert(order.remove(at: from - 1), at: to - 1)
+            let rows = try Self.cityRows(connection)
+            let cities = rows.map(\.place)
+            guard let from = city.index(in: cities) else { return .noCity(cities: cities) }
+            guard let to = destination.index(in: cities) else { return .noDestination(cities: cities) }
+            var order = rows.map(\.position)
+            order.insert(order.remove(at: from), at: to)
+            // A row whose place cannot be read (not in the list) is numbered after the others, never left out.
+            let listed = Set(order)
+            let unread = try connection.query("SELECT position FROM cities ORDER BY position").compactMap { $0.first?.int }.map(Int64.init)
+            order += unread.filter { !listed.contains($0) }
             // Out of the way first (positions are unique), then numbered 1…n in the new order.
             try connection.query("UPDATE cities SET position = -position")
             for (index, old) in order.enumerated() {
-                guard let old = old.int else { continue }
-                try connection.query("UPDATE cities SET position = ? WHERE position = ?", [.integer(Int64(index + 1)), .integer(Int64(-old))])
+                try connection.query("UPDATE cities SET position = ? WHERE position = ?", [.integer(Int64(index + 1)), .integer(-old)])
             }
-            return Self.place(rows[from - 1])
+            return .moved(cities[from], from: from + 1, to: to + 1)
         }
     }
 
@@ -85,17 +91,31 @@ extension UserDataStore {
         try connection.query("SELECT \(columns) FROM cities ORDER BY position").compactMap(place)
     }
 
+    /// The cities in order with the position each has in the table (numbers with gaps, unlike the user's 1…n).
+    private static func cityRows(_ connection: Connection) throws(StoreError) -> [(place: Place, position: Int64)] {
+        try connection.query("SELECT \(columns), position FROM cities ORDER BY position").compactMap { row in
+            guard let place = place(row), let position = row[6].int else { return nil }
+            return (place, Int64(position))
+        }
+    }
+
+    /// Two places at most this far apart are one city: adding the second finds the first, and coordinates name it.
+    public static let sameCityMetres = 100.0
+
+    /// The index of the city in `cities` nearest to `coordinate`, when it is within `sameCityMetres`.
+    static func sameCity(as coordinate: Coordinate, in cities: [Place]) -> Int? {
+        let distances = cities.map { $0.coordinate.metres(to: coordinate) }
+        guard let nearest = distances.indices.min(by: { distances[$0] < distances[$1] }), distances[nearest] <= sameCityMetres else { return nil }
+        return nearest
+    }
+
     static func insertCity(_ place: Place, now: Date, _ connection: Connection) throws(StoreError) -> CityAddition {
-        let existing = try connection.query("""
-            SELECT (SELECT count(*) FROM cities c2 WHERE c2.position <= c.position) FROM cities c
-            WHERE round(latitude, 3) = round(?, 3) AND round(longitude, 3) = round(?, 3)
-            """, [.real(place.coordinate.latitude), .real(place.coordinate.longitude)])
-        if let position = existing.first?.first?.int { return .alreadyThere(position: position) }
+        let cities = try Self.cities(connection)
+        if let index = sameCity(as: place.coordinate, in: cities) { return .alreadyThere(position: index + 1) }
         try connection.query("""
             INSERT INTO cities(position, \(columns), added_at) VALUES ((SELECT coalesce(max(position), 0) + 1 FROM cities), ?, ?, ?, ?, ?, ?, ?)
             """, values(place) + [.real(now.timeIntervalSince1970)])
-        let count = try connection.query("SELECT count(*) FROM cities").first?.first?.int ?? 0
-        return .added(position: count)
+        return .added(position: cities.count + 1)
     }
 
     static func storeHome(_ place: Place, now: Date, _ connection: Connection) throws(StoreError) {

@@ -17,7 +17,7 @@ public enum CacheImport: Sendable, Equatable {
 extension UserDataStore {
     /// Imports, once in this file's life, the cities and home an older Isobar kept in its cache file at `cachePath`.
     ///
-    /// Cities already here stay, in their order; the old ones not here yet (within about 100 m) follow. The old home is taken
+    /// Cities already here stay, in their order; the old ones not here yet (none within 100 m) follow. The old home is taken
     /// only when none is set. The old file is only read. A missing file counts as done (there is nothing to import).
     public func importFromCache(_ cachePath: String, now: Date) async throws(UserDataError) -> CacheImport {
         let done = try await read { connection throws(StoreError) in try Self.fact("imported_from_cache", connection) != nil }

@@ -33,6 +33,11 @@ extension UserDataStore {
                            count INTEGER NOT NULL, sums TEXT NOT NULL,
                            PRIMARY KEY(latitude, longitude, basis, field, lead, kind, member)) WITHOUT ROWID;
         """,
+        // Two places are one city when they are within 100 m of each other, judged as a city is added; cells of 0.001° kept
+        // two places 55 m apart on either side of a cell's edge, and refused a place 120 m from another in the same cell.
+        """
+        DROP INDEX cities_by_coordinates;
+        """,
     ]
 
     /// The user's file's layout.

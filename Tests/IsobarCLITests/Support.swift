@@ -32,8 +32,10 @@ struct CLIRun {
 
 /// Runs the command in-process with captured output and a clean environment; live requests go to `transport`
 /// (by default none: every live request fails at once, so no test can reach past this machine).
+/// `beforeCityChange` is awaited by `cities remove` and `cities move` between reading the list and changing it.
 func runCLI(_ arguments: [String], environment extra: [String: String] = [:], registry: ProviderRegistry = .standard(),
-            transport: @escaping @Sendable () -> any Transport = { NoNetworkTransport() }) async -> CLIRun {
+            transport: @escaping @Sendable () -> any Transport = { NoNetworkTransport() },
+            beforeCityChange: @escaping @Sendable () async -> Void = {}) async -> CLIRun {
     let output = BufferedSink()
     let errors = BufferedSink()
     // A fresh cache and fresh cities per run unless the test shares them through XDG_CACHE_HOME (or --cache-dir) and XDG_DATA_HOME.
@@ -41,7 +43,8 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:], re
                        "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data"),
                        "ISOBAR_TIME_SHIFT": recordingTimeShift]
     environment.merge(extra) { $1 }
-    let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, registry: registry, liveTransport: transport)
+    let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, registry: registry, liveTransport: transport,
+                                     beforeCityChange: beforeCityChange)
         .run(withRoomyDeadline(arguments))
     return CLIRun(code: code, stdout: output.text, stderr: errors.text)
 }

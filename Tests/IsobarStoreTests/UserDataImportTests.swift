@@ -36,7 +36,7 @@ func oldCache(cities: [Place], home: Place?, seeded: Bool = true) throws -> Stri
         #expect(try await store.home()?.name == "London")
         #expect(try await store.home()?.coordinate == Sample.london.coordinate)
         // Never twice, from this file or another: changes made since stay as they are.
-        #expect(try await store.removeCity(at: 1) == Sample.tokyo)
+        #expect(try await store.removeCity(.number(1)) == .removed(Sample.tokyo, position: 1))
         #expect(try await store.importFromCache(old, now: Sample.now) == .doneBefore)
         let other = try oldCache(cities: [Sample.paris], home: Sample.paris)
         #expect(try await store.importFromCache(other, now: Sample.now) == .doneBefore)

@@ -20,31 +20,35 @@ enum Sample {
         let store = try await UserDataStore.open(directory: directory)
         #expect(store.path == directory + "/places.sqlite")
         #expect(try await store.cities(seed: [Sample.minsk, Sample.paris], now: Sample.now) == [Sample.minsk, Sample.paris])
-        #expect(try await store.removeCity(at: 1) == Sample.minsk)
-        #expect(try await store.removeCity(at: 5) == nil)
+        #expect(try await store.removeCity(.number(1)) == .removed(Sample.minsk, position: 1))
+        #expect(try await store.removeCity(.number(5)) == .noCity(cities: [Sample.paris]))
         #expect(try await store.cities(seed: [Sample.minsk, Sample.paris], now: Sample.now) == [Sample.paris])
         let nearParis = Place(name: "Paris centre", coordinate: Coordinate(latitude: 48.8567, longitude: 2.3523)!)
         #expect(try await store.addCity(nearParis, now: Sample.now) == .alreadyThere(position: 1))
         #expect(try await store.addCity(Sample.london, now: Sample.now) == .added(position: 2))
         #expect(try await store.addCity(Sample.tokyo, now: Sample.now) == .added(position: 3))
-        #expect(try await store.moveCity(from: 3, to: 1) == Sample.tokyo)
+        #expect(try await store.moveCity(.number(3), to: .number(1)) == .moved(Sample.tokyo, from: 3, to: 1))
         #expect(try await store.cities(seed: [], now: Sample.now) == [Sample.tokyo, Sample.paris, Sample.london])
-        #expect(try await store.moveCity(from: 1, to: 3) == Sample.tokyo)
+        #expect(try await store.moveCity(.coordinate(Sample.tokyo.coordinate), to: .number(3)) == .moved(Sample.tokyo, from: 1, to: 3))
         #expect(try await store.cities(seed: [], now: Sample.now) == [Sample.paris, Sample.london, Sample.tokyo])
-        #expect(try await store.moveCity(from: 4, to: 1) == nil)
-        #expect(try await store.moveCity(from: 1, to: 0) == nil)
+        let three = [Sample.paris, Sample.london, Sample.tokyo]
+        #expect(try await store.moveCity(.number(4), to: .number(1)) == .noCity(cities: three))
+        #expect(try await store.moveCity(.number(1), to: .number(0)) == .noDestination(cities: three))
+        #expect(try await store.moveCity(.first { $0.name == "London" }, to: .first { $0.name == "Paris" }) == .moved(Sample.london, from: 2, to: 1))
+        #expect(try await store.moveCity(.number(1), to: .number(2)) == .moved(Sample.london, from: 1, to: 2))
         // A second opening sees the same list: it lives in the file.
         let again = try await UserDataStore.open(directory: directory)
         #expect(try await again.cities(seed: [Sample.minsk], now: Sample.now) == [Sample.paris, Sample.london, Sample.tokyo])
         #expect(try await again.integrityCheck() == "ok")
     }
 
-    @Test func emptyingTheListNeverBringsTheSeedBackAndMovingInAnEmptyListIsNil() async throws {
+    @Test func emptyingTheListNeverBringsTheSeedBackAndNamesNoCityInIt() async throws {
         let store = try await UserDataStore.open(directory: freshDirectory())
         #expect(try await store.cities(seed: [Sample.minsk], now: Sample.now) == [Sample.minsk])
-        #expect(try await store.removeCity(at: 1) == Sample.minsk)
+        #expect(try await store.removeCity(.first { $0.name == "Minsk" }) == .removed(Sample.minsk, position: 1))
         #expect(try await store.cities(seed: [Sample.minsk], now: Sample.now).isEmpty)
-        #expect(try await store.moveCity(from: 1, to: 1) == nil)
+        #expect(try await store.moveCity(.number(1), to: .number(1)) == .noCity(cities: []))
+        #expect(try await store.removeCity(.number(1)) == .noCity(cities: []))
     }
 
     @Test func homeIsSetReplacedAndUnset() async throws {

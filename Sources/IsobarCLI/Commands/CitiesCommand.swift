@@ -27,10 +27,11 @@ extension IsobarCommandLine {
         let setup = await learned(try await weatherSetup(parsed), near: nil)
         let store = try await userData(setup.configuration)
         let cities = try await store.cities(seed: seedCities(), now: time.now())
+        if ["remove", "rm", "move"].contains(action) { await beforeCityChange() }
         switch action {
         case "add": return try await addCity(parsed.positionals[1], store, setup, parsed)
-        case "remove", "rm": return try await removeCity(parsed.positionals[1], cities, store, parsed)
-        case "move": return try await moveCity(parsed.positionals[1], to: parsed.positionals[2], cities, store, parsed)
+        case "remove", "rm": return try await removeCity(parsed.positionals[1], store, parsed)
+        case "move": return try await moveCity(parsed.positionals[1], to: parsed.positionals[2], store, parsed)
         default: return await listCities(cities, setup, parsed)
         }
     }

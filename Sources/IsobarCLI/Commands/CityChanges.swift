@@ -22,58 +22,69 @@ extension IsobarCommandLine {
         return .success
     }
 
-    /// `isobar cities remove|rm PLACE|NUMBER`.
-    func removeCity(_ text: String, _ cities: [Place], _ store: UserDataStore, _ parsed: Invocation) async throws -> ExitCode {
-        let position = try cityPosition(text, in: cities)
-        guard let removed = try await store.removeCity(at: position) else {
-            throw PlaceError("there is no city number \(position); you have \(cities.count)")
+    /// `isobar cities remove|rm PLACE|NUMBER`: the city is looked for in the list as it is when it is removed, in the same
+    /// transaction, so that what goes is what was named even while other processes change the list.
+    func removeCity(_ text: String, _ store: UserDataStore, _ parsed: Invocation) async throws -> ExitCode {
+        let city = try NamedCity(text)
+        switch try await store.removeCity(city.reference) {
+        case .removed(let removed, let position):
+            output.write(parsed.options.format == .jsonl
+                ? line("city_removed", [("index", .integer(position)), ("place", Self.placeJSON(removed))])
+                : "Removed \(removed.fullLabel).\n")
+            return .success
+        case .noCity(let cities):
+            throw city.missing(from: cities)
         }
-        output.write(parsed.options.format == .jsonl
-            ? line("city_removed", [("index", .integer(position)), ("place", Self.placeJSON(removed))])
-            : "Removed \(removed.fullLabel).\n")
-        return .success
     }
 
-    /// `isobar cities move FROM TO`: FROM and TO are numbers, names or coordinates of cities in the list.
-    func moveCity(_ from: String, to: String, _ cities: [Place], _ store: UserDataStore, _ parsed: Invocation) async throws -> ExitCode {
-        let source = try cityPosition(from, in: cities)
-        let target = try cityPosition(to, in: cities)
-        guard let moved = try await store.moveCity(from: source, to: target) else {
-            throw PlaceError("your cities changed meanwhile; see isobar cities and try again")
+    /// `isobar cities move FROM TO`: FROM and TO are numbers, names or coordinates, looked for in the list as it is when the
+    /// city moves, in the same transaction.
+    func moveCity(_ from: String, to: String, _ store: UserDataStore, _ parsed: Invocation) async throws -> ExitCode {
+        let city = try NamedCity(from)
+        let destination = try NamedCity(to)
+        switch try await store.moveCity(city.reference, to: destination.reference) {
+        case .moved(let moved, let source, let target):
+            output.write(parsed.options.format == .jsonl
+                ? line("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", Self.placeJSON(moved))])
+                : "Moved \(moved.fullLabel) to number \(target).\n")
+            return .success
+        case .noCity(let cities):
+            throw city.missing(from: cities)
+        case .noDestination(let cities):
+            throw destination.missing(from: cities)
         }
-        output.write(parsed.options.format == .jsonl
-            ? line("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", Self.placeJSON(moved))])
-            : "Moved \(moved.fullLabel) to number \(target).\n")
-        return .success
     }
+}
 
-    /// The 1-based position of the city `text` names: a number, coordinates (compared by value, within about 100 m, the rule
-    /// that also keeps a place from being added twice), or a name (ignoring case and accents).
-    func cityPosition(_ text: String, in cities: [Place]) throws(PlaceError) -> Int {
+/// A city as the user wrote it, and what the words name.
+struct NamedCity: Sendable {
+    /// What the words name: a number (a position in the list as it is when the change is made), coordinates (the city within
+    /// 100 m, the rule that also keeps a place from being added twice), or a name (ignoring case and accents).
+    let reference: CityReference
+    /// The words, trimmed.
+    let text: String
+
+    /// What `text` names; an error when it is too long, holds control characters or is a bad coordinate pair.
+    init(_ text: String) throws(PlaceError) {
         let trimmed = try PlaceDirectory.validate(text)
+        self.text = trimmed
         if let number = Int(trimmed) {
-            guard number >= 1, number <= cities.count else {
-                throw PlaceError(cities.isEmpty ? "there is no city number \(number); you have none"
-                                                : "there is no city number \(number); you have \(cities.count) (1 to \(cities.count))")
-            }
-            return number
-        }
-        let index: Int?
-        if let coordinate = try PlaceDirectory.coordinate(trimmed) {
-            index = cities.firstIndex { Self.sameSpot($0.coordinate, coordinate) }
+            reference = .number(number)
+        } else if let coordinate = try PlaceDirectory.coordinate(trimmed) {
+            reference = .coordinate(coordinate)
         } else {
             let folded = PlaceDirectory.fold(trimmed)
-            index = cities.firstIndex { PlaceDirectory.fold($0.name) == folded || PlaceDirectory.fold($0.fullLabel) == folded }
+            reference = .first { PlaceDirectory.fold($0.name) == folded || PlaceDirectory.fold($0.fullLabel) == folded }
         }
-        guard let index else {
-            let names = cities.isEmpty ? "you have none" : cities.map(\.name).joined(separator: ", ")
-            throw PlaceError("'\(trimmed)' is not one of your cities (\(names))")
-        }
-        return index + 1
     }
 
-    /// Two coordinates the store counts as one place: equal when rounded to 0.001° (about 100 m).
-    static func sameSpot(_ a: Coordinate, _ b: Coordinate) -> Bool {
-        (a.latitude * 1000).rounded() == (b.latitude * 1000).rounded() && (a.longitude * 1000).rounded() == (b.longitude * 1000).rounded()
+    /// The error for words that named no city in `cities`, the list as the change found it.
+    func missing(from cities: [Place]) -> PlaceError {
+        if case .number(let number) = reference {
+            return PlaceError(cities.isEmpty ? "there is no city number \(number); you have none"
+                                             : "there is no city number \(number); you have \(cities.count) (1 to \(cities.count))")
+        }
+        let names = cities.isEmpty ? "you have none" : cities.map(\.name).joined(separator: ", ")
+        return PlaceError("'\(text)' is not one of your cities (\(names))")
     }
 }

@@ -3,18 +3,16 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import IsobarCore
 
 /// Distances on the sphere and the cells a circle covers.
 public enum Geodesy {
     /// The mean Earth radius, in kilometres.
-    static let earthRadiusKilometres = 6371.0088
+    static let earthRadiusKilometres = Coordinate.earthRadiusKilometres
 
     /// Great-circle distance between two coordinates in degrees (haversine), in kilometres.
     public static func kilometres(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
-        let φ1 = latitude1 * .pi / 180, φ2 = latitude2 * .pi / 180
-        let Δφ = φ2 - φ1, Δλ = (longitude2 - longitude1) * .pi / 180
-        let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
-        return 2 * earthRadiusKilometres * asin(min(1, h.squareRoot()))
+        Coordinate.kilometres(latitude1, longitude1, latitude2, longitude2)
     }
 
     /// The length of the meridian arc between two latitudes in degrees, in kilometres: no great circle between points at
