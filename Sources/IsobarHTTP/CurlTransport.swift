@@ -43,6 +43,8 @@ public final class CurlTransport: Transport {
         let jobs = LoopJobs()
         /// The I/O thread, once it runs (0 before).
         let loopThread = Atomic<UInt>(0)
+        /// Wake-ups sent to the I/O thread so far (tests).
+        let wakes = Atomic<Int>(0)
 
         init(multi: UnsafeMutableRawPointer, loop: OpaquePointer, userAgent: String) {
             self.multi = multi
@@ -56,7 +58,10 @@ public final class CurlTransport: Transport {
             isobar_curl_loop_destroy(loop)
         }
 
-        func wake() { _ = isobar_curl_loop_wake(loop) }
+        func wake() {
+            wakes.add(1, ordering: .relaxed)
+            _ = isobar_curl_loop_wake(loop)
+        }
 
         /// True on the I/O thread, which needs no wake-up: it looks at its inbox and jobs before it waits.
         var isLoopThread: Bool { pthread_self() == loopThread.load(ordering: .relaxed) }
@@ -95,6 +100,9 @@ public final class CurlTransport: Transport {
     /// How many libcurl easy handles the transport has created: one per transfer in flight at once, as a finished
     /// transfer's handle is taken by the next one.
     var easyHandlesCreated: Int { runningCore?.handlesMade.load(ordering: .relaxed) ?? 0 }
+
+    /// Wake-ups sent to the I/O thread so far, 0 before it runs (tests).
+    var loopWakes: Int { runningCore?.wakes.load(ordering: .relaxed) ?? 0 }
 
     /// The I/O thread (`pthread_self()` there), once it has started; nil before and after.
     var loopThread: UInt? { runningCore.map { $0.loopThread.load(ordering: .relaxed) }.flatMap { $0 == 0 ? nil : $0 } }

@@ -18,7 +18,7 @@ func burst(_ count: Int, through transport: CurlTransport, to server: LoopbackSe
     }
 }
 
-@Suite(.serialized) struct ConnectionLimitTests {
+@Suite(.serialized, .tags(.realTime)) struct ConnectionLimitTests {
     @Test func capOfTwoOpensTwoConnectionsAndAnswersEveryRequest() async throws {
         let server = try LoopbackServer { request in .init(#"{"n":"\#(request.query)"}"#, delaySeconds: 0.2) }
         let transport = CurlTransport(userAgent: "isobar/test", maxConnectionsPerHost: 2)
