@@ -17,6 +17,15 @@ struct HTTPStatusMappingTests {
         ProviderError.forStatus(response(status, headers: headers), provider: "OpenWeatherMap", serverMessage: message, now: Self.now)
     }
 
+    @Test func a503SaysWhenToComeBackWhenItsRetryAfterDoes() throws {
+        let error = try #require(map(503, headers: [HTTPHeader("Retry-After", "30")]))
+        #expect(error.code == .unavailable)
+        #expect(error.retryAfterSeconds == 30)
+        #expect(error.message == "OpenWeatherMap is unavailable (HTTP 503); retry in 30 s")
+        #expect(try #require(map(503)).retryAfterSeconds == nil)
+        #expect(try #require(map(500, headers: [HTTPHeader("Retry-After", "soon")])).retryAfterSeconds == nil)
+    }
+
     // MARK: RetryAfter
 
     @Test(arguments: [("120", 120.0), ("0", 0), (" 30 ", 30), ("\t7", 7), ("86400", 86_400)])

@@ -18,9 +18,14 @@ extension ProviderError {
             let wait = retryAfter.map { "; retry in \(Int($0.rounded(.up))) s" } ?? ""
             return ProviderError(.rateLimited(retryAfterSeconds: retryAfter), "\(provider) is rate limiting requests (HTTP 429)\(wait)\(detail)")
         case 408, 504:
-            return ProviderError(.timeout, "\(provider) timed out (HTTP \(status))\(detail)")
+            let retryAfter = status == 504 ? response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: now) } : nil
+            let wait = retryAfter.map { "; retry in \(Int($0.rounded(.up))) s" } ?? ""
+            return ProviderError(.timeout, "\(provider) timed out (HTTP \(status))\(wait)\(detail)", retryAfterSeconds: retryAfter)
         case 500...599:
-            return ProviderError(.unavailable, "\(provider) is unavailable (HTTP \(status))\(detail)")
+            // A 503 (or any 5xx) may say when to come back: that is a pause for every process, not a failure to retry at once.
+            let retryAfter = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: now) }
+            let wait = retryAfter.map { "; retry in \(Int($0.rounded(.up))) s" } ?? ""
+            return ProviderError(.unavailable, "\(provider) is unavailable (HTTP \(status))\(wait)\(detail)", retryAfterSeconds: retryAfter)
         case 400...499:
             return ProviderError(.badRequest, "\(provider) rejected the request (HTTP \(status))\(detail)")
         default:

@@ -30,12 +30,15 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     public var message: String
     /// A finer machine-readable cause, e.g. `.connectionRefused`, `.dnsFailure`, `.bodyTooLarge`.
     public var reason: FailureCause?
+    /// Seconds the provider asked to be left alone (`Retry-After` on a 5xx answer); a 429 carries them in its code.
+    public var retryAfterSeconds: Double?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, reason: FailureCause? = nil) {
+    public init(_ code: Code, _ message: String, reason: FailureCause? = nil, retryAfterSeconds: Double? = nil) {
         self.code = code
         self.message = MessageText.oneLine(message)
         self.reason = reason
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     /// Snake-case name of the code used in JSON output, e.g. `rate_limited`.

@@ -60,13 +60,22 @@ public struct CooldownStep: PipelineStep {
             do {
                 return try await next.answer(call)
             } catch {
-                guard case .rateLimited(let retryAfter) = error.code, error.reason != .localLimit else { throw error }
+                let retryAfter: Double?
+                let status: String
+                if case .rateLimited(let asked) = error.code, error.reason != .localLimit {
+                    (retryAfter, status) = (asked, "HTTP 429")
+                } else if let asked = error.retryAfterSeconds {
+                    (retryAfter, status) = (asked, "Retry-After on a failed answer")
+                } else {
+                    throw error
+                }
+                let isRateLimit = status == "HTTP 429"
                 let asked = retryAfter ?? Self.defaultRetryAfterSeconds
                 let wait = min(asked, maxCooldownSeconds)
                 let until = time.now().addingTimeInterval(wait)
                 if wait <= longestWaitSeconds { pause?.pause(until: until) }
                 do {
-                    try await cooldowns.setCooldown(Cooldown(until: until, reason: "HTTP 429"), provider: storageKey)
+                    try await cooldowns.setCooldown(Cooldown(until: until, reason: status), provider: storageKey)
                 } catch {
                     diagnostics.report(Diagnostic(.health, "cannot record the cooldown of \(provider.id): \(error.message)"))
                 }
@@ -78,7 +87,7 @@ public struct CooldownStep: PipelineStep {
                                         "\(name) asked to wait \(MessageTime.duration(asked)) (Retry-After); skipped until \(MessageTime.clock(until)) UTC",
                                         reason: .cooldown)
                 }
-                guard asked > wait else { throw error }
+                guard isRateLimit, asked > wait else { throw error }
                 throw ProviderError(.rateLimited(retryAfterSeconds: wait),
                                     "\(name) asked to wait \(MessageTime.duration(asked)) (Retry-After); paused for \(MessageTime.duration(wait)), until \(MessageTime.clock(until)) UTC",
                                     reason: error.reason)

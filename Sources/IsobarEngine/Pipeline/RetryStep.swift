@@ -44,9 +44,11 @@ public struct RetryStep: PipelineStep {
         }
     }
 
-    /// Unavailable and timed-out calls may succeed on a second try; nothing else will.
+    /// Unavailable and timed-out calls may succeed on a second try; nothing else will, nor one whose provider said when to
+    /// come back (`Retry-After`: the cooldown step above keeps every process away until then).
     public static func isRetryable(_ error: ProviderError) -> Bool {
-        switch error.code {
+        guard error.retryAfterSeconds == nil else { return false }
+        return switch error.code {
         case .unavailable, .timeout: true
         default: false
         }

@@ -42,6 +42,26 @@ struct CooldownStepTests {
         #expect(cooldown == Cooldown(until: clock.now().addingTimeInterval(30), reason: "HTTP 429"))
     }
 
+    @Test func a503WithRetryAfterSetsTheCooldownItAsksForSoTheNextCallAsksNothing() async throws {
+        let unavailable = ProviderError(.unavailable, "P is unavailable (HTTP 503); retry in 30 s", retryAfterSeconds: 30)
+        let next = ScriptedStep(clock: clock, script: [.failure(unavailable), .success(9)])
+        let error = try #require(await answer(step(next), within: 10).error)
+        #expect(error.code == .unavailable)
+        #expect(error.message == "P is unavailable (HTTP 503); retry in 30 s")
+        let cooldown = try await storage.base.cooldown(provider: "p", now: clock.now())
+        #expect(cooldown == Cooldown(until: clock.now().addingTimeInterval(30), reason: "Retry-After on a failed answer"))
+        // Another command within the pause: its 10 s deadline ends before the pause does, so it fails at once, asking nothing.
+        let second = try #require(await answer(step(next), within: 10).error)
+        #expect(second.reason == .cooldownWait)
+        #expect(next.callCount == 1)
+    }
+
+    @Test func a503WithoutRetryAfterSetsNoCooldown() async throws {
+        let next = ScriptedStep(clock: clock, script: [.failure(ProviderError(.unavailable, "P is unavailable (HTTP 503)"))])
+        _ = await answer(step(next))
+        #expect(try await storage.base.cooldown(provider: "p", now: clock.now()) == nil)
+    }
+
     @Test func a429WithoutRetryAfterCoolsDownForTheDefault() async throws {
         let next = ScriptedStep(clock: clock, script: [.failure(Self.tooManyRequests(nil))])
         _ = await answer(step(next))

@@ -59,6 +59,15 @@ struct RetryStepTests {
         return await task.value
     }
 
+    @Test func aServerErrorThatSaysWhenToComeBackIsNotRetried() async throws {
+        let failure = ProviderError(.unavailable, "P is unavailable (HTTP 503); retry in 30 s", retryAfterSeconds: 30)
+        let next = ScriptedStep(clock: clock, script: [.failure(failure), .success(9)])
+        let random = RecordingRandom()
+        let error = try #require(await answer(step(next, random: random.draw)).error)
+        #expect(error.retryAfterSeconds == 30)
+        #expect(next.callCount == 1)
+    }
+
     @Test func anAnswerAtTheFirstAttemptIsNotRetried() async throws {
         let next = ScriptedStep(clock: clock, script: [.success(9)])
         let random = RecordingRandom()
