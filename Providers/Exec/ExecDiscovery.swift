@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// Finds plug-in programs named `isobar-provider-NAME` on `PATH`, then in `$XDG_DATA_HOME/isobar/providers/`.
+/// Finds plug-in programs named `isobar-provider-NAME` on `PATH`, then in `$XDG_DATA_HOME/isobar/providers/`, only when
+/// asked (`providers --available`, `providers enable`): a program found is never run until a configuration entry names it.
 public enum ExecDiscovery {
     /// The prefix of a plug-in program's file name.
     public static let prefix = "isobar-provider-"
@@ -28,6 +29,17 @@ public enum ExecDiscovery {
         return path + (data.map { [$0 + "/isobar/providers"] } ?? [])
     }
 
+    /// The first program called `isobar-provider-NAME` in the folders, looked up by its path (no folder is listed).
+    public static func find(_ name: String, environment: [String: String]) -> Program? {
+        guard !name.isEmpty, !name.contains("/") else { return nil }
+        var seenFolders = Set<String>()
+        for folder in folders(environment: environment) where folder.hasPrefix("/") && seenFolders.insert(folder).inserted {
+            let path = "\(folder)/\(prefix)\(name)"
+            if isProgram(path) { return Program(name: name, path: path) }
+        }
+        return nil
+    }
+
     /// The programs found (the first of each name wins) and those they shadow.
     public static func discover(environment: [String: String]) -> (programs: [Program], shadowed: [Shadowed]) {
         let manager = FileManager.default
@@ -38,8 +50,7 @@ public enum ExecDiscovery {
             let names = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(prefix) && $0.count > prefix.count }.sorted()
             for file in names {
                 let path = "\(folder)/\(file)"
-                var isDirectory = false
-                guard manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory, manager.isExecutableFile(atPath: path) else { continue }
+                guard isProgram(path) else { continue }
                 let program = Program(name: String(file.dropFirst(prefix.count)), path: path)
                 if let first = programs.first(where: { $0.name == program.name }) {
                     shadowed.append(Shadowed(program: program, usedInstead: first.path))
@@ -49,5 +60,11 @@ public enum ExecDiscovery {
             }
         }
         return (programs, shadowed)
+    }
+
+    /// True for an executable file that is not a folder.
+    private static func isProgram(_ path: String) -> Bool {
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory && FileManager.default.isExecutableFile(atPath: path)
     }
 }

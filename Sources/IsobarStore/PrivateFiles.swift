@@ -4,10 +4,10 @@ import Glibc
 
 /// Keeps the cache and the user's data to their owner: folders made 0700, database files (and their `-wal` and `-shm`,
 /// which SQLite creates with the database file's mode) 0600, whatever the umask.
-enum PrivateFiles {
+public enum PrivateFiles {
     /// `mkdir -p` with mode 0700 for the folders it makes; an existing folder is left as it is. Returns nil, or the
     /// folder that cannot be made and the system's error number (`ENOTDIR` when something else is in the way).
-    static func makeFolder(_ directory: String) -> (folder: String, errorNumber: Int32)? {
+    public static func makeFolder(_ directory: String) -> (folder: String, errorNumber: Int32)? {
         var info = stat()
         if stat(directory, &info) == 0 { return info.st_mode & S_IFMT == S_IFDIR ? nil : (directory, ENOTDIR) }
         let parent = directory.lastIndex(of: "/").map { String(directory[..<$0]) } ?? ""

@@ -47,14 +47,16 @@ import Testing
         #expect(try error.string("message").contains(#"wants AWS_SECRET_ACCESS_KEY; set "api_key_env" in its entry to grant it"#))
     }
 
-    @Test func aProgramFoundOnPathGetsNoKey() async throws {
+    @Test func aProgramEnabledFromPathGetsNoKey() async throws {
         let bin = temporaryDirectory("greedy-bin")
         _ = greedyProgram(in: bin, name: "isobar-provider-greedy")
         let config = try temporaryConfiguration(#"{"providers": []}"#)
+        let enable = await runCLI(["providers", "enable", "greedy", "--config", config], environment: ["PATH": "\(bin):\(path)"])
+        #expect(enable.code == 0, "\(enable.stderr)")
         let run = await runCLI(["now", "Minsk", "--format", "jsonl", "--config", config],
                                environment: ["PATH": "\(bin):\(path)", "AWS_SECRET_ACCESS_KEY": secret])
         let seen = seen(in: bin)
-        #expect(seen.contains(#""call":"describe""#), "the program was found and asked to describe itself")
+        #expect(seen.contains(#""call":"describe""#), "the program was enabled and asked to describe itself")
         #expect(!seen.contains(secret), "\(seen)")
         #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret))
     }

@@ -99,7 +99,7 @@ import Testing
         #expect(try hours(live) == hours(replayed))
     }
 
-    @Test func programsOnPathAreFoundListedAndShadowingIsSaid() async throws {
+    @Test func programsOnPathAreListedWithTheOnesTheyShadow() async throws {
         let first = temporaryDirectory("bin-first")
         let second = temporaryDirectory("bin-second")
         let data = temporaryDirectory("data")
@@ -108,12 +108,14 @@ import Testing
         for folder in [first, second, data + "/isobar/providers"] {
             try FileManager.default.copyItem(atPath: example, toPath: folder + "/isobar-provider-om")
         }
-        let run = await runCLI(["providers"], environment: ["PATH": "\(first):\(second):\(path)", "XDG_DATA_HOME": data])
+        let run = await runCLI(["providers", "--available"], environment: ["PATH": "\(first):\(second):\(path)", "XDG_DATA_HOME": data])
         #expect(run.code == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("om (Open-Meteo (shell), type exec): live"))
-        #expect(run.stdout.contains("program: \(first)/isobar-provider-om"))
-        #expect(run.stderr.contains("plug-in \(second)/isobar-provider-om is shadowed by \(first)/isobar-provider-om"))
-        #expect(run.stderr.contains("plug-in \(data)/isobar/providers/isobar-provider-om is shadowed by \(first)/isobar-provider-om"))
+        #expect(run.stdout.contains("om: \(first)/isobar-provider-om (not enabled)"))
+        #expect(run.stdout.contains("shadows \(second)/isobar-provider-om, never used"))
+        #expect(run.stdout.contains("shadows \(data)/isobar/providers/isobar-provider-om, never used"))
+        let listed = await runCLI(["providers"], environment: ["PATH": "\(first):\(second):\(path)", "XDG_DATA_HOME": data])
+        #expect(listed.code == 0, "\(listed.stderr)")
+        #expect(!listed.stdout.contains("isobar-provider-om") && listed.stderr.isEmpty)
     }
 
     @Test func anExecEntryNeedsACommandAndOnlyExecEntriesTakeOne() async throws {

@@ -31,7 +31,7 @@ enum LineCorpus {
     /// Every command that writes JSON lines, run once each (plus the goldens).
     private static func run() async throws -> [Run] {
         let environment = ["XDG_DATA_HOME": temporaryDirectory("corpus-data"), "XDG_CACHE_HOME": temporaryDirectory("corpus-cache")]
-        let commands: [[String]] = [
+        var commands: [[String]] = [
             ["Minsk", "--demo"], ["forecast", "Tokyo", "--demo", "--days", "3"], ["compare", "Minsk", "--demo", "--units", "imperial"],
             // Learned weights with too little history: the v1 values with intervals, labelled.
             ["forecast", "Minsk", "--demo", "--days", "2", "--hourly", "--weights", "auto", "--bias-correction"],
@@ -49,6 +49,14 @@ enum LineCorpus {
             ["archive", "import", dataDirectory + "/demo-history/minsk.jsonl"], ["archive", "prune"], ["archive", "clear"],
         ]
         try await seedArchive(environment["XDG_DATA_HOME"]! + "/isobar")
+        // A plug-in program in the user's plug-in folder, listed, then enabled and disabled in a configuration of its own.
+        let plugins = environment["XDG_DATA_HOME"]! + "/isobar/providers"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: packageRoot + "/Providers/examples/shell/isobar-provider-open-meteo-sh",
+                                         toPath: plugins + "/isobar-provider-corpus")
+        let pluginConfig = try temporaryConfiguration(#"{"providers": []}"#)
+        commands += [["providers", "--available"], ["providers", "enable", "corpus", "--config", pluginConfig],
+                     ["providers", "disable", "corpus", "--config", pluginConfig]]
         var runs = try goldenRuns()
         for arguments in commands {
             let run = await runCLI(arguments + ["--json"], environment: environment)

@@ -100,6 +100,8 @@ public struct CommandOptions: Sendable, Equatable {
     public var language: String?
     /// `--dir` (providers new): where the skeleton goes.
     public var directory: String?
+    /// `--available` (providers): list the plug-in programs found on `PATH`, without running them.
+    public var available = false
 
     /// Defaults only.
     public init() {}
@@ -122,6 +124,7 @@ public struct CommandOptions: Sendable, Equatable {
         cacheDirectory = parsed["cache-dir"]
         language = parsed["lang"]
         directory = parsed["dir"]
+        available = parsed.has("available")
         sharedStore = parsed["shared-store"]
         shared = parsed.has("shared")
         guard !help else { return }

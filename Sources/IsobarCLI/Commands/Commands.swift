@@ -134,10 +134,11 @@ enum Commands {
 
     static let providers = CommandSpec(
         name: "providers",
-        summary: "The configured providers with their limits, cooldown and breaker: isobar providers [list|reset [ID]|check ID [PLACE]|new NAME] (list when alone)",
-        arguments: [], optionalArguments: ["ACTION", "ID", "PLACE"], actions: ["list", "reset", "check", "new"],
+        summary: "The configured providers with their limits, cooldown and breaker: isobar providers [list|reset [ID]|check ID [PLACE]|new NAME|enable NAME|disable NAME] (list when alone)",
+        arguments: [], optionalArguments: ["ACTION", "ID", "PLACE"], actions: ["list", "reset", "check", "new", "enable", "disable"],
         options: [
-            .value("config", "FILE", "read this configuration file"),
+            .flag("available", "list the plug-in programs (isobar-provider-NAME) found on PATH and in $XDG_DATA_HOME/isobar/providers, without running them"),
+            .value("config", "FILE", "read this configuration file (enable, disable: change it instead of yours)"),
             .flag("demo", "use the bundled replay configuration"),
             .value("replay", "DIR", "check: answer the provider from the cassettes in DIR/<provider> (as written by --record)"),
             .value("lang", "LANGUAGE", "new: python or sh (an exec plug-in) or swift (a compiled adapter)", choices: ProviderSkeleton.Language.allCases.map(\.rawValue)),
@@ -149,7 +150,7 @@ enum Commands {
             .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
         ],
-        discussion: "list shows each provider; reset clears the cooldown and closes the breaker of provider ID, or of every provider without ID; check ID [PLACE] runs the conformance rules and the report validation against provider ID (on PLACE, by default the first bundled place it covers) and prints each rule's verdict, exiting 5 when one fails; new NAME --lang python|sh|swift writes a provider skeleton with a recorded fixture that passes check.")
+        discussion: "list shows each provider; reset clears the cooldown and closes the breaker of provider ID, or of every provider without ID; check ID [PLACE] runs the conformance rules and the report validation against provider ID (on PLACE, by default the first bundled place it covers) and prints each rule's verdict, exiting 5 when one fails; new NAME --lang python|sh|swift writes a provider skeleton with a recorded fixture that passes check; --available lists the plug-in programs found, never running one; enable NAME adds an entry for the plug-in program isobar-provider-NAME (or turns a disabled entry NAME back on) in your configuration file, and only then is it run; disable NAME keeps the entry with \"enabled\": false.")
 
     static let search = CommandSpec(
         name: "search", summary: "Find places by name, offline, in any script; --add puts the best match in your cities",

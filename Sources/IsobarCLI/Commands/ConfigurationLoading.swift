@@ -2,21 +2,9 @@ import FoundationEssentials
 import IsobarStore
 
 extension IsobarCommandLine {
-    /// The configuration a command uses: `--config`, `--demo`, the user's file, the bundled default, or built-in defaults;
-    /// with every plug-in program found on `PATH` or in `$XDG_DATA_HOME/isobar/providers/` added (not for `--demo`).
+    /// The configuration a command uses: `--config`, `--demo`, the user's file, the bundled default, or built-in defaults.
+    /// Plug-in programs on `PATH` are never added here: only entries in the configuration run (see `providers enable`).
     func loadConfiguration(_ parsed: Invocation) throws(ConfigurationError) -> Configuration {
-        try loadConfigurationWithPlugins(parsed).configuration
-    }
-
-    /// As `loadConfiguration`, with the warnings about plug-in programs that shadow others.
-    func loadConfigurationWithPlugins(_ parsed: Invocation) throws(ConfigurationError) -> (configuration: Configuration, warnings: [String]) {
-        let configuration = try loadConfigurationFile(parsed)
-        if parsed.options.demo { return (configuration, []) }
-        return configuration.addingDiscoveredPrograms(environment: environment)
-    }
-
-    /// The configuration file (or defaults) a command uses.
-    private func loadConfigurationFile(_ parsed: Invocation) throws(ConfigurationError) -> Configuration {
         let dataDirectory = DataDirectory.locate(environment: environment)
         if let path = parsed.options.configFile {
             return try Configuration.load(path: path)
@@ -27,14 +15,27 @@ extension IsobarCommandLine {
             }
             return try Configuration.load(path: dataDirectory + "/demo.json")
         }
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { $0 + "/.config" }
-        if let configHome, FileManager.default.fileExists(atPath: configHome + "/isobar/config.json") {
-            return try Configuration.load(path: configHome + "/isobar/config.json")
+        if let user = userConfigurationPath(), FileManager.default.fileExists(atPath: user) {
+            return try Configuration.load(path: user)
         }
-        if let dataDirectory, FileManager.default.fileExists(atPath: dataDirectory + "/isobar.json") {
-            return try Configuration.load(path: dataDirectory + "/isobar.json")
+        if let bundled = bundledConfigurationPath() {
+            return try Configuration.load(path: bundled)
         }
         return registry.defaultConfiguration()
+    }
+
+    /// The user's configuration file, `$XDG_CONFIG_HOME/isobar/config.json` (or `~/.config/isobar/config.json`), whether
+    /// or not it exists; nil when neither variable is set.
+    func userConfigurationPath() -> String? {
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { $0 + "/.config" }
+        return configHome.map { $0 + "/isobar/config.json" }
+    }
+
+    /// The bundled default configuration, `isobar.json` in the data folder, when there is one.
+    func bundledConfigurationPath() -> String? {
+        guard let dataDirectory = DataDirectory.locate(environment: environment) else { return nil }
+        let path = dataDirectory + "/isobar.json"
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// Where the cache lives: `--cache-dir`, the configuration's `cache_dir`, `$XDG_CACHE_HOME/isobar`, `~/.cache/isobar`.

@@ -8,6 +8,7 @@ extension IsobarCommandLine {
     /// `isobar providers [list]`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
     func runProviders(_ parsed: Invocation) async throws -> ExitCode {
         let actions = Commands.providers.actions
+        if parsed.options.available { return try runProvidersAvailable(parsed) }
         if let action = parsed.positionals.first {
             guard actions.contains(action) else {
                 let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
@@ -16,11 +17,11 @@ extension IsobarCommandLine {
             if action == "reset" { return try await runProvidersReset(parsed, id: parsed.positionals.dropFirst().first) }
             if action == "check" { return try await runProvidersCheck(parsed) }
             if action == "new" { return try runProvidersNew(parsed) }
+            if action == "enable" || action == "disable" { return try runProvidersEnable(parsed, enable: action == "enable") }
             if parsed.positionals.count > 1 { throw UsageError("unexpected argument '\(parsed.positionals[1])' for 'providers list'") }
         }
         if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
-        let (configuration, pluginWarnings) = try loadConfigurationWithPlugins(parsed)
-        pluginWarnings.forEach(warn)
+        let configuration = try loadConfiguration(parsed)
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings)

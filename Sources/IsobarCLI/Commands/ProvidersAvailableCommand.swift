@@ -1,0 +1,67 @@
+import Exec
+import IsobarCore
+
+extension IsobarCommandLine {
+    /// `isobar providers --available`: the plug-in programs found on `PATH` and in the user's plug-in folder, each with
+    /// whether an entry uses it, and the ones hidden by an earlier program of the same name; none is run.
+    func runProvidersAvailable(_ parsed: Invocation) throws -> ExitCode {
+        if let action = parsed.positionals.first, action != "list" {
+            throw UsageError("--available lists plug-in programs; it cannot be used with 'providers \(action)'")
+        }
+        let configuration = try loadConfiguration(parsed)
+        let found = ExecDiscovery.discover(environment: environment)
+        if parsed.options.format == .jsonl {
+            output.write(found.programs.map { program in
+                line("plugin_available", [
+                    ("provider", .string(program.name)), ("path", .string(program.path)),
+                    ("state", .string(Self.pluginStatus(program, configuration).rawValue)),
+                    ("shadowed", .array(found.shadowed.filter { $0.usedInstead == program.path }.map { .string($0.program.path) })),
+                ])
+            }.joined())
+            return .success
+        }
+        let folders = ExecDiscovery.folders(environment: environment).joined(separator: ":")
+        guard !found.programs.isEmpty else {
+            output.write(TextWrap.fit("No plug-in programs (\(ExecDiscovery.prefix)NAME) in \(folders).\n", width: width))
+            return .success
+        }
+        var text = "Plug-in programs found (none runs until you enable it: isobar providers enable NAME):\n\n"
+        for program in found.programs {
+            text += "\(program.name): \(program.path) (\(Self.pluginStatus(program, configuration).words))\n"
+            for hidden in found.shadowed where hidden.usedInstead == program.path {
+                text += "  shadows \(hidden.program.path), never used\n"
+            }
+        }
+        output.write(TextWrap.fit(text, width: width))
+        return .success
+    }
+
+    /// Whether the configuration uses a plug-in program found.
+    enum PluginStatus: String {
+        /// An enabled entry runs this program.
+        case enabled
+        /// An entry for this program says `"enabled": false`.
+        case disabled
+        /// No entry has its name.
+        case available
+        /// An entry of that id runs something else.
+        case nameTaken = "name_taken"
+
+        /// The words shown in the listing.
+        var words: String {
+            switch self {
+            case .enabled: "enabled"
+            case .disabled: "disabled in the configuration"
+            case .available: "not enabled"
+            case .nameTaken: "not used: the configured provider of that id runs another program"
+            }
+        }
+    }
+
+    /// How `configuration` treats `program`.
+    static func pluginStatus(_ program: ExecDiscovery.Program, _ configuration: Configuration) -> PluginStatus {
+        guard let entry = configuration.providers.first(where: { $0.id == program.name }) else { return .available }
+        guard entry.type == "exec", entry.command?.first == program.path else { return .nameTaken }
+        return entry.enabled ? .enabled : .disabled
+    }
+}

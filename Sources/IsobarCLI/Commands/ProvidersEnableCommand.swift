@@ -1,0 +1,105 @@
+import Exec
+import FoundationEssentials
+import IsobarCore
+import IsobarStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension IsobarCommandLine {
+    /// `isobar providers enable|disable NAME`: turns entry NAME on or off in the configuration file (`--config`, else the
+    /// user's, made from the bundled defaults when missing); enabling a name without an entry adds one for the plug-in
+    /// program `isobar-provider-NAME`. Disabling keeps the entry with `"enabled": false`.
+    func runProvidersEnable(_ parsed: Invocation, enable: Bool) throws -> ExitCode {
+        let action = enable ? "enable" : "disable"
+        guard let name = parsed.positionals.dropFirst().first else { throw UsageError("providers \(action) needs the NAME of a provider") }
+        if parsed.positionals.count > 2 { throw UsageError("unexpected argument '\(parsed.positionals[2])' for 'providers \(action)'") }
+        if parsed.options.demo { throw UsageError("providers \(action) changes a configuration file; --demo has none to change") }
+        var file = try editableConfiguration(parsed)
+        var program: ExecDiscovery.Program?
+        if let index = file.text.entry(name) {
+            guard file.text.isEnabled(index) != enable else {
+                throw UsageError("provider '\(name)' is already \(action)d in \(file.path)")
+            }
+            file.text.setEnabled(enable, index)
+        } else if enable {
+            guard let found = ExecDiscovery.find(name, environment: environment) else {
+                let folders = ExecDiscovery.folders(environment: environment).joined(separator: ":")
+                throw UsageError("no plug-in program \(ExecDiscovery.prefix)\(name) in \(folders) and no provider '\(name)' in \(file.path); "
+                    + "isobar providers --available lists the programs found")
+            }
+            program = found
+            file.text.append([("id", .string(name)), ("type", .string("exec")), ("command", .array([.string(found.path)]))])
+        } else {
+            throw UsageError("no provider '\(name)' in \(file.path); isobar providers lists the configured ones")
+        }
+        let bytes = file.text.rendered()
+        _ = try Configuration.parse(bytes, file: file.path, directory: Self.folder(of: file.path))
+        if let failure = PrivateFiles.replaceFile(file.path, with: bytes) {
+            throw ConfigurationError("cannot write \(failure.file) (\(String(cString: strerror(failure.errorNumber)))); nothing was changed")
+        }
+        if parsed.options.format == .jsonl {
+            output.write(line(enable ? "provider_enabled" : "provider_disabled", [
+                ("provider", .string(name)), ("file", .string(file.path)), ("path", .string(program?.path)), ("created", .bool(file.created)),
+            ]))
+            return .success
+        }
+        var text = enable ? "Enabled \(name)" : "Disabled \(name)"
+        if let program { text += " (the plug-in program \(program.path))" }
+        text += " in \(file.path)"
+        if file.created { text += ", made with the bundled defaults' providers" }
+        text += enable ? "; it is asked from the next command on.\n"
+            : "; the entry is kept with \"enabled\": false (isobar providers enable \(name) turns it back on).\n"
+        output.write(TextWrap.fit(text, width: width))
+        return .success
+    }
+
+    /// The configuration file enable and disable change, its text, and whether it is yet to be made.
+    private func editableConfiguration(_ parsed: Invocation) throws(ConfigurationError) -> (path: String, text: ConfigurationText, created: Bool) {
+        let path: String
+        let bytes: [UInt8]
+        var created = false
+        if let explicit = parsed.options.configFile {
+            path = explicit
+            guard let data = FileManager.default.contents(atPath: path) else { throw ConfigurationError("cannot read the configuration file \(path)") }
+            bytes = Array(data)
+        } else {
+            guard let user = userConfigurationPath() else {
+                throw ConfigurationError("no place for your configuration file: set XDG_CONFIG_HOME or HOME, or pass --config FILE")
+            }
+            path = user
+            if let data = FileManager.default.contents(atPath: path) {
+                bytes = Array(data)
+            } else if FileManager.default.fileExists(atPath: path) {
+                throw ConfigurationError("cannot read the configuration file \(path)")
+            } else {
+                created = true
+                bytes = try defaultConfigurationText()
+            }
+        }
+        do {
+            _ = try Configuration.parse(bytes, file: path, directory: Self.folder(of: path))
+            return (path, try ConfigurationText(parsing: bytes), created)
+        } catch let error as ConfigurationError {
+            throw ConfigurationError("\(error.message); nothing was changed (fix the file first)")
+        } catch {
+            throw ConfigurationError("\(path): \(error); nothing was changed (fix the file first)")
+        }
+    }
+
+    /// The text a new configuration file starts from: the bundled `isobar.json`, else the built-in providers.
+    private func defaultConfigurationText() throws(ConfigurationError) -> [UInt8] {
+        if let bundled = bundledConfigurationPath() {
+            guard let data = FileManager.default.contents(atPath: bundled) else { throw ConfigurationError("cannot read the configuration file \(bundled)") }
+            return Array(data)
+        }
+        let entries = registry.defaultConfiguration().providers.map { JSONOutput.object([("id", .string($0.id)), ("type", .string($0.type))]) }
+        return JSONOutput.object([("providers", .array(entries))]).utf8()
+    }
+
+    /// The folder holding `path` (relative `replay` and `cache_dir` paths are taken from it).
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
