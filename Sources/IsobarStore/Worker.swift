@@ -22,6 +22,9 @@ final class Worker: @unchecked Sendable {
     /// The connection's own busy timeout, restored once a write gets the lock again.
     private var lockWait: Int32 = 0
 
+    /// Ends the message of a write that found the file still locked elsewhere and did not wait the whole busy timeout again.
+    static let notWaitedAgain = " (still locked by another process: not waited for again)"
+
     /// How long a write waits for the lock while the file is known to be locked elsewhere.
     static let contendedWaitMilliseconds: Int32 = 50
 
@@ -179,14 +182,17 @@ final class Worker: @unchecked Sendable {
     /// Opens a write transaction, waiting for a lock held elsewhere for the connection's busy timeout, or only briefly while
     /// the file is known to be locked elsewhere (see `lockedElsewhere`).
     private func begin(_ connection: Connection) throws(StoreError) {
-        let wait = lockedElsewhere ? min(Self.contendedWaitMilliseconds, lockWait) : lockWait
+        let known = lockedElsewhere
+        let wait = known ? min(Self.contendedWaitMilliseconds, lockWait) : lockWait
         if connection.busyTimeoutMilliseconds != wait { connection.setBusyTimeout(milliseconds: wait) }
         do {
             try connection.query("BEGIN IMMEDIATE")
             lockedElsewhere = false
         } catch {
-            if error.code == SQLITE_BUSY { lockedElsewhere = true }
-            throw error
+            guard error.code == SQLITE_BUSY else { throw error }
+            lockedElsewhere = true
+            guard known else { throw error }
+            throw StoreError(code: error.code, error.message + Self.notWaitedAgain, cause: error.cause, systemError: error.systemError)
         }
     }
 

@@ -35,14 +35,15 @@ import Testing
         let config = """
         {"providers": [
           {"id": "open-meteo", "type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"},
-          {"id": "nws", "type": "exec", "command": ["\(python)", "\(packageRoot)/Providers/examples/nws/nws.py"], "replay": "\(packageRoot)/config/cassettes/nws"},
+          {"id": "nws", "type": "exec", "command": ["\(python)", "\(packageRoot)/Providers/examples/nws/nws.py"], "replay": "\(packageRoot)/config/cassettes/nws",
+           "timeout_s": 600},
           {"id": "hang", "type": "exec", "command": ["/bin/sh", "\(hang)"]},
           {"id": "crash", "type": "exec", "command": ["/bin/sh", "\(crash)"]},
           {"id": "flood", "type": "exec", "command": ["/bin/sh", "\(flood)"]}]}
         """
         _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: Data(config.utf8))
         let cache = temporaryDirectory("exec-cache")
-        let run = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--timeout", "20", "--config", directory + "/config.json",
+        let run = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--timeout", "600", "--config", directory + "/config.json",
                                 "--cache-dir", cache], environment: ["PATH": path])
         #expect(run.code == 2, "\(run.stderr)")
         let lines = try parseLines(run)
