@@ -28,10 +28,10 @@ extension IsobarCommandLine {
             return try Configuration.load(path: dataDirectory + "/demo.json")
         }
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { $0 + "/.config" }
-        if let configHome, FileManager.default.fileExists(atPath: configHome + "/isobar/config.json") {
+        if let configHome, ConfigurationFile.isPresent(configHome + "/isobar/config.json") {
             return try Configuration.load(path: configHome + "/isobar/config.json")
         }
-        if let dataDirectory, FileManager.default.fileExists(atPath: dataDirectory + "/isobar.json") {
+        if let dataDirectory, ConfigurationFile.isPresent(dataDirectory + "/isobar.json") {
             return try Configuration.load(path: dataDirectory + "/isobar.json")
         }
         return registry.defaultConfiguration()
