@@ -20,11 +20,16 @@ public final class Store: QueuedWriting {
         /// How long a write waits for another process's lock before it fails as `locked` (and the engine goes on without the
         /// cache for that step); `Int32.max` waits as long as the lock is held (tests that order events by holding it).
         public var lockWaitMilliseconds: Int32
+        /// True to use a file that can only be read (`isobar cache stats`): reads answer and every write fails. Otherwise
+        /// such a file is not used, and the store is in memory.
+        public var acceptsReadOnly: Bool
 
         /// Options; the defaults are what a real store uses.
-        public init(artificialDelayPerJob: Duration? = nil, lockWaitMilliseconds: Int32 = Store.lockWaitMilliseconds) {
+        public init(artificialDelayPerJob: Duration? = nil, lockWaitMilliseconds: Int32 = Store.lockWaitMilliseconds,
+                    acceptsReadOnly: Bool = false) {
             self.artificialDelayPerJob = artificialDelayPerJob
             self.lockWaitMilliseconds = lockWaitMilliseconds
+            self.acceptsReadOnly = acceptsReadOnly
         }
     }
 
@@ -76,7 +81,7 @@ public final class Store: QueuedWriting {
                                                    inlineReads: options.artificialDelayPerJob == nil)
             // A file SQLite could open only for reading would answer old entries and refuse every lease, permit and answer
             // kept: rate limits would then hold in no process. Memory keeps them for this one.
-            if try await database.bare({ $0.isReadOnly }) { throw PrivateFiles.readOnly(path) }
+            if !options.acceptsReadOnly, try await database.bare({ $0.isReadOnly }) { throw PrivateFiles.readOnly(path) }
             return Store(database)
         } catch {
             let what = recovery.generation > 0 ? "cannot rebuild the cache" : "cannot use the cache"

@@ -32,5 +32,11 @@ import Testing
         let summary = try #require(try parseLines(run).last)
         #expect(try summary.int("requests") == 2, "\(run.stdout)")
         #expect(try summary.int("ok") == 2 && summary.int("failed") == 6, "\(run.stdout)")
+        // The file can still be looked at, and a command that would change it says it cannot.
+        let stats = await runCLI(["cache", "stats", "--config", config], environment: environment)
+        #expect(stats.code == 0, "\(stats.stderr)")
+        #expect(stats.stdout.contains("\(disk.path)/cache/isobar/isobar.sqlite"), "\(stats.stdout)")
+        expectOneLineError(await runCLI(["cache", "clear", "--config", config], environment: environment), code: .configuration,
+                           containing: "cannot use the cache \(disk.path)/cache/isobar/isobar.sqlite (it cannot be written: ")
     }
 }
