@@ -36,6 +36,8 @@ import Testing
         let stats = await runCLI(["cache", "stats", "--config", config], environment: environment)
         #expect(stats.code == 0, "\(stats.stderr)")
         #expect(stats.stdout.contains("\(disk.path)/cache/isobar/isobar.sqlite"), "\(stats.stdout)")
+        let providers = await runCLI(["providers", "--config", config, "--format", "jsonl"], environment: environment)
+        #expect(providers.code == 0 && providers.stderr.isEmpty, "\(providers.stderr)")
         expectOneLineError(await runCLI(["cache", "clear", "--config", config], environment: environment), code: .configuration,
                            containing: "cannot use the cache \(disk.path)/cache/isobar/isobar.sqlite (it cannot be written: ")
     }

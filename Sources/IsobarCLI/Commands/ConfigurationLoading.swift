@@ -49,14 +49,15 @@ extension IsobarCommandLine {
         return environment["HOME"].map { $0 + "/.cache/isobar" }
     }
 
-    /// Opens the store, warning (never failing) when only memory can be used.
-    func openStore(_ parsed: Invocation, _ configuration: Configuration) async -> Store? {
+    /// Opens the store, warning (never failing) when only memory can be used; with `acceptsReadOnly`, a file that can only
+    /// be read is used as it is (for a command that only reads it).
+    func openStore(_ parsed: Invocation, _ configuration: Configuration, acceptsReadOnly: Bool = false) async -> Store? {
         guard let directory = cacheDirectory(parsed, configuration) else {
             warn("no cache directory (set XDG_CACHE_HOME or HOME, or pass --cache-dir); nothing is cached")
             return inMemoryStore()
         }
         do {
-            return try await Store.open(directory: directory, warn: warn)
+            return try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: acceptsReadOnly), warn: warn)
         } catch {
             warn("cannot open the cache in \(directory) (\(error.message)); nothing is cached")
             return nil

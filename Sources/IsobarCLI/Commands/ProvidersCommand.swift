@@ -22,7 +22,8 @@ extension IsobarCommandLine {
         let (configuration, pluginWarnings) = try loadConfigurationWithPlugins(parsed)
         pluginWarnings.forEach(warn)
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
-        let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
+        // Only reads: the use of each limit is read from a cache on a read-only disk too.
+        let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration, acceptsReadOnly: true) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings)
         let storage = store == nil && shared == nil ? nil : engineStorage(store, shared: shared, bindings: bindings)
         let now = time.now()
