@@ -133,6 +133,7 @@ public struct OpenMeteoDecoder: Sendable {
             }
             return WeatherSample(time: time, periodHours: 1)
         }
+        try TimeOrder.check(samples.map(\.time), at: series.time.path, rule: "steps must be in time order, each once", provider: providerName)
         series.fill(&warnings, v("temperature_2m"), into: &samples) { $0.temperatureC = convert.temperature($1) }
         series.fill(&warnings, v("apparent_temperature"), into: &samples) { $0.apparentTemperatureC = convert.temperature($1) }
         series.fill(&warnings, v("relative_humidity_2m"), into: &samples) { $0.humidityPercent = $1 }
@@ -161,6 +162,8 @@ public struct OpenMeteoDecoder: Sendable {
             }
             return DailyPoint(date: date)
         }
+        try TimeOrder.check(days.map(\.date.daysSinceEpoch), at: series.time.path, rule: "days must be in order, each once",
+                            provider: providerName)
         series.fill(&warnings, v("weather_code"), into: &days) { $0.condition = Self.condition($1) }
         series.fill(&warnings, v("temperature_2m_max"), into: &days) { $0.temperatureMaxC = convert.temperature($1) }
         series.fill(&warnings, v("temperature_2m_min"), into: &days) { $0.temperatureMinC = convert.temperature($1) }

@@ -6,6 +6,9 @@ public struct EngineOptions: Sendable {
     public var timeoutSeconds: Double = 10
     /// False to skip reading the cache (`--refresh`); answers are still stored.
     public var readCache = true
+    /// False to send no HTTP validators (`--record`, whose cassettes need whole answers); with it, even a command that
+    /// skips the cache revalidates the answers it kept (`If-None-Match`, `If-Modified-Since`), as some providers' terms ask.
+    public var sendsValidators = true
     /// True to use only the cache, never the network (`--offline`).
     public var offline = false
     /// Seconds an entry stays usable, overriding every provider's time to live (`--max-age`).

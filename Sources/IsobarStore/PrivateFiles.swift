@@ -1,3 +1,4 @@
+import CSQLite
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,5 +36,13 @@ public enum PrivateFiles {
             let mode = info.st_mode & 0o7777
             if mode & 0o077 != 0 { _ = chmod(file, mode & ~0o077) }
         }
+    }
+
+    /// The failure of a database file at `path` that SQLite could open only for reading, with the system's reason when it
+    /// gives one (a read-only file system, a file that is not the user's to write).
+    static func readOnly(_ path: String) -> StoreError {
+        let number = access(path, W_OK) == 0 ? 0 : errno
+        let reason = number == 0 ? "it was opened read-only" : "it cannot be written: \(String(cString: strerror(number)))"
+        return StoreError(code: SQLITE_READONLY, reason, cause: reason, systemError: number)
     }
 }

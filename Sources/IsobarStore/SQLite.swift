@@ -60,6 +60,10 @@ final class Connection: @unchecked Sendable {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
+    /// True when SQLite opened the file read-only although it was asked to write: the file, its folder or its file system
+    /// refuses writes (SQLite then answers reads and fails every write).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// SQLite's process-wide settings, made before the first connection starts it: no memory statistics (nothing here
     /// reads them, and keeping them locks a mutex around every allocation).
     private static let configured: Void = { _ = isobar_sqlite_keep_no_memory_statistics() }()

@@ -20,11 +20,16 @@ public final class Store: QueuedWriting {
         /// How long a write waits for another process's lock before it fails as `locked` (and the engine goes on without the
         /// cache for that step); `Int32.max` waits as long as the lock is held (tests that order events by holding it).
         public var lockWaitMilliseconds: Int32
+        /// True to use a file that can only be read (`isobar cache stats`): reads answer and every write fails. Otherwise
+        /// such a file is not used, and the store is in memory.
+        public var acceptsReadOnly: Bool
 
         /// Options; the defaults are what a real store uses.
-        public init(artificialDelayPerJob: Duration? = nil, lockWaitMilliseconds: Int32 = Store.lockWaitMilliseconds) {
+        public init(artificialDelayPerJob: Duration? = nil, lockWaitMilliseconds: Int32 = Store.lockWaitMilliseconds,
+                    acceptsReadOnly: Bool = false) {
             self.artificialDelayPerJob = artificialDelayPerJob
             self.lockWaitMilliseconds = lockWaitMilliseconds
+            self.acceptsReadOnly = acceptsReadOnly
         }
     }
 
@@ -56,7 +61,8 @@ public final class Store: QueuedWriting {
     }
 
     /// Opens `isobar.sqlite` in `directory` (created if needed, mode 0700; the files 0600). A damaged file is moved aside and rebuilt;
-    /// a directory or file that cannot be used falls back to memory. Both say why through `warn`.
+    /// a directory or file that cannot be used, or written, falls back to memory (answers, ledger, leases and all). Both say
+    /// why through `warn`.
     /// Throws only when not even an in-memory store can be made. Asynchronous because opening runs on the store's own
     /// threads: a migration may wait for another process's lock, and a damaged file is moved aside and rebuilt there.
     public static func open(directory: String, options: Options = Options(),
@@ -67,12 +73,16 @@ public final class Store: QueuedWriting {
         }
         let path = directory + "/isobar.sqlite"
         let recovery = Recovery(path: path, warn: warn)
-        do {
+        do throws(StoreError) {
             // Opening, moving a damaged file aside and migrating happen on the writer's thread, before any reader opens.
-            return Store(try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: options.lockWaitMilliseconds,
-                                                 pragmas: Self.cachePragmas,
-                                                 delay: options.artificialDelayPerJob, recovery: recovery,
-                                                 inlineReads: options.artificialDelayPerJob == nil))
+            let database = try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: options.lockWaitMilliseconds,
+                                                   pragmas: Self.cachePragmas,
+                                                   delay: options.artificialDelayPerJob, recovery: recovery,
+                                                   inlineReads: options.artificialDelayPerJob == nil)
+            // A file SQLite could open only for reading would answer old entries and refuse every lease, permit and answer
+            // kept: rate limits would then hold in no process. Memory keeps them for this one.
+            if !options.acceptsReadOnly, try await database.bare({ $0.isReadOnly }) { throw PrivateFiles.readOnly(path) }
+            return Store(database)
         } catch {
             let what = recovery.generation > 0 ? "cannot rebuild the cache" : "cannot use the cache"
             warn("\(what) \(path) (\(error.message)); using a temporary in-memory cache")

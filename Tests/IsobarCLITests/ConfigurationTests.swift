@@ -57,6 +57,10 @@ func temporaryConfiguration(_ text: String) throws -> String {
         ("{\"providers\": []}", "no provider is enabled"),
         ("{\"providers\": [{\"type\": \"open-meteo\", \"base_url\": \"http://example.com\"}]}", "must use https"),
         ("{\"providers\": [{\"type\": \"open-meteo\", \"forecast_days\": 20}]}", "a whole number in 1…16"),
+        ("{\"units\": \"metric\", \"units\": \"imperial\", \"providers\": [{\"type\": \"open-meteo\"}]}", "$.units is named twice"),
+        ("{\"providers\": [{\"type\": \"open-meteo\", \"ttl_s\": {\"current\": 60, \"current\": 0}}]}",
+         "$.providers[0].ttl_s.current is named twice"),
+        ("{\"providers\": [{\"type\": \"open-meteo\"}], \"providers\": [{\"type\": \"metar\"}]}", "$.providers is named twice"),
     ])
     func badConfigurationIsAOneLineConfigurationError(text: String, message: String) async throws {
         let config = try temporaryConfiguration(text)
@@ -66,6 +70,18 @@ func temporaryConfiguration(_ text: String) throws -> String {
     @Test func missingConfigurationFile() async {
         expectOneLineError(await runCLI(["compare", "Minsk", "--config", "/nonexistent/isobar.json"]), code: .configuration,
                            containing: "cannot read the configuration file /nonexistent/isobar.json")
+    }
+
+    /// A `config.json` that cannot be read is an error naming it, never a silent fall back to the bundled defaults.
+    @Test(arguments: ["loop", "dangling"]) func anUnreadableUserConfigurationIsAnErrorNamingIt(_ kind: String) async throws {
+        let configHome = temporaryDirectory("config-home")
+        try FileManager.default.createDirectory(atPath: configHome + "/isobar", withIntermediateDirectories: true)
+        let file = configHome + "/isobar/config.json"
+        let target = kind == "loop" ? file : configHome + "/isobar/missing.json"
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: target)
+        let cause = kind == "loop" ? "Too many levels of symbolic links" : "No such file or directory"
+        expectOneLineError(await runCLI(["compare", "Minsk"], environment: ["XDG_CONFIG_HOME": configHome]), code: .configuration,
+                           containing: "cannot read the configuration file \(file) (\(cause))")
     }
 
     @Test func userConfigurationIsUsedWhenPresent() async throws {

@@ -125,6 +125,36 @@ private func recordedTemperature(at time: String) throws -> Double {
         #expect(origin.server.requests.count == 2, "the 304 gave the answer a new lifetime: \(third.stderr)")
     }
 
+    /// MET Norway's terms ask every client to send `If-Modified-Since` when it knows the answer's `Last-Modified`:
+    /// `--refresh` asks the origin again, but conditionally, as `--max-age 0` does.
+    @Test(arguments: [["--refresh"], ["--max-age", "0"]])
+    func askingAgainWhileTheAnswerIsFreshRevalidatesWithIfModifiedSince(_ again: [String]) async throws {
+        let origin = try METNorwayOrigin(expiresIn: 1800)
+        let config = try configuration(origin)
+        let cache = temporaryDirectory("met-refresh")
+        #expect(await run(config, cache: cache).code == 0)
+        let second = await run(config, cache: cache, again)
+        #expect(second.code == 0, "\(second.stdout)\(second.stderr)")
+        #expect(origin.server.requests.count == 2)
+        #expect(origin.server.requests.last?.headers["if-modified-since"] == METNorwayOrigin.lastModified)
+        let line = try resultLine(try parseLines(second), provider: "met-norway")
+        #expect(try line.string("status") == "ok")
+        #expect(try line.member(ifPresent: "revalidated")?.bool() == true)
+        #expect(try line.member("current").double("temperature") == recordedTemperature(at: "2026-11-28T12:00:00Z"))
+    }
+
+    /// Recording keeps whole answers for its cassettes, so it sends no validators.
+    @Test func recordingFetchesTheWholeAnswer() async throws {
+        let origin = try METNorwayOrigin(expiresIn: 1800)
+        let config = try configuration(origin)
+        let cache = temporaryDirectory("met-record")
+        #expect(await run(config, cache: cache).code == 0)
+        let recorded = await run(config, cache: cache, ["--record", temporaryDirectory("met-cassettes")])
+        #expect(recorded.code == 0, "\(recorded.stdout)\(recorded.stderr)")
+        #expect(origin.server.requests.count == 2)
+        #expect(origin.server.requests.last?.headers["if-modified-since"] == nil)
+    }
+
     @Test func a203AnswerIsUsedWithANoticeThatTheProductIsDeprecated() async throws {
         let origin = try METNorwayOrigin(status: 203, expiresIn: 1800)
         let result = await run(try configuration(origin), cache: temporaryDirectory("met-203"))

@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCLI
 import IsobarCore
+import IsobarTestKit
 import Testing
 
 /// City names of `cities --demo --format jsonl`, in order.

@@ -294,14 +294,27 @@ struct HTTPCachingTests {
         #expect(origin.requests.count == 4)
     }
 
-    @Test mutating func refreshSendsNoValidatorsButKeepsTheNewOnes() async throws {
+    @Test mutating func refreshAsksAgainWithTheKeptValidators() async throws {
         origin.update { $0.headers = headers(("ETag", "\"v1\"")) }
         _ = await run()
         options.readCache = false
+        let report = try await run().get()
+        #expect(conditionalHeaders(origin.requests.last) == ["If-None-Match: \"v1\""])
+        #expect(origin.bodyBytes == [2, 0])
+        #expect(report.freshness == .fresh)
+        #expect(report.caching?.revalidated == true)
+    }
+
+    @Test mutating func recordingSendsNoValidatorsButKeepsTheNewOnes() async throws {
+        origin.update { $0.headers = headers(("ETag", "\"v1\"")) }
+        _ = await run()
+        options.readCache = false
+        options.sendsValidators = false
         _ = await run()
         #expect(conditionalHeaders(origin.requests.last).isEmpty)
         #expect(origin.bodyBytes == [2, 2])
         options.readCache = true
+        options.sendsValidators = true
         clock.advance(by: 700)
         _ = await run()
         #expect(conditionalHeaders(origin.requests.last) == ["If-None-Match: \"v1\""])

@@ -24,7 +24,9 @@ extension IsobarCommandLine {
         let store: Store
         let warnings = Mutex<[String]>([])
         do {
-            store = try await Store.open(directory: directory, warn: { message in warnings.withLock { $0.append(message) } })
+            // Statistics only read: a cache on a read-only disk can still be looked at.
+            store = try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: action == "stats"),
+                                         warn: { message in warnings.withLock { $0.append(message) } })
         } catch {
             throw ConfigurationError(error.message)
         }

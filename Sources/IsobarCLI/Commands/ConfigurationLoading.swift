@@ -15,11 +15,13 @@ extension IsobarCommandLine {
             }
             return try Configuration.load(path: dataDirectory + "/demo.json")
         }
-        if let user = userConfigurationPath(), FileManager.default.fileExists(atPath: user) {
+        // Present counts a file that exists or a link that leads nowhere (a loop, a missing target): that is an error, not
+        // a reason to fall back to the bundled defaults.
+        if let user = userConfigurationPath(), ConfigurationFile.isPresent(user) {
             return try Configuration.load(path: user)
         }
-        if let bundled = bundledConfigurationPath() {
-            return try Configuration.load(path: bundled)
+        if let dataDirectory, ConfigurationFile.isPresent(dataDirectory + "/isobar.json") {
+            return try Configuration.load(path: dataDirectory + "/isobar.json")
         }
         return registry.defaultConfiguration()
     }
@@ -50,14 +52,15 @@ extension IsobarCommandLine {
         return environment["HOME"].map { $0 + "/.cache/isobar" }
     }
 
-    /// Opens the store, warning (never failing) when only memory can be used.
-    func openStore(_ parsed: Invocation, _ configuration: Configuration) async -> Store? {
+    /// Opens the store, warning (never failing) when only memory can be used; with `acceptsReadOnly`, a file that can only
+    /// be read is used as it is (for a command that only reads it).
+    func openStore(_ parsed: Invocation, _ configuration: Configuration, acceptsReadOnly: Bool = false) async -> Store? {
         guard let directory = cacheDirectory(parsed, configuration) else {
             warn("no cache directory (set XDG_CACHE_HOME or HOME, or pass --cache-dir); nothing is cached")
             return inMemoryStore()
         }
         do {
-            return try await Store.open(directory: directory, warn: warn)
+            return try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: acceptsReadOnly), warn: warn)
         } catch {
             warn("cannot open the cache in \(directory) (\(error.message)); nothing is cached")
             return nil

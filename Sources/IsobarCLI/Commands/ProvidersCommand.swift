@@ -23,7 +23,8 @@ extension IsobarCommandLine {
         if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
         let configuration = try loadConfiguration(parsed)
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
-        let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
+        // Only reads: the use of each limit is read from a cache on a read-only disk too.
+        let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration, acceptsReadOnly: true) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings)
         let storage = store == nil && shared == nil ? nil : engineStorage(store, shared: shared, bindings: bindings)
         let now = time.now()

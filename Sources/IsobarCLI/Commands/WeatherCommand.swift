@@ -174,8 +174,10 @@ extension IsobarCommandLine {
 
     private func engineOptions(_ given: CommandOptions) -> EngineOptions {
         var options = EngineOptions()
-        // Recording asks every provider again, so that a warm cache never leaves the cassettes empty.
+        // Recording asks every provider again, so that a warm cache never leaves the cassettes empty, and for whole answers.
+        // `--refresh` asks again too, but conditionally: a 304 confirms the kept answer with the origin.
         options.readCache = !given.refresh && given.recordDirectory == nil
+        options.sendsValidators = given.recordDirectory == nil
         options.offline = given.offline
         if let seconds = given.timeoutSeconds { options.timeoutSeconds = seconds }
         options.maxAgeSeconds = given.maxAgeSeconds

@@ -98,7 +98,8 @@ public struct Configuration: Sendable {
     /// Parses configuration text; relative `replay` paths are taken from `directory`.
     public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
         do {
-            let root = try JSONDocument(parsing: bytes).rootValue
+            // A key named twice is refused wherever it is: which of the two values counts would be a guess.
+            let root = try JSONDocument(parsing: bytes, rejectingDuplicateKeys: true).rootValue
             for (key, _) in try root.members() where !topLevelKeys.contains(key) {
                 throw unknownKey(key, among: topLevelKeys, at: "$", file: file)
             }
@@ -156,6 +157,8 @@ public struct Configuration: Sendable {
                 configuration.providers.append(provider)
             }
             return configuration
+        } catch let error as JSONError where error.isDuplicateKey {
+            throw ConfigurationError("\(file): \(error.path) is named twice; keep one")
         } catch let error as JSONError {
             throw ConfigurationError("\(file): \(error)")
         } catch let error as ConfigurationError {
@@ -167,11 +170,9 @@ public struct Configuration: Sendable {
 
     /// Reads and parses a configuration file.
     public static func load(path: String) throws(ConfigurationError) -> Configuration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("cannot read the configuration file \(path)")
-        }
+        let bytes = try ConfigurationFile.read(path)
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        return try parse(Array(data), file: path, directory: directory.isEmpty ? "/" : directory)
+        return try parse(bytes, file: path, directory: directory.isEmpty ? "/" : directory)
     }
 
     private static func readPolicy(_ entry: JSONValue, into provider: inout ProviderEntry, file: String) throws {

@@ -72,6 +72,11 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         self.path = path.description
     }
 
+    /// True when the text names a key twice in one object (a parse that rejects that; the path is the key's).
+    public var isDuplicateKey: Bool {
+        if case .syntax(let detail) = code { detail.hasPrefix("duplicate object key") } else { false }
+    }
+
     /// A one-line explanation naming the path.
     public var description: String {
         switch code {

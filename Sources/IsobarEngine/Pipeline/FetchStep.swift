@@ -12,7 +12,7 @@ public struct FetchStep: PipelineStep {
     public let time: any TimeSource
     /// Where validators and bodies are kept for conditional requests; nil to keep none.
     public let validators: (any HTTPValidatorStore)?
-    /// False to send no validators (`--refresh`: a full fetch); full answers still leave their validators.
+    /// False to send no validators (`--record`: a full fetch); full answers still leave their validators.
     public let conditional: Bool
     /// The key the provider's records are kept under (see `ProviderBinding.storageKey`).
     public let storageKey: String

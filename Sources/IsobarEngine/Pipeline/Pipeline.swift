@@ -17,7 +17,7 @@ import IsobarCore
 /// 7. rate limit — a permit from the call ledger for each attempt (so a retry is counted like any call);
 /// 8. concurrency — at most `slots` calls in flight to the provider (see `Engine.callSlots`); a call that gets its slot
 ///    during a Retry-After pause (set by the cooldown step) waits it out first;
-/// 9. the provider's fetch, sending conditional requests when validators are kept (not under `--refresh`) and reading
+/// 9. the provider's fetch, sending conditional requests when validators are kept (not under `--record`) and reading
 ///    each answer's caching headers for the cache step.
 ///
 /// Retry sits outside the rate limit so that every attempt the provider sees takes its own permit.
@@ -30,7 +30,7 @@ public enum Pipeline {
         let validators = binding.policy == nil ? nil : storage?.validators
         let paused = ProviderPause()
         let fetch = ConcurrencyStep(next: FetchStep(provider: provider, transport: binding.transport, time: time, validators: validators,
-                                                    conditional: options.readCache, storageKey: binding.storageKey,
+                                                    conditional: options.sendsValidators, storageKey: binding.storageKey,
                                                     diagnostics: diagnostics, onlyAskedKinds: options.cachesOnlyAskedKinds),
                                     slots: slots, providerName: provider.displayName, pause: paused, time: time)
         guard let policy = binding.policy, let storage else { return (fetch, nil) }

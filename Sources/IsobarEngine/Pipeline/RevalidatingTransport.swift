@@ -19,7 +19,7 @@ final class RevalidatingTransport: Transport {
     let base: any Transport
     /// Where validators and bodies are kept; nil to send every request unconditionally and keep nothing.
     let store: (any HTTPValidatorStore)?
-    /// False to send no validators (`--refresh`); full answers are still kept.
+    /// False to send no validators (`--record`); full answers are still kept.
     let conditional: Bool
     /// The provider's storage key, the first part of every record's key.
     let storageKey: String

@@ -1,20 +1,21 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A small tmpfs of its own for one test, to fill or make read-only; only where this process may mount (root, as in CI here).
-final class ScratchMount {
+public final class ScratchMount {
     /// Where it is mounted.
-    let path: String
+    public let path: String
     private let options: String
 
     /// True when a tmpfs can be mounted here; tests that need one are skipped otherwise.
-    static let available: Bool = ScratchMount(kilobytes: 64) != nil
+    public static let available: Bool = ScratchMount(kilobytes: 64) != nil
 
     /// Mounts a tmpfs of `kilobytes` on a new temporary folder; nil when mounting is not allowed.
-    init?(kilobytes: Int) {
-        path = temporaryDirectory("tmpfs")
+    public init?(kilobytes: Int) {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-tmpfs-\(UUID().uuidString)").path
+        guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil else { return nil }
         options = "size=\(kilobytes)k,mode=0755"
         guard mount("tmpfs", path, "tmpfs", 0, options) == 0 else { return nil }
     }
@@ -23,7 +24,7 @@ final class ScratchMount {
 
     /// Makes the mount read-only, as a disk that went read-only under a running system; waits up to five seconds for files
     /// still open for writing (a store closing on its own thread) to be closed.
-    func remountReadOnly() async throws -> Bool {
+    public func remountReadOnly() async throws -> Bool {
         for _ in 0..<500 {
             // MS_REMOUNT | MS_RDONLY.
             if mount("tmpfs", path, "tmpfs", 32 | 1, options) == 0 { return true }
@@ -34,7 +35,7 @@ final class ScratchMount {
     }
 
     /// Fills the mount with one file until the disk refuses; returns that file, to remove when room is needed again.
-    func fill() -> String {
+    public func fill() -> String {
         let filler = path + "/filler"
         let descriptor = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         defer { close(descriptor) }
@@ -46,7 +47,7 @@ final class ScratchMount {
 
 /// Waits until SQLite has closed the file at `path` (its `-wal` is gone), for at most thirty seconds (a loaded machine); true
 /// when it has.
-func waitUntilClosed(_ path: String) async throws -> Bool {
+public func waitUntilClosed(_ path: String) async throws -> Bool {
     for _ in 0..<3_000 {
         if !FileManager.default.fileExists(atPath: path + "-wal") { return true }
         try await Task.sleep(for: .milliseconds(10))
