@@ -62,9 +62,6 @@ final class ArchiveImportInput: Sendable {
     /// What was read so far.
     var tally: Tally { state.withLock { $0.tally } }
 
-    /// True when the input could not be read to its end (a read error).
-    var failed: Bool { state.withLock { $0.failed } }
-
     /// The next batch: up to `batchRecords` records, `.end` at the end of a clean input, `.refused` (once the whole input
     /// was checked) when a line was bad or the input could not be read.
     func next() -> ArchiveImportBatch {
