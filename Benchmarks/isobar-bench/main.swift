@@ -161,7 +161,8 @@ func format(_ value: Double) -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Memory figures are peaks: cachehit (a child's peak includes this process's peak at spawn) and places (this
 // process's peak) run first, before the other benchmarks grow this process; cities (which prints this process's peak
-// beside its child's) runs last. `simulate` (the consensus simulation harness) runs only when named.
+// beside its child's) runs last. `simulate` (the consensus simulation harness) and `archive-import` (a million steps
+// imported by the real binary) run only when named.
 let known = ["cachehit", "places", "decode", "fanout", "http", "consensus", "exec", "cities", "batch", "redis"]
 for name in arguments.isEmpty ? known : arguments {
     switch name {
@@ -175,7 +176,8 @@ for name in arguments.isEmpty ? known : arguments {
     case "batch": try benchmarkBatch()
     case "redis": try await benchmarkRedis()
     case "simulate": try await benchmarkSimulation()
+    case "archive-import": try benchmarkArchiveImport()
     case "cities": try benchmarkCities(cap: ProcessInfo.processInfo.environment["ISOBAR_BENCH_CAP"].flatMap { Int($0) }.map { max(1, $0) } ?? 8)
-    default: print("unknown benchmark '\(name)'; known: \((known + ["simulate"]).joined(separator: ", "))")
+    default: print("unknown benchmark '\(name)'; known: \((known + ["simulate", "archive-import"]).joined(separator: ", "))")
     }
 }

@@ -116,7 +116,7 @@ import Testing
         for (bad, message) in [("{\"type\":", "minsk.jsonl line 2: not an archive export line"),
                                (good.replacingOccurrences(of: #""values""#, with: #""units":{"temperature":"°F"},"values""#),
                                 "minsk.jsonl line 2: temperature is in °F; only metric exports can be read"),
-                               (good.replacingOccurrences(of: "2026-11-28T09", with: "yesterday"), "an instant is not ISO-8601")] {
+                               (good.replacingOccurrences(of: "2026-11-28T09", with: "yesterday"), "minsk.jsonl line 2: observed_at is not an ISO-8601 instant")] {
             let data = temporaryDirectory("verify-bad-history")
             try FileManager.default.createDirectory(atPath: data + "/demo-history", withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: dataDirectory + "/demo.json", toPath: data + "/demo.json")
