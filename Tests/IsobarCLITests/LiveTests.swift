@@ -125,10 +125,13 @@ func filesText(_ directory: String) throws -> String {
         let config = try liveConfiguration(server, extra: #", "timeout_s": 0.5"#)
         let run = await runCLI(["compare", "Minsk", "--config", config, "--providers", "open-meteo"], transport: curl)
         #expect(run.code == ExitCode.noneAnswered.rawValue)
-        // The budget is 0.5 s; on a loaded machine some of it (or all) may be gone before the request is sent, so the message
-        // names what was left of it, whichever step ended the call: never more than the budget, never the server's 3 s.
-        let named = try #require(run.stdout.firstMatch(of: /within (?:the |its )?(\d+(?:\.\d+)?) s/).flatMap { Double($0.1) }, "\(run.stdout)")
-        #expect(named > 0 && named <= 0.5, "\(run.stdout)")
+        // The budget is 0.5 s (a 10 s one would have the server's answer at 3 s: exit 0). On a loaded machine some of it, or
+        // all, may be gone before the request is sent, so the message names what was left of it, or that nothing was: never
+        // more than the budget, never the server's 3 s.
+        if !run.stdout.contains("no time left before the deadline") {
+            let named = try #require(run.stdout.firstMatch(of: /within (?:the |its )?(\d+(?:\.\d+)?) s/).flatMap { Double($0.1) }, "\(run.stdout)")
+            #expect(named > 0 && named <= 0.5, "\(run.stdout)")
+        }
     }
 
     @Test func recordThenReplayGivesTheSameOutput() async throws {
