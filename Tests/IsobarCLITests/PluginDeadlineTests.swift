@@ -17,8 +17,11 @@ import Testing
         let lines = try parseLines(run)
         let failure = try #require(lines.first { (try? $0.string("type")) == "provider_error" && (try? $0.string("provider")) == "hang" })
         let message = try failure.member("error").string("message")
-        // What was left of the command's 3 s (setting up may have used a little), not a description's own 10 s.
-        let seconds = try #require(message.firstMatch(of: /before the deadline \((\d+(?:\.\d+)?) s\)/).flatMap { Double($0.1) }, "\(message)")
-        #expect(seconds > 0 && seconds <= 3, "\(message)")
+        // The command's 3 s ended the call, not a description's own 10 s: either the description was stopped with what was left
+        // of them, or (on a loaded machine, where setting up used them all) the command's deadline came first.
+        if !message.contains("no answer within the 3 s deadline") {
+            let seconds = try #require(message.firstMatch(of: /before the deadline \((\d+(?:\.\d+)?) s\)/).flatMap { Double($0.1) }, "\(message)")
+            #expect(seconds > 0 && seconds <= 3, "\(message)")
+        }
     }
 }
