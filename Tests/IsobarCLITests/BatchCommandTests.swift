@@ -167,7 +167,11 @@ func batchInput(_ text: String) throws -> String {
         let summary = try #require(lines.last)
         #expect(try summary.int("places") < 50)
         #expect(try summary.int("failed") == summary.int("places"))
-        #expect(try lines.filter { try $0.string("type") == "provider_error" }.allSatisfy { try $0.member("error").string("code") == "timeout" })
+        let errors = try lines.filter { try $0.string("type") == "provider_error" }.map { try $0.member("error") }
+        let described = try errors.map { "\(try $0.string("code"))/\(try $0.optionalString("reason") ?? "-")" }
+        // The places under way when the deadline came end at it; on a loaded machine a place may also fail another way first
+        // (a loopback connection reset), which is still a failure counted in the summary.
+        #expect(try errors.contains { try $0.string("code") == "timeout" && $0.optionalString("reason") == "deadline" }, "\(described)")
     }
 
     @Test func exitCodesFollowTheCounts() {
