@@ -60,16 +60,17 @@ public struct CooldownStep: PipelineStep {
             do {
                 return try await next.answer(call)
             } catch {
+                // A 429 (however long it asks) or a failure whose answer said when to come back (a 5xx with Retry-After).
                 let retryAfter: Double?
-                let status: String
+                let isRateLimit: Bool
                 if case .rateLimited(let asked) = error.code, error.reason != .localLimit {
-                    (retryAfter, status) = (asked, "HTTP 429")
+                    (retryAfter, isRateLimit) = (asked, true)
                 } else if let asked = error.retryAfterSeconds {
-                    (retryAfter, status) = (asked, "Retry-After on a failed answer")
+                    (retryAfter, isRateLimit) = (asked, false)
                 } else {
                     throw error
                 }
-                let isRateLimit = status == "HTTP 429"
+                let status = isRateLimit ? "HTTP 429" : "Retry-After on a failed answer"
                 let asked = retryAfter ?? Self.defaultRetryAfterSeconds
                 let wait = min(asked, maxCooldownSeconds)
                 let until = time.now().addingTimeInterval(wait)
