@@ -2,7 +2,7 @@ import FoundationEssentials
 import IsobarCore
 
 /// Respects a provider's Retry-After across processes: waits out a short cooldown, skips during a long one,
-/// and turns a 429 from the provider into a cooldown every process sees.
+/// and turns a 429 from the provider (or a 5xx that says Retry-After) into a cooldown every process sees.
 public struct CooldownStep: PipelineStep {
     /// The step guarded.
     public let next: any PipelineStep
