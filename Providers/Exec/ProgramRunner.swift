@@ -54,7 +54,7 @@ enum ProgramRunner {
                                                                input: input, deadline: deadline, stdoutCap: stdoutCap,
                                                                killGraceSeconds: killGraceSeconds, cancelled: cancelled))
                 }
-                if !started { continuation.resume(returning: .failure(SpawnFailure(errno: EAGAIN))) }
+                if case .failure(let error) = started { continuation.resume(returning: .failure(SpawnFailure(errno: error.code))) }
             }
         } onCancel: {
             cancelled.set()

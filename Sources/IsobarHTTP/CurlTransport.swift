@@ -173,18 +173,11 @@ public final class CurlTransport: Transport {
                 throw ProviderError(.unavailable, "\(label): cannot set up the HTTP event loop", reason: .transportFailure)
             }
             let core = Core(multi: multi, loop: loop, userAgent: userAgent)
-            let context = Unmanaged.passRetained(IOLoop(core: core)).toOpaque()
-            var thread = pthread_t()
-            let started = pthread_create(&thread, nil, { context in
-                Unmanaged<IOLoop>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, context)
-            guard started == 0 else {
-                Unmanaged<IOLoop>.fromOpaque(context).release()
-                throw ProviderError(.unavailable, "\(label): cannot start the HTTP I/O thread (error \(started))",
+            let ioLoop = IOLoop(core: core)
+            if case .failure(let error) = PlainThread.detach({ ioLoop.run() }) {
+                throw ProviderError(.unavailable, "\(label): cannot start the HTTP I/O thread (error \(error.code))",
                                     reason: .transportFailure)
             }
-            pthread_detach(thread)
             phase = .running(core, nil)
             return core
         }

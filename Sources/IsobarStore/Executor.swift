@@ -1,4 +1,5 @@
 import CSQLite
+import IsobarCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -35,18 +36,10 @@ final class Executor: Sendable {
         self.path = path
         let worker = Worker(queue: queue, counters: counters, delay: delay,
                             recovery: recovery, connect: connect)
-        let context = Unmanaged.passRetained(worker).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            if let context { Unmanaged<Worker>.fromOpaque(context).takeRetainedValue().run() }
-            return nil
-        }, context)
-        guard started == 0 else {
-            Unmanaged<Worker>.fromOpaque(context).release()
-            throw StoreError(code: SQLITE_ERROR, "store \(path): cannot start a store thread (error \(started))")
+        switch PlainThread.detach({ worker.run() }) {
+        case .success(let thread): self.thread = thread
+        case .failure(let error): throw StoreError(code: SQLITE_ERROR, "store \(path): cannot start a store thread (error \(error.code))")
         }
-        pthread_detach(thread)
-        self.thread = thread
     }
 
     /// True on the executor's own thread (tests: blocking work runs there, never on the caller's).

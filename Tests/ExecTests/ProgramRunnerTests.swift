@@ -1,6 +1,7 @@
 import Exec
 import Foundation
 import IsobarCore
+import IsobarTestKit
 import Testing
 
 /// How a program is started and stopped: a clean signal state, and nothing of its process group left when a call returns.
@@ -26,9 +27,9 @@ import Testing
         let provider = try await makeProvider(shell(program))
         let error = try #require(await failure(of: provider, deadlineSeconds: 1))
         #expect(error.code == .timeout)
-        let started = try #require(pids(in: directory + "/pids"))
+        let started = try #require(ProcessWatch.pids(in: directory + "/pids"))
         #expect(started.count > 1, "the program wrote its own pid and its children's")
-        #expect(await survivors(started) == [], "processes of the program outlived the call")
+        #expect(await ProcessWatch.survivors(started) == [], "processes of the program outlived the call")
     }
 
     @Test func aCancelledCallLeavesNoProcessOfItsGroup() async throws {
@@ -37,13 +38,13 @@ import Testing
         let provider = try await makeProvider(shell(program))
         let call = Task { await failure(of: provider, deadlineSeconds: 120) }
         // The program has started all its children once it says it is ready.
-        #expect(await appears(directory + "/ready"), "the program never became ready")
+        #expect(await ProcessWatch.appears(directory + "/ready"), "the program never became ready")
         call.cancel()
         let error = await call.value
         #expect(error?.code == .cancelled)
-        let started = try #require(pids(in: directory + "/pids"))
+        let started = try #require(ProcessWatch.pids(in: directory + "/pids"))
         #expect(started.count == 21)
-        #expect(await survivors(started) == [], "processes of the program outlived the call")
+        #expect(await ProcessWatch.survivors(started) == [], "processes of the program outlived the call")
     }
 }
 
@@ -51,38 +52,4 @@ import Testing
 /// pids), makes `directory/ready`, and waits for them.
 func hangingWithChildren(in directory: String) -> String {
     "trap '' TERM; echo $$ >> \(directory)/pids; for i in $(seq 20); do sleep 1000 & echo $! >> \(directory)/pids; done; touch \(directory)/ready; wait"
-}
-
-/// The numbers in a file of pids, one a line; nil when there is no such file or it is empty.
-func pids(in file: String) -> [Int32]? {
-    let numbers = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
-    return numbers.isEmpty ? nil : numbers
-}
-
-/// True once the file exists; false if it has not appeared after a generous while (an outcome, not a measured time).
-func appears(_ file: String) async -> Bool {
-    for _ in 0..<600 {
-        if FileManager.default.fileExists(atPath: file) { return true }
-        try? await Task.sleep(for: .milliseconds(50))
-    }
-    return false
-}
-
-/// Those of `pids` still alive as a shell or a `sleep` (a zombie, or a number reused by another program, counts as gone),
-/// once they are all gone or after a generous while: processes the call left are reparented, and go away asynchronously.
-func survivors(_ pids: [Int32]) async -> [Int32] {
-    func alive(_ pid: Int32) -> Bool {
-        guard kill(pid, 0) == 0 || errno != ESRCH,
-              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return false }
-        let name = stat[stat.index(after: open)..<close]
-        let state = stat[stat.index(after: close)...].split(separator: " ").first
-        return ["sh", "dash", "bash", "sleep"].contains(name) && state != "Z" && state != "X"
-    }
-    var left = pids.filter(alive)
-    for _ in 0..<200 where !left.isEmpty {
-        try? await Task.sleep(for: .milliseconds(50))
-        left = left.filter(alive)
-    }
-    return left
 }

@@ -1,3 +1,4 @@
+import IsobarCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -201,23 +202,8 @@ struct InputError: Error, Sendable {
 
 /// Starts plain threads for blocking work.
 enum ReaderThread {
-    /// Runs `body` on a new detached thread.
+    /// Runs `body` on a new detached thread (see `PlainThread`), or here when no thread can be started, rather than never.
     static func start(_ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            if let context { Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body() }
-            return nil
-        }, context)
-        guard started == 0 else {
-            // No thread: run it here rather than never.
-            Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
-            return
-        }
-        pthread_detach(thread)
+        if case .failure = PlainThread.detach(body) { body() }
     }
 }

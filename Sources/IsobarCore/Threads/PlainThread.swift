@@ -2,15 +2,21 @@
 import Glibc
 #endif
 
-/// A thread of its own for work that blocks (a child process's pipes, a socket, a lock), so that it never holds one of the
-/// few threads every task of the process shares.
+/// A thread of its own for work that blocks (a child process's pipes, a socket, a lock, the store's SQLite calls), so that
+/// it never holds one of the few threads every task of the process shares.
 ///
 /// On Linux `DispatchQueue.global()` and Swift's global executor draw on one pool of about as many threads as cores: a
 /// blocking job sent there holds a thread the tasks need for as long as it blocks.
 public enum PlainThread {
-    /// Runs `body` on a new detached thread; false when no thread could be started (`body` is then not run).
+    /// Why no thread could be started: `pthread_create`'s error number.
+    public struct StartError: Error, Sendable {
+        /// The error number (`EAGAIN` when the system has no thread to give).
+        public let code: Int32
+    }
+
+    /// Runs `body` on a new detached thread and returns that thread; when none can be started, `body` is not run.
     @discardableResult
-    public static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
+    public static func detach(_ body: @escaping @Sendable () -> Void) -> Result<pthread_t, StartError> {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in
@@ -19,10 +25,10 @@ public enum PlainThread {
         }, box)
         guard started == 0 else {
             Unmanaged<Body>.fromOpaque(box).release()
-            return false
+            return .failure(StartError(code: started))
         }
         pthread_detach(thread)
-        return true
+        return .success(thread)
     }
 
     /// The work, carried to the new thread.
