@@ -9,9 +9,11 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 /// without a lookup (the concurrency runtime reads it at every task switch). It needs no Swift installation to run. The names
 /// of Foundation's two support archives are the toolchain's own (Swift 6 on Linux).
 /// Linked by the toolchain's lld: gold repeats glibc's link-time warning about `mktemp`, which a file-writing function of
-/// Foundation's static library refers to, on every release build.
+/// Foundation's static library refers to, on every release build. Its 42,000 relative relocations are packed (`DT_RELR`,
+/// glibc 2.36 and later): the loader applies them from 8 KB instead of 1 MB, and fewer pages are touched at start.
 let staticRuntime: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"],
+    .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                  "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
 
@@ -79,6 +81,8 @@ let package = Package(
                 "IsobarRedis", "IsobarStore", "IsobarSimulation",
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
+        // The hello-world the start-up benchmark compares short commands with: FoundationEssentials, linked as `isobar` is.
+        .executableTarget(name: "isobar-hello", path: "Benchmarks/hello", swiftSettings: strict, linkerSettings: staticRuntime),
 
         // Fuzzing (scripts/fuzz.sh): the targets, and one executable that replays inputs or, built with -D ISOBAR_FUZZ
         // and -sanitize=fuzzer, runs libFuzzer (whose entry point is declared by CFuzzerDriver).

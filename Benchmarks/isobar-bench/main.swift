@@ -161,9 +161,9 @@ func format(_ value: Double) -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Memory figures are peaks: cachehit (a child's peak includes this process's peak at spawn) and places (this
 // process's peak) run first, before the other benchmarks grow this process; cities (which prints this process's peak
-// beside its child's) runs last. `simulate` (the consensus simulation harness) and `archive-import` (a million steps
-// imported by the real binary) run only when named.
-let known = ["cachehit", "places", "decode", "fanout", "http", "consensus", "exec", "cities", "batch", "redis"]
+// beside its child's) runs last. `startup` times short commands beside a hello-world. `simulate` (the consensus simulation
+// harness) and `archive-import` (a million steps imported by the real binary) run only when named.
+let known = ["cachehit", "startup", "places", "decode", "fanout", "http", "consensus", "exec", "cities", "batch", "redis"]
 for name in arguments.isEmpty ? known : arguments {
     switch name {
     case "decode": try benchmarkDecode()
@@ -171,6 +171,7 @@ for name in arguments.isEmpty ? known : arguments {
     case "http": try await benchmarkHTTP()
     case "places": try benchmarkPlaces()
     case "cachehit": try benchmarkCacheHit()
+    case "startup": try benchmarkStartup()
     case "consensus": try benchmarkConsensus()
     case "exec": try await benchmarkExec()
     case "batch": try benchmarkBatch()

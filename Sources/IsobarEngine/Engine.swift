@@ -304,9 +304,15 @@ public struct Engine: Sendable {
         let time = time
         let options = options
         let cancelled = ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)
-        let asked = { @Sendable () async -> Result<WeatherReport, ProviderError> in
+        var call = ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)
+        // A cache hit answers here, with no deadline to race: no timer, no task, nothing started for it.
+        if let cached = await pipeline.step.cachedAnswer(call) {
+            return turn(of: .success(cached), for: request, from: provider, narrowed: narrowed)
+        }
+        call.cacheReadFoundNothing = true
+        let asked = { @Sendable [call] () async -> Result<WeatherReport, ProviderError> in
             do throws(ProviderError) {
-                return .success(try await pipeline.step.answer(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)))
+                return .success(try await pipeline.step.answer(call))
             } catch {
                 return .failure(error)
             }
@@ -317,7 +323,8 @@ public struct Engine: Sendable {
         guard options.timeoutSeconds < EngineOptions.noDeadlineSeconds else {
             return turn(of: await asked(), for: request, from: provider, narrowed: narrowed)
         }
-        let outcome = await FirstAnswer.of([
+        let executor = parts.taskExecutor
+        let outcome = await FirstAnswer.of(on: executor, [
             asked,
             { @Sendable () async -> Result<WeatherReport, ProviderError> in
                 guard (try? await time.sleep(seconds: deadline.timeIntervalSince(time.now()))) != nil else { return .failure(cancelled) }
@@ -325,7 +332,7 @@ public struct Engine: Sendable {
                 let error = ProviderError(.timeout, "\(provider.displayName): no answer within the \(text) s deadline", reason: .deadline)
                 guard let stale = pipeline.stale else { return .failure(error) }
                 // A cached answer, even a stale one, beats none; but looking for it must not overrun the deadline by much.
-                return await FirstAnswer.of([
+                return await FirstAnswer.of(on: executor, [
                     { @Sendable () async -> Result<WeatherReport, ProviderError> in
                         await stale.staleAnswer(narrowed, because: error).map { .success($0) } ?? .failure(error)
                     },

@@ -61,7 +61,7 @@ extension IsobarCommandLine {
         let onLoop = options.kind == .current && setup.bindings.contains { $0.policy != nil } && !options.offline && setup.shared == nil
         let loop = onLoop ? setup.live.loopExecutor() : nil
         // A place's lines are written together (as its consensus needs every answer anyway): one hand-over a place.
-        let placesEvents = engine(setup, taskExecutor: loop).runByPlace(AsyncStream(unfolding: { await feed.next() }))
+        let placesEvents = engine(setup, taskExecutor: loop ?? globalConcurrentExecutor).runByPlace(AsyncStream(unfolding: { await feed.next() }))
         let output = output
         let consumer = Task {
             var renderer = JSONLinesRenderer(context: context, output: output)

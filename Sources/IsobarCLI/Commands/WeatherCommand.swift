@@ -125,11 +125,11 @@ extension IsobarCommandLine {
         return exitCode(outcomes, minimum: setup.minimum)
     }
 
-    /// The engine over the command's providers and store.
+    /// The engine over the command's providers and store; its tasks prefer `taskExecutor`, else the command line's.
     func engine(_ setup: WeatherSetup, taskExecutor: (any TaskExecutor)? = nil) -> Engine {
         Engine(bindings: setup.bindings, storage: engineStorage(setup.store, shared: setup.shared, bindings: setup.bindings),
                options: setup.options, time: time,
-               diagnostics: setup.diagnostics, taskExecutor: taskExecutor)
+               diagnostics: setup.diagnostics, taskExecutor: taskExecutor ?? self.taskExecutor)
     }
 
     /// A log of storage problems, shown on stderr under `--verbose`.

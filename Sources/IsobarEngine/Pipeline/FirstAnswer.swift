@@ -42,8 +42,10 @@ enum FirstAnswer {
         }
     }
 
-    /// The first value any of `operations` returns; cancelling the caller cancels them all and returns `onCancel`.
-    static func of<T: Sendable>(_ operations: [@Sendable () async -> T], onCancel: @escaping @Sendable () -> T) async -> T {
+    /// The first value any of `operations` returns; cancelling the caller cancels them all and returns `onCancel`. The
+    /// operations' tasks prefer `executor` (nil: the runtime's pool).
+    static func of<T: Sendable>(on executor: (any TaskExecutor)?, _ operations: [@Sendable () async -> T],
+                                onCancel: @escaping @Sendable () -> T) async -> T {
         guard !operations.isEmpty else { return onCancel() }
         let holder = Mutex<Race<T>?>(nil)
         return await withTaskCancellationHandler {
@@ -51,7 +53,7 @@ enum FirstAnswer {
                 let race = Race(continuation)
                 holder.withLock { $0 = race }
                 for operation in operations {
-                    race.add(Task { race.finish(await operation()) })
+                    race.add(Task(executorPreference: executor) { race.finish(await operation()) })
                 }
                 if Task.isCancelled { race.finish(onCancel()) }
             }
