@@ -47,10 +47,13 @@ let package = Package(
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev"])]),
 
         .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: inheriting),
-        .target(name: "IsobarStore", dependencies: ["IsobarCore", "IsobarEngine", "CSQLite"], swiftSettings: inheriting),
+        .target(name: "IsobarStore", dependencies: ["IsobarCore", "IsobarEngine", "IsobarConsensus", "CSQLite"], swiftSettings: inheriting),
         .target(name: "IsobarRedis", dependencies: ["IsobarCore", "IsobarEngine", "CHiredis"], swiftSettings: strict),
         .target(name: "IsobarHTTP", dependencies: ["IsobarCore", "CCurl"], swiftSettings: inheriting),
+        // The engine asks through `ConsensusStrategy` (declared in Core); it never imports the merge itself.
         .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: inheriting),
+        // The merge, learned weights, the skill record and verification: pure functions over Core's model.
+        .target(name: "IsobarConsensus", dependencies: ["IsobarCore"], swiftSettings: inheriting),
         .target(name: "IsobarPlaces", dependencies: ["IsobarCore"], swiftSettings: inheriting),
 
         .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: inheriting),
@@ -62,7 +65,7 @@ let package = Package(
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarConsensus", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
             swiftSettings: inheriting),
         // A release build on Linux carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "Exec"], swiftSettings: strict, linkerSettings: staticRuntime),
@@ -71,14 +74,14 @@ let package = Package(
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore", "IsobarConformance"], swiftSettings: strict),
         // The consensus simulation harness: truth and providers with error models, run end to end (tests and the benchmark).
         .target(
-            name: "IsobarSimulation", dependencies: ["IsobarCore", "IsobarEngine", "IsobarStore", "IsobarTestKit", "OpenMeteo"],
+            name: "IsobarSimulation", dependencies: ["IsobarCore", "IsobarEngine", "IsobarConsensus", "IsobarStore", "IsobarTestKit", "OpenMeteo"],
             swiftSettings: strict),
 
         .executableTarget(
             name: "isobar-bench",
             dependencies: [
                 "IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarPlaces", "IsobarTestKit", "OpenMeteo", "FixtureReplay", "CJansson", "Exec",
-                "IsobarRedis", "IsobarStore", "IsobarSimulation",
+                "IsobarRedis", "IsobarStore", "IsobarSimulation", "IsobarConsensus",
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
         // The hello-world the start-up benchmark compares short commands with: FoundationEssentials, linked as `isobar` is.
@@ -94,7 +97,7 @@ let package = Package(
         .executableTarget(name: "isobar-fuzz", dependencies: ["IsobarFuzzTargets", "CFuzzerDriver"], path: "Fuzz/isobar-fuzz", swiftSettings: strict),
 
         .testTarget(name: "IsobarPlacesTests", dependencies: ["IsobarPlaces", "IsobarTestKit"], swiftSettings: strict),
-        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarStoreTests", dependencies: ["IsobarStore", "IsobarEngine", "IsobarConsensus", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarRedisTests", dependencies: ["IsobarRedis", "IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarCoreTests", dependencies: ["IsobarCore", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
@@ -105,14 +108,14 @@ let package = Package(
             name: "IsobarHTTPTests", dependencies: ["IsobarHTTP", "IsobarTestKit", "OpenWeatherMap", "OpenMeteo"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "IsobarCore", "IsobarTestKit", "FixtureReplay", "OpenMeteo"], swiftSettings: strict),
-        .testTarget(name: "IsobarSimulationTests", dependencies: ["IsobarSimulation", "IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
-        .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarSimulationTests", dependencies: ["IsobarSimulation", "IsobarEngine", "IsobarConsensus", "IsobarTestKit"], swiftSettings: strict),
+        .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarConsensus", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(name: "IsobarFuzzTests", dependencies: ["IsobarFuzzTargets"], swiftSettings: strict),
         .testTarget(
             name: "METARTests", dependencies: ["METAR", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
-            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),
+            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarConsensus", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@
 import CJansson
 import FixtureReplay
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarHTTP
@@ -91,7 +92,7 @@ func benchmarkFanOut() async throws {
             provider: OpenMeteoProvider(configuration: .init(id: id, baseURL: RequestURL(string: server.baseURL)!)),
             transport: transport)
     }
-    let engine = Engine(bindings: bindings)
+    let engine = Engine(consensus: Consensus(), bindings: bindings)
     let place = Place(name: "Minsk", coordinate: Coordinate(latitude: 53.9, longitude: 27.5667)!)
     let clock = ContinuousClock()
     var samples: [Double] = []

@@ -56,14 +56,15 @@ public struct ProviderResult: Sendable, Equatable {
     }
 }
 
-/// Something that happened while answering a request, in the order it happened, tagged with the request.
-public enum EngineEvent: Sendable {
+/// Something that happened while answering a request, in the order it happened, tagged with the request; `Merged` is
+/// what the engine's consensus strategy makes of a request's answers.
+public enum EngineEvent<Merged: Sendable>: Sendable {
     /// A provider answered.
     case result(EngineRequest, ProviderResult)
     /// A provider failed.
     case failure(EngineRequest, providerID: String, error: ProviderError)
     /// Every provider has finished this request; the merge of those that answered.
-    case consensus(EngineRequest, ConsensusResult)
+    case consensus(EngineRequest, Merged)
 
     /// The request the event answers.
     public var request: EngineRequest {
@@ -95,10 +96,15 @@ public enum EngineEvent: Sendable {
 ///
 /// Many requests may be in flight together: at most `maxConcurrentRequests` places, and at most
 /// `maxConcurrentCallsPerProvider` calls to any one provider (fewer when the provider declares fewer). Every request shares
-/// the run's deadline.
-public struct Engine: Sendable {
+/// the run's deadline. Each provider's days and the merge come from `Strategy`, the consensus it is given.
+public struct Engine<Strategy: ConsensusStrategy>: Sendable {
+    /// The events of a run of this engine.
+    public typealias Event = EngineEvent<Strategy.Merged>
+
     /// The providers asked, in display order.
     public var bindings: [ProviderBinding] { parts.bindings }
+    /// How answers become days and a consensus.
+    public var consensus: Strategy { parts.consensus }
     /// Cache, ledger, cooldowns, breakers and leases; nil to ask providers directly.
     public var storage: EngineStorage? { parts.storage }
     /// Deadline, cache use, retry and concurrency settings.
@@ -112,23 +118,23 @@ public struct Engine: Sendable {
     private var random: @Sendable (ClosedRange<Double>) -> Double { parts.random }
     private var sources: SourceTable { parts.sources }
     /// Everything above, in one object: each place's tasks capture the engine, and copying it is then one reference.
-    private let parts: EngineParts
+    private let parts: EngineParts<Strategy>
 
-    /// An engine over the given providers.
-    public init(bindings: [ProviderBinding], storage: EngineStorage? = nil, options: EngineOptions = EngineOptions(),
+    /// An engine over the given providers, merging their answers with `consensus`.
+    public init(consensus: Strategy, bindings: [ProviderBinding], storage: EngineStorage? = nil, options: EngineOptions = EngineOptions(),
                 time: any TimeSource = SystemTime(), diagnostics: any DiagnosticSink = DiagnosticLog(), taskExecutor: (any TaskExecutor)? = nil,
                 random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) {
-        parts = EngineParts(bindings: bindings, storage: storage, options: options, time: time, diagnostics: diagnostics,
+        parts = EngineParts(consensus: consensus, bindings: bindings, storage: storage, options: options, time: time, diagnostics: diagnostics,
                             taskExecutor: taskExecutor, random: random, sources: SourceTable(bindings.flatMap(\.provider.sources)))
     }
 
     /// Runs one request; total time is that of the slowest provider, never past the deadline.
-    public func run(_ request: WeatherRequest) -> AsyncStream<EngineEvent> {
+    public func run(_ request: WeatherRequest) -> AsyncStream<Event> {
         run([request])
     }
 
     /// Runs every request, numbered from 0 in order, with bounded concurrency; events stream as they happen.
-    public func run(_ requests: [WeatherRequest]) -> AsyncStream<EngineEvent> {
+    public func run(_ requests: [WeatherRequest]) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: WeatherRequest.self)
         for request in requests { continuation.yield(request) }
         continuation.finish()
@@ -136,7 +142,7 @@ public struct Engine: Sendable {
     }
 
     /// Runs requests as they arrive from `requests` (taken only when there is room, so a long input is never held at once).
-    public func run(_ requests: AsyncStream<WeatherRequest>) -> AsyncStream<EngineEvent> {
+    public func run(_ requests: AsyncStream<WeatherRequest>) -> AsyncStream<Event> {
         AsyncStream { continuation in
             let task = drive(requests, byPlace: false, emit: { events in for event in events { continuation.yield(event) } },
                              finished: { continuation.finish() })
@@ -146,7 +152,7 @@ public struct Engine: Sendable {
 
     /// `run(_:)` with each place's events handed over together once its consensus is made (its answers first, in the
     /// order they came): one hand-over a place instead of one an event, for a consumer that writes a place at a time.
-    public func runByPlace(_ requests: AsyncStream<WeatherRequest>) -> AsyncStream<[EngineEvent]> {
+    public func runByPlace(_ requests: AsyncStream<WeatherRequest>) -> AsyncStream<[Event]> {
         AsyncStream { continuation in
             let task = drive(requests, byPlace: true, emit: { continuation.yield($0) }, finished: { continuation.finish() })
             continuation.onTermination = { _ in task.cancel() }
@@ -155,7 +161,7 @@ public struct Engine: Sendable {
 
     /// Answers the requests of `requests` with bounded concurrency, passing events to `emit` (a place's all at once when
     /// `byPlace`, else each alone), then calls `finished`.
-    private func drive(_ requests: AsyncStream<WeatherRequest>, byPlace: Bool, emit: @escaping @Sendable ([EngineEvent]) -> Void,
+    private func drive(_ requests: AsyncStream<WeatherRequest>, byPlace: Bool, emit: @escaping @Sendable ([Event]) -> Void,
                        finished: @escaping @Sendable () -> Void) -> Task<Void, Never> {
         let engine = self
         return Task(executorPreference: engine.taskExecutor) {
@@ -165,7 +171,6 @@ public struct Engine: Sendable {
                                  diagnostics: engine.diagnostics, slots: AsyncSemaphore(engine.callSlots(binding)))
             }
             let places = AsyncSemaphore(engine.options.maxConcurrentRequests)
-            let calendars = ZoneCalendars()
             // Discarding: a finished place's task is let go at once, so a long input never piles up finished tasks.
             await withDiscardingTaskGroup { group in
                 var number = 0
@@ -176,11 +181,11 @@ public struct Engine: Sendable {
                     group.addTask {
                         defer { places.release() }
                         guard byPlace else {
-                            return await engine.answer(request, pipelines: pipelines, deadline: deadline, calendars: calendars) { emit([$0]) }
+                            return await engine.answer(request, pipelines: pipelines, deadline: deadline) { emit([$0]) }
                         }
-                        var events: [EngineEvent] = []
+                        var events: [Event] = []
                         events.reserveCapacity(engine.bindings.count + 1)
-                        await engine.answer(request, pipelines: pipelines, deadline: deadline, calendars: calendars) { events.append($0) }
+                        await engine.answer(request, pipelines: pipelines, deadline: deadline) { events.append($0) }
                         emit(events)
                     }
                 }
@@ -198,20 +203,20 @@ public struct Engine: Sendable {
     }
 
     /// Collects every event of a run of one request.
-    public func collect(_ request: WeatherRequest) async -> [EngineEvent] {
-        var events: [EngineEvent] = []
+    public func collect(_ request: WeatherRequest) async -> [Event] {
+        var events: [Event] = []
         for await event in run(request) { events.append(event) }
         return events
     }
 
     /// Asks every provider about one request, emitting each answer as it comes and the consensus last.
     private func answer(_ request: EngineRequest, pipelines: [(step: any PipelineStep, stale: StaleIfErrorStep?)], deadline: Date,
-                        calendars: ZoneCalendars, emit: (EngineEvent) -> Void) async {
+                        emit: (Event) -> Void) async {
         var reports: [WeatherReport] = []
         // The place's own zone decides every provider's days: its file is read once per run, not once per answer. Only a
         // zone that loaded stands for every answer; a fallback offset depends on each answer's own offset.
-        let calendar = calendars.calendar(for: request.place)
-        await withTaskGroup(of: [EngineEvent].self) { group in
+        let calendar = consensus.calendar(for: request.place)
+        await withTaskGroup(of: [Event].self) { group in
             for (binding, pipeline) in zip(bindings, pipelines) {
                 let provider = binding.provider
                 group.addTask { await self.ask(provider, pipeline, request, deadline: deadline, calendar: calendar) }
@@ -235,13 +240,11 @@ public struct Engine: Sendable {
             fresh.current = nil
             return fresh
         }
-        let consensus = ConsensusV1.merge(merged, place: request.place, weights: options.weights, sources: sources.identities,
-                                          familyWeight: options.familyWeight, now: reference)
-        emit(.consensus(request, options.learning.map { ConsensusV2.refine(consensus, learning: $0) } ?? consensus))
+        emit(.consensus(request, consensus.merge(merged, place: request.place, sources: sources.identities, now: reference)))
     }
 
     /// Seconds past the deadline a stale answer may still be looked for in the cache.
-    public static let staleLookupGraceSeconds = 0.25
+    public static var staleLookupGraceSeconds: Double { 0.25 }
 
     /// Lead times count from now; for answers that are all replayed, from their latest recording time.
     static func referenceTime(_ reports: [WeatherReport], _ now: Date) -> Date {
@@ -256,7 +259,7 @@ public struct Engine: Sendable {
     /// Asks one provider, giving up at the deadline (with a cached answer, even a stale one, when there is one); an answer
     /// that carries several sources (`WeatherReport.sourceReports`) is one result per source.
     private func ask(_ provider: any WeatherProvider, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
-                     deadline: Date, calendar placeCalendar: LocalCalendar?) async -> [EngineEvent] {
+                     deadline: Date, calendar: Strategy.Calendar?) async -> [Event] {
         let event = await askOnce(provider, pipeline, request, deadline: deadline)
         guard case .success(let answer, let narrowed) = event else {
             if case .failure(let failure) = event { return [failure] }
@@ -264,10 +267,11 @@ public struct Engine: Sendable {
         }
         return Self.split(answer).map { answer in
             let report = Self.trimmed(answer, to: narrowed.kinds).completingDerivedQuantities()
-            let calendar = placeCalendar ?? LocalCalendar.resolve(place: request.place, reports: [report])
             let reference = Self.referenceTime([report], time.now())
-            return .result(request, ProviderResult(report: report, days: days(of: report, for: narrowed, calendar: calendar),
-                                                   notes: ResultNote.notes(for: report, reference: reference, calendar: calendar)))
+            let placed = consensus.placed(report, at: request.place, calendar: calendar, reference: reference,
+                                          wantsDays: narrowed.kinds.contains(.daily))
+            return .result(request, ProviderResult(report: report, days: placed.days,
+                                                   notes: ResultNote.notes(for: report, reference: reference, forecastEnded: placed.forecastEnded)))
         }
     }
 
@@ -289,7 +293,7 @@ public struct Engine: Sendable {
     /// One provider's turn: its answer with the request as narrowed for it, or its failure event.
     private enum Turn {
         case success(WeatherReport, WeatherRequest)
-        case failure(EngineEvent)
+        case failure(Event)
     }
 
     private func askOnce(_ provider: any WeatherProvider, _ pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?), _ request: EngineRequest,
@@ -365,12 +369,6 @@ public struct Engine: Sendable {
         return trimmed
     }
 
-    /// The provider's days in the place's local calendar, when days were asked for.
-    private func days(of report: WeatherReport, for request: WeatherRequest, calendar: LocalCalendar) -> [DailyPoint] {
-        guard request.kinds.contains(.daily) else { return [] }
-        return ProviderDays.days(of: report, calendar: calendar)
-    }
-
     /// The request with only the kinds the provider can answer (days come from steps when it has no days of its own).
     private func narrowed(_ request: WeatherRequest, for provider: any WeatherProvider) -> WeatherRequest {
         let kinds = provider.capabilities.kinds
@@ -381,7 +379,8 @@ public struct Engine: Sendable {
 }
 
 /// An engine's settings and parts, shared by its copies.
-private final class EngineParts: Sendable {
+private final class EngineParts<Strategy: ConsensusStrategy>: Sendable {
+    let consensus: Strategy
     let bindings: [ProviderBinding]
     let storage: EngineStorage?
     let options: EngineOptions
@@ -391,8 +390,9 @@ private final class EngineParts: Sendable {
     let random: @Sendable (ClosedRange<Double>) -> Double
     let sources: SourceTable
 
-    init(bindings: [ProviderBinding], storage: EngineStorage?, options: EngineOptions, time: any TimeSource, diagnostics: any DiagnosticSink,
+    init(consensus: Strategy, bindings: [ProviderBinding], storage: EngineStorage?, options: EngineOptions, time: any TimeSource, diagnostics: any DiagnosticSink,
          taskExecutor: (any TaskExecutor)?, random: @escaping @Sendable (ClosedRange<Double>) -> Double, sources: SourceTable) {
+        self.consensus = consensus
         self.bindings = bindings
         self.storage = storage
         self.options = options

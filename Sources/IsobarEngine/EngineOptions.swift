@@ -29,12 +29,6 @@ public struct EngineOptions: Sendable {
     public var maxConcurrentRequests = 16
     /// Calls in flight at once to any one provider (its host).
     public var maxConcurrentCallsPerProvider = 8
-    /// Weights of providers in the consensus (missing: 1).
-    public var weights: [String: Double] = [:]
-    /// How much the sources of one family weigh together in the consensus (`family_weight`).
-    public var familyWeight: FamilyWeight = .one
-    /// What the consensus learns from the record (`"weights": "auto"`); nil for the v1 merge (`--weights equal`).
-    public var learning: ConsensusLearning?
     /// True to wait for rate limits and Retry-After pauses until the deadline instead of failing as `rate_limited` (batch).
     public var waitsForRateLimits = false
     /// True to cache only the kinds asked for (batch): a provider that answers more (Open-Meteo's days of hours when only

@@ -25,18 +25,15 @@ public enum ResultNote: Sendable, Equatable {
     /// Current conditions older than this are flagged and left out of the consensus.
     public static let staleCurrentSeconds = 3.0 * 3600
 
-    /// The notes for `report`, judged at `reference` (now, or the recording time of replays) in `calendar`.
-    public static func notes(for report: WeatherReport, reference: Date, calendar: LocalCalendar) -> [ResultNote] {
+    /// The notes for `report`, judged at `reference` (now, or the recording time of replays); `forecastEnded` is where
+    /// its forecast ended, when that is before the place's current local day.
+    public static func notes(for report: WeatherReport, reference: Date, forecastEnded: Date?) -> [ResultNote] {
         var notes: [ResultNote] = report.warnings.map(ResultNote.droppedValue) + report.notices.map(ResultNote.providerNotice)
         if let current = report.current {
             let age = reference.timeIntervalSince(current.time)
             if age > staleCurrentSeconds { notes.append(.staleCurrent(observedAt: current.time, ageSeconds: age)) }
         }
-        let lastStep = report.hourly.last?.time
-        let lastDay = report.daily.last.map { calendar.interval(of: $0.date).upperBound }
-        if let end = [lastStep, lastDay].compactMap({ $0 }).max(), end < calendar.interval(of: calendar.localDate(of: reference)).lowerBound {
-            notes.append(.forecastEnded(at: end))
-        }
+        if let forecastEnded { notes.append(.forecastEnded(at: forecastEnded)) }
         return notes
     }
 }

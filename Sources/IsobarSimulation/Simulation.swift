@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore
@@ -59,9 +60,8 @@ public enum Simulation {
     /// Asks every source through an engine with `learning`, returning the answers and the consensus.
     static func ask(_ bindings: [ProviderBinding], clock: ManualClock, learning: ConsensusLearning) async throws -> ([WeatherReport], ConsensusResult) {
         var options = EngineOptions()
-        options.learning = learning
         options.maxRetries = 0
-        let engine = Engine(bindings: bindings, options: options, time: clock)
+        let engine = Engine(consensus: Consensus(learning: learning), bindings: bindings, options: options, time: clock)
         var reports: [WeatherReport] = []
         var consensus: ConsensusResult?
         for await event in engine.run(WeatherRequest(place: place, kinds: [.hourly])) {

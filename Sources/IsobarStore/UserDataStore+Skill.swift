@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
@@ -53,9 +54,9 @@ extension UserDataStore {
                     let steps = rows.map(\.step)
                     if !steps.isEmpty {
                         let first = steps.map(\.issuedAt.timeIntervalSince1970).min()! - 5_400
-                        let last = steps.map(\.validAt.timeIntervalSince1970).max()! + Self.matchWithinSeconds
+                        let last = steps.map(\.validAt.timeIntervalSince1970).max()! + SkillFolder.matchWithinSeconds
                         let observations = try Self.observations(connection, latitude: latitude, longitude: longitude, from: first, to: last)
-                        let matched = Self.fold(steps, observations: observations, into: &folder)
+                        let matched = folder.fold(steps, observations: observations)
                         // Only the steps left unmatched wait: a step folded just now beside them at the same valid time stays folded.
                         for index in steps.indices where !matched[index] {
                             try connection.query("""
@@ -87,7 +88,7 @@ extension UserDataStore {
 
     /// Makes the steps near an observation's time wait for folding again when no observation stood for them before.
     static func reopenSteps(_ connection: Connection, latitude: Double, longitude: Double, observedAt: Int64) throws(StoreError) {
-        let window = Int64(matchWithinSeconds)
+        let window = Int64(SkillFolder.matchWithinSeconds)
         try connection.query("""
             UPDATE archive_steps SET folded = 0 WHERE folded = 2 AND latitude = ? AND longitude = ? AND valid_at BETWEEN ? AND ?
             """, [.real(latitude), .real(longitude), .integer(observedAt - window), .integer(observedAt + window)])

@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCLI
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore

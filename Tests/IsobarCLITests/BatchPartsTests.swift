@@ -1,5 +1,6 @@
 import Foundation
 @testable import IsobarCLI
+@testable import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -125,9 +126,9 @@ import Testing
 
     func request(_ number: Int) -> EngineRequest { EngineRequest(id: RequestID(number), weather: WeatherRequest(place: place, kinds: [.current])) }
 
-    func consensus(_ number: Int) -> EngineEvent { .consensus(request(number), ConsensusV1.merge([], place: place, weights: [:], now: Date())) }
+    func consensus(_ number: Int) -> EngineEvent<ConsensusResult> { .consensus(request(number), ConsensusV1.merge([], place: place, weights: [:], now: Date())) }
 
-    func failure(_ number: Int) -> EngineEvent { .failure(request(number), providerID: "p", error: ProviderError(.unavailable, "down")) }
+    func failure(_ number: Int) -> EngineEvent<ConsensusResult> { .failure(request(number), providerID: "p", error: ProviderError(.unavailable, "down")) }
 
     @Test func inputOrderHoldsLaterPlacesUntilEarlierOnesFinish() {
         let output = BufferedSink()
@@ -261,9 +262,9 @@ private final class WriteLog: OutputSink, @unchecked Sendable {
 
     func request(_ number: Int) -> EngineRequest { EngineRequest(id: RequestID(number), weather: WeatherRequest(place: place, kinds: [.current])) }
 
-    func consensus(_ number: Int) -> EngineEvent { .consensus(request(number), ConsensusV1.merge([], place: place, weights: [:], now: Date())) }
+    func consensus(_ number: Int) -> EngineEvent<ConsensusResult> { .consensus(request(number), ConsensusV1.merge([], place: place, weights: [:], now: Date())) }
 
-    func failure(_ number: Int, _ provider: String) -> EngineEvent {
+    func failure(_ number: Int, _ provider: String) -> EngineEvent<ConsensusResult> {
         .failure(request(number), providerID: provider, error: ProviderError(.unavailable, "down"))
     }
 

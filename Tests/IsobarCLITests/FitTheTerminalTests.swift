@@ -1,5 +1,6 @@
 import Foundation
 @testable import IsobarCLI
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import Testing
@@ -103,7 +104,7 @@ import Testing
         }
         let setup = try await cli.weatherSetup(parsed)
         let resolution = try await cli.resolvePlace(parsed.positionals[0], setup: setup, parsed: parsed)
-        var events: [EngineEvent] = []
+        var events: [EngineEvent<ConsensusResult>] = []
         let presentation = Presentation(parsed.options, environment: environment)
         let kinds = presentation.kinds(for: view, format: .table)
         for await event in cli.engine(setup).run(WeatherRequest(place: resolution.place, kinds: kinds)) { events.append(event) }

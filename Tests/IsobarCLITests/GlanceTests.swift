@@ -1,5 +1,6 @@
 import Foundation
 @testable import IsobarCLI
+@testable import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import IsobarCLI
+@testable import IsobarConsensus
 import Testing
 
 /// The first executable called `name` in the usual system folders.

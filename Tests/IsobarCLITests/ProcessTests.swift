@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCLI
+import IsobarConsensus
 import IsobarCore
 import IsobarStore
 import IsobarTestKit

@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCLI
+import IsobarConsensus
 import Testing
 
 /// `isobar providers new`: skeletons that pass `providers check` on their fixture as written, and a third column in `compare`

@@ -1,4 +1,5 @@
 @testable import IsobarCLI
+@testable import IsobarConsensus
 import Testing
 
 @Suite struct TableFittingTests {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -81,8 +82,8 @@ struct EngineRunTests {
         }
     }
 
-    static func collect(_ stream: AsyncStream<EngineEvent>) async -> [EngineEvent] {
-        var events: [EngineEvent] = []
+    static func collect(_ stream: AsyncStream<EngineEvent<ConsensusResult>>) async -> [EngineEvent<ConsensusResult>] {
+        var events: [EngineEvent<ConsensusResult>] = []
         for await event in stream { events.append(event) }
         return events
     }
@@ -103,7 +104,7 @@ struct EngineRunTests {
         let providers = [answering("a", offset: 0), answering("b", offset: 2), failingOnOddPlaces]
         var options = EngineOptions()
         options.maxConcurrentRequests = 4
-        let engine = Engine(bindings: providers.map { ProviderBinding(provider: $0, transport: UnusedTransport()) }, options: options,
+        let engine = Engine(consensus: Consensus(), bindings: providers.map { ProviderBinding(provider: $0, transport: UnusedTransport()) }, options: options,
                             time: ManualClock(start: Fixture.midnightUTC))
         let events = await Self.collect(engine.run(ManyPlaces.requests()))
 
@@ -150,7 +151,7 @@ struct EngineRunTests {
         let quick = FakeProvider("quick") { request, _ in ManyPlaces.report("quick", request.place, offset: 0) }
         var options = EngineOptions()
         options.maxConcurrentRequests = 4
-        let engine = Engine(bindings: [slow, failing, quick].map { ProviderBinding(provider: $0, transport: UnusedTransport()) }, options: options,
+        let engine = Engine(consensus: Consensus(), bindings: [slow, failing, quick].map { ProviderBinding(provider: $0, transport: UnusedTransport()) }, options: options,
                             time: ManualClock(start: Fixture.midnightUTC))
         let stream = engine.runByPlace({
             let (requests, continuation) = AsyncStream.makeStream(of: WeatherRequest.self)
@@ -158,7 +159,7 @@ struct EngineRunTests {
             continuation.finish()
             return requests
         }())
-        var handOvers: [[EngineEvent]] = []
+        var handOvers: [[EngineEvent<ConsensusResult>]] = []
         for await events in stream {
             handOvers.append(events)
             // Every other place is done once 19 have come: only then does place 0's slow provider answer.
@@ -184,7 +185,7 @@ struct EngineRunTests {
         let counter = InFlightCounter()
         var options = EngineOptions()
         options.maxConcurrentRequests = 3
-        let engine = Engine(bindings: ["a", "b"].map { ProviderBinding(provider: Self.parked($0, in: lot, counter: counter), transport: UnusedTransport()) },
+        let engine = Engine(consensus: Consensus(), bindings: ["a", "b"].map { ProviderBinding(provider: Self.parked($0, in: lot, counter: counter), transport: UnusedTransport()) },
                             options: options, time: ManualClock())
         let run = Task { await Self.collect(engine.run(ManyPlaces.requests())) }
         await eventually("three places are asked") { counter.calls("a") + counter.calls("b") == 6 }
@@ -205,7 +206,7 @@ struct EngineRunTests {
         var options = EngineOptions()
         options.timeoutSeconds = EngineOptions.noDeadlineSeconds
         options.maxConcurrentRequests = 2
-        let engine = Engine(bindings: ["a", "b"].map { ProviderBinding(provider: Self.parked($0, in: lot, counter: counter), transport: UnusedTransport()) },
+        let engine = Engine(consensus: Consensus(), bindings: ["a", "b"].map { ProviderBinding(provider: Self.parked($0, in: lot, counter: counter), transport: UnusedTransport()) },
                             options: options, time: ManualClock())
         let run = Task { await Self.collect(engine.run(ManyPlaces.requests())) }
         await eventually("two places are asked") { counter.calls("a") + counter.calls("b") == 4 }
@@ -228,7 +229,7 @@ struct EngineRunTests {
         var options = EngineOptions()
         options.maxConcurrentCallsPerProvider = 2
         let cached = policy(currentTTL: 600)
-        let engine = Engine(bindings: ["a", "b"].map {
+        let engine = Engine(consensus: Consensus(), bindings: ["a", "b"].map {
             ProviderBinding(provider: Self.parked($0, in: lot, counter: counter), transport: UnusedTransport(), policy: cached)
         }, storage: withStorage ? EngineStorage(MemoryStorage()) : nil, options: options, time: ManualClock())
         let run = Task { await Self.collect(engine.run(ManyPlaces.requests())) }
@@ -261,7 +262,7 @@ struct EngineRunTests {
         let stepsOnly = FakeProvider("steps", kinds: [.current, .hourly]) { request, _ in
             WeatherReport(providerID: "steps", place: request.place, fetchedAt: Fixture.midnightUTC, hourly: steps)
         }
-        let engine = Engine(bindings: [withDays, stepsOnly].map { ProviderBinding(provider: $0, transport: UnusedTransport()) },
+        let engine = Engine(consensus: Consensus(), bindings: [withDays, stepsOnly].map { ProviderBinding(provider: $0, transport: UnusedTransport()) },
                             time: ManualClock())
         let requests = [
             WeatherRequest(place: Fixture.place, kinds: [.current, .hourly, .daily]), WeatherRequest(place: Fixture.place, kinds: [.hourly, .daily]),
@@ -291,7 +292,7 @@ struct EngineRunTests {
         let storage = MemoryStorage()
         let lot = ParkingLot()
         let counter = InFlightCounter()
-        let engine = Engine(bindings: [ProviderBinding(provider: Self.parked("a", in: lot, counter: counter), transport: UnusedTransport(),
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: Self.parked("a", in: lot, counter: counter), transport: UnusedTransport(),
                                                        policy: policy(currentTTL: 600))],
                             storage: EngineStorage(storage), time: clock)
         let request = WeatherRequest(place: Fixture.place, kinds: [.current])

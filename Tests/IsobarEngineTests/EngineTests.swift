@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -9,8 +10,8 @@ import Testing
 struct EngineTests {
     private let request = WeatherRequest(place: Fixture.place)
 
-    private func engine(_ providers: [FakeProvider], transport: any Transport = UnusedTransport()) -> Engine {
-        Engine(bindings: providers.map { ProviderBinding(provider: $0, transport: transport) }, time: ManualClock())
+    private func engine(_ providers: [FakeProvider], transport: any Transport = UnusedTransport()) -> Engine<Consensus> {
+        Engine(consensus: Consensus(), bindings: providers.map { ProviderBinding(provider: $0, transport: transport) }, time: ManualClock())
     }
 
     @Test func oneEventPerProviderThenOneConsensusLast() async throws {
@@ -31,7 +32,7 @@ struct EngineTests {
     }
 
     @Test func noProvidersGivesOnlyAnEmptyConsensus() async throws {
-        let events = await Engine(bindings: []).collect(request)
+        let events = await Engine(consensus: Consensus(), bindings: []).collect(request)
         #expect(events.count == 1)
         let consensus = try #require(events.first?.consensus)
         #expect(consensus.providers.isEmpty)
@@ -174,7 +175,7 @@ struct EngineTests {
         }
         let stream = engine([blocked]).run(request)
         let consumer = Task {
-            var events: [EngineEvent] = []
+            var events: [EngineEvent<ConsensusResult>] = []
             for await event in stream { events.append(event) }
             return events
         }
@@ -194,7 +195,7 @@ struct EngineTests {
             if Task.isCancelled { sawCancellation.set() }
             throw ProviderError(.cancelled, "cancelled")
         }
-        var first: EngineEvent?
+        var first: EngineEvent<ConsensusResult>?
         do {
             let stream = engine([.answering("quick", temperature: 3), blocked]).run(request)
             for await event in stream {
@@ -209,10 +210,10 @@ struct EngineTests {
 
     @Test func collectGathersTheSameEventsAsRun() async throws {
         // Live answers are stamped with the engine's clock: one that stands still makes the two runs' answers equal.
-        let engine = Engine(bindings: [ProviderBinding(provider: FakeProvider.answering("a", temperature: 5), transport: UnusedTransport())],
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: FakeProvider.answering("a", temperature: 5), transport: UnusedTransport())],
                             time: ManualClock())
         let collected = await engine.collect(request)
-        var streamed: [EngineEvent] = []
+        var streamed: [EngineEvent<ConsensusResult>] = []
         for await event in engine.run(request) { streamed.append(event) }
         #expect(collected.map(\.providerID) == streamed.map(\.providerID))
         #expect(collected.first?.report == streamed.first?.report)

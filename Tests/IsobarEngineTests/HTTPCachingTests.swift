@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -100,7 +101,7 @@ struct HTTPCachingTests {
     /// One run of the engine over the origin, with a configured time to live of `ttl` seconds.
     func run(ttl: Double = 600, maxStale: Double = 86_400) async -> Result<WeatherReport, ProviderError> {
         let binding = ProviderBinding(provider: provider, transport: origin, policy: policy(currentTTL: ttl, maxStale: maxStale))
-        let engine = Engine(bindings: [binding], storage: EngineStorage(storage), options: options, time: clock,
+        let engine = Engine(consensus: Consensus(), bindings: [binding], storage: EngineStorage(storage), options: options, time: clock,
                             random: { $0.lowerBound })
         for event in await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current])) {
             switch event {

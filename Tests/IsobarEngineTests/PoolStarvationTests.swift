@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -79,7 +80,7 @@ struct PoolStarvationTests {
         options.maxConcurrentCallsPerProvider = 20
         // Longer than the run, so that no lease is renewed and every storage call belongs to a place's own chain.
         options.leaseSeconds = 60
-        let engine = Engine(bindings: [ProviderBinding(provider: FakeProvider.answering("a", temperature: 5), transport: UnusedTransport(),
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: FakeProvider.answering("a", temperature: 5), transport: UnusedTransport(),
                                                        policy: policy(currentTTL: 600))],
                             storage: EngineStorage(storage), options: options, time: clock, diagnostics: diagnostics)
         let probe = PoolProbe()
@@ -89,7 +90,7 @@ struct PoolStarvationTests {
         let start = clock.now()
         let done = Flag()
         let run = Task {
-            var events: [EngineEvent] = []
+            var events: [EngineEvent<ConsensusResult>] = []
             for await event in engine.run(ManyPlaces.requests()) { events.append(event) }
             done.set()
             return (events: events, finishedAt: clock.now())

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -65,8 +66,8 @@ struct Harness {
         options.retryBaseDelaySeconds = 0
     }
 
-    func engine(_ policies: [(String, ProviderPolicy)]) -> Engine {
-        Engine(bindings: policies.map { ProviderBinding(provider: HTTPFakeProvider(id: $0.0), transport: server, policy: $0.1) },
+    func engine(_ policies: [(String, ProviderPolicy)]) -> Engine<Consensus> {
+        Engine(consensus: Consensus(), bindings: policies.map { ProviderBinding(provider: HTTPFakeProvider(id: $0.0), transport: server, policy: $0.1) },
                storage: EngineStorage(storage), options: options, time: clock, diagnostics: diagnostics, random: { $0.lowerBound })
     }
 
@@ -182,7 +183,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         var harness = Harness()
         harness.options.retryBaseDelaySeconds = 0.5
         harness.server.script("/a", [status(503)])
-        let engine = Engine(bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: harness.server, policy: policy())],
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: harness.server, policy: policy())],
                             storage: EngineStorage(harness.storage), options: harness.options, time: harness.clock,
                             random: { range in drawn.withLock { $0.append(range) }; return 0 })
         _ = await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current]))
@@ -240,7 +241,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         let harness = Harness()
         let failing = InstrumentedStorage.failingEverywhere()
         harness.server.script("/a", [ok(8)])
-        let engine = Engine(bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: harness.server,
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: harness.server,
                                                        policy: policy(limits: [RateLimit(limit: 10, perSeconds: 60)]))],
                             storage: EngineStorage(failing), time: harness.clock, diagnostics: harness.diagnostics)
         let events = await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current]))
@@ -329,7 +330,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
         harness.options.timeoutSeconds = 2
         let clock = harness.clock
         let slowTransport = SlowTransport(clock: clock)
-        let engine = Engine(bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: slowTransport, policy: policy(currentTTL: 60))],
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: HTTPFakeProvider(id: "a"), transport: slowTransport, policy: policy(currentTTL: 60))],
                             storage: EngineStorage(harness.storage), options: harness.options, time: clock)
         let task = Task { await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current])) }
         // The deadline, the lease's renewal and the transport.
@@ -358,7 +359,7 @@ extension Result where Success == WeatherReport, Failure == ProviderError {
             do { try await clock.sleep(seconds: 60) } catch { throw ProviderError(.cancelled, "cancelled") }
             throw ProviderError(.unavailable, "never reached")
         }
-        let engine = Engine(bindings: [ProviderBinding(provider: slow, transport: harness.server, policy: policy())],
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: slow, transport: harness.server, policy: policy())],
                             storage: EngineStorage(harness.storage), options: harness.options, time: clock)
         let task = Task { await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current])) }
         // The deadline, the lease's renewal and the provider.

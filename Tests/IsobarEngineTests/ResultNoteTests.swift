@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -19,7 +20,7 @@ import Testing
 
     @Test func aStaleObservationIsFlaggedAndLeftOutOfTheConsensus() async throws {
         let clock = ManualClock()
-        let engine = Engine(bindings: [
+        let engine = Engine(consensus: Consensus(), bindings: [
             ProviderBinding(provider: provider("fresh", temperature: 2, hoursAgo: 0.5, clock: clock), transport: UnusedTransport()),
             ProviderBinding(provider: provider("old", temperature: 9, hoursAgo: 5, clock: clock), transport: UnusedTransport()),
         ], time: clock)
@@ -42,7 +43,7 @@ import Testing
     @Test func aForecastEndingBeforeTodayIsFlagged() async throws {
         let clock = ManualClock()
         let ended = clock.now().addingTimeInterval(-3 * 86_400)
-        let engine = Engine(bindings: [
+        let engine = Engine(consensus: Consensus(), bindings: [
             ProviderBinding(provider: provider("past", temperature: 2, hoursAgo: 0, clock: clock, stepsUntil: ended), transport: UnusedTransport()),
             ProviderBinding(provider: provider("now", temperature: 2, hoursAgo: 0, clock: clock, stepsUntil: clock.now().addingTimeInterval(86_400)),
                             transport: UnusedTransport()),

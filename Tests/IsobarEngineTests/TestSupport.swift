@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import Synchronization
@@ -173,7 +174,7 @@ extension EngineEvent {
         return nil
     }
 
-    var consensus: ConsensusResult? {
+    var consensus: Merged? {
         if case .consensus(_, let consensus) = self { return consensus }
         return nil
     }

@@ -1,3 +1,4 @@
+import IsobarConsensus
 #if canImport(Glibc)
 import Glibc
 #endif

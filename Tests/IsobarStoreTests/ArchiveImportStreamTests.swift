@@ -1,4 +1,5 @@
 import Foundation
+import IsobarConsensus
 import IsobarCore
 import IsobarStore
 import Synchronization

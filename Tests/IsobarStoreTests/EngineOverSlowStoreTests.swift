@@ -1,4 +1,5 @@
 import Foundation
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore
@@ -47,13 +48,13 @@ private struct NoTransport: Transport {
             return ProviderBinding(provider: provider, transport: NoTransport(), policy: ProviderPolicy(declaredBy: provider))
         }
         let clock = ManualClock()
-        let engine = Engine(bindings: bindings, storage: EngineStorage(store), options: options, time: clock)
+        let engine = Engine(consensus: Consensus(), bindings: bindings, storage: EngineStorage(store), options: options, time: clock)
         let places = (0..<20).map { index in
             Place(name: "P\(index)", coordinate: Coordinate(latitude: Double(index), longitude: Double(index))!)
         }
         let finished = Atomic<Bool>(false)
         let run = Task {
-            var events: [EngineEvent] = []
+            var events: [EngineEvent<ConsensusResult>] = []
             for await event in engine.run(places.map { WeatherRequest(place: $0, kinds: [.current]) }) { events.append(event) }
             finished.store(true, ordering: .releasing)
             return events

@@ -1,4 +1,5 @@
 import Foundation
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore
@@ -163,7 +164,7 @@ private final class CountingProvider: WeatherProvider, Sendable {
         let provider = CountingProvider()
         let binding = ProviderBinding(provider: provider, transport: StubTransport(status: 500, body: ""),
                                       policy: ProviderPolicy(declaredBy: provider))
-        let engine = Engine(bindings: [binding], storage: EngineStorage(store), options: EngineOptions(), time: ManualClock())
+        let engine = Engine(consensus: Consensus(), bindings: [binding], storage: EngineStorage(store), options: EngineOptions(), time: ManualClock())
         let places = (0..<8).map { index in Place(name: "P\(index)", coordinate: Coordinate(latitude: Double(index), longitude: 1)!) }
         var limited = 0
         for await event in engine.run(places.map { WeatherRequest(place: $0, kinds: [.current]) }) {

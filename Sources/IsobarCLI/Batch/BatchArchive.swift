@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore
@@ -63,7 +64,7 @@ final class BatchArchive: Sendable {
 
     /// Notes one engine event of the run: a fresh live answer's steps to archive, and (keeping proxies) its current values
     /// until the place's consensus picks the proxy.
-    func record(_ event: EngineEvent) async {
+    func record(_ event: EngineEvent<ConsensusResult>) async {
         switch event {
         case .result(let request, let result):
             let report = result.report

@@ -1,3 +1,4 @@
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import Synchronization
@@ -123,7 +124,7 @@ final class BatchBook: Sendable {
     func label(of request: RequestID) -> LineLabel? { state.withLock { $0.places[request]?.label } }
 
     /// Writes (or holds) the line of one engine event; the consensus ends its place and counts it.
-    func record(_ event: EngineEvent, line: [UInt8]) {
+    func record(_ event: EngineEvent<ConsensusResult>, line: [UInt8]) {
         let request = event.request.id
         switch event {
         case .result(_, let result):

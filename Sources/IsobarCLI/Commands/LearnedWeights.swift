@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore
@@ -34,7 +35,7 @@ extension IsobarCommandLine {
     /// folding in what was archived since the last fold; with `--demo`, from the recorded demo history, never the user's
     /// archive. A missing or unreadable record is an empty one, which keeps the configured rule and says so.
     func learned(_ setup: WeatherSetup, near place: Place?) async -> WeatherSetup {
-        guard var learning = setup.options.learning else { return setup }
+        guard var learning = setup.consensus.learning else { return setup }
         var setup = setup
         let families = Dictionary(setup.bindings.flatMap(\.provider.sources).map { ($0.id, $0.family) },
                                   uniquingKeysWith: { first, _ in first })
@@ -45,7 +46,7 @@ extension IsobarCommandLine {
             } catch {
                 warn("the demo's recorded history could not be read; weights are the configured ones: \(error)")
             }
-            setup.options.learning = learning
+            setup.consensus.learning = learning
             return setup
         }
         guard let directory = userDataDirectory() else { return setup }
@@ -55,7 +56,7 @@ extension IsobarCommandLine {
         } catch {
             warn("the forecast archive could not be read; weights are the configured ones: \(error.message)")
         }
-        setup.options.learning = learning
+        setup.consensus.learning = learning
         return setup
     }
 
@@ -66,7 +67,7 @@ extension IsobarCommandLine {
             + families.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         if let folded = demoLedgers.withLock({ $0[key] }) { return folded }
         let history = try demoHistory()
-        let folded = DemoLedger(ledger: UserDataStore.skillLedger(steps: history.steps, observations: history.observations, families: families),
+        let folded = DemoLedger(ledger: SkillLedger.folding(steps: history.steps, observations: history.observations, families: families),
                                 now: history.observations.map(\.observedAt).max() ?? time.now(), observations: history.observations)
         demoLedgers.withLock { $0[key] = folded }
         return folded

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore
@@ -22,7 +23,7 @@ extension IsobarCommandLine {
         // The command's deadline bounds the observation too.
         var options = EngineOptions()
         options.timeoutSeconds = setup.options.timeoutSeconds
-        let engine = Engine(bindings: [binding], storage: EngineStorage(store), options: options, time: time,
+        let engine = Engine(consensus: Consensus(), bindings: [binding], storage: EngineStorage(store), options: options, time: time,
                             diagnostics: setup.diagnostics)
         var observed: WeatherReport?
         for await event in engine.run(WeatherRequest(place: place, kinds: [.current])) {

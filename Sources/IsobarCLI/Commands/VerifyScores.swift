@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore
@@ -25,7 +26,7 @@ struct VerifyScores {
 
     /// Pairs the steps with the observations as of `now`, folding them into a record held in memory.
     init(quantity: Quantity, steps: [ArchivedStep], observations: [ArchivedObservation], now: Date) {
-        self.init(quantity: quantity, ledger: UserDataStore.skillLedger(steps: steps, observations: observations), near: nil,
+        self.init(quantity: quantity, ledger: SkillLedger.folding(steps: steps, observations: observations), near: nil,
                   observations: observations, now: now)
     }
 
@@ -50,11 +51,11 @@ struct VerifyScores {
 
     /// The basis of an archived observation: `proxy:<provider>` for a provider's current values, else its source.
     static func basis(of observation: ArchivedObservation) -> ObservationBasis {
-        ObservationBasis(id: UserDataStore.basis(of: observation))
+        ObservationBasis(id: observation.basis)
     }
 
-    /// Whether precipitation was observed (see `UserDataStore.precipitationOccurred`).
-    static func precipitationOccurred(_ observation: ArchivedObservation) -> Bool? { UserDataStore.precipitationOccurred(observation) }
+    /// Whether precipitation was observed (see `ArchivedObservation.precipitationOccurred`).
+    static func precipitationOccurred(_ observation: ArchivedObservation) -> Bool? { observation.precipitationOccurred }
 
     /// Every basis with a score, real observations before proxies.
     var bases: [ObservationBasis] {

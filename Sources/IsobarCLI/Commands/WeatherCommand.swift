@@ -1,5 +1,6 @@
 import FixtureReplay
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarHTTP
@@ -19,6 +20,8 @@ extension IsobarCommandLine {
         var live: LazyTransport
         var recorders: [(id: String, recorder: RecordingTransport)]
         var options: EngineOptions
+        /// How the answers are merged: configured weights, families, and what is learned from the record.
+        var consensus: Consensus
         var minimum: Int?
         var units: UnitSystem
         var diagnostics: DiagnosticLog
@@ -45,7 +48,7 @@ extension IsobarCommandLine {
 
     /// Checks the options and builds the providers, their transports and the store.
     func weatherSetup(_ parsed: Invocation) async throws -> WeatherSetup {
-        var options = engineOptions(parsed.options)
+        let options = engineOptions(parsed.options)
         let minimum = parsed.options.minimumProviders
         var configuration = try loadConfiguration(parsed)
         warnAboutReadableKeys(configuration)
@@ -76,14 +79,13 @@ extension IsobarCommandLine {
         if let minimum, minimum > bindings.count {
             throw UsageError("--min-providers \(minimum) is more than the \(bindings.count) provider(s) asked")
         }
-        options.weights = try weights(parsed.options.weights, configuration)
-        options.familyWeight = configuration.familyWeight
-        options.learning = try learningTemplate(parsed.options, configuration)
+        let consensus = Consensus(weights: try weights(parsed.options.weights, configuration), familyWeight: configuration.familyWeight,
+                                  learning: try learningTemplate(parsed.options, configuration))
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
         return WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
-                            options: options, minimum: minimum, units: units, diagnostics: diagnostics, demo: parsed.options.demo)
+                            options: options, consensus: consensus, minimum: minimum, units: units, diagnostics: diagnostics, demo: parsed.options.demo)
     }
 
     /// Asks every provider about the place, renders, and returns the exit code.
@@ -126,8 +128,8 @@ extension IsobarCommandLine {
     }
 
     /// The engine over the command's providers and store; its tasks prefer `taskExecutor`, else the command line's.
-    func engine(_ setup: WeatherSetup, taskExecutor: (any TaskExecutor)? = nil) -> Engine {
-        Engine(bindings: setup.bindings, storage: engineStorage(setup.store, shared: setup.shared, bindings: setup.bindings),
+    func engine(_ setup: WeatherSetup, taskExecutor: (any TaskExecutor)? = nil) -> Engine<Consensus> {
+        Engine(consensus: setup.consensus, bindings: setup.bindings, storage: engineStorage(setup.store, shared: setup.shared, bindings: setup.bindings),
                options: setup.options, time: time,
                diagnostics: setup.diagnostics, taskExecutor: taskExecutor ?? self.taskExecutor)
     }

@@ -1,3 +1,4 @@
+import IsobarConsensus
 import IsobarEngine
 
 /// Writes CSV: a header naming each column with its unit, then one row per source × time as each event happens.
@@ -13,7 +14,7 @@ public struct CSVRenderer: Renderer {
     }
 
     /// Writes the header first, then the event's rows, and flushes.
-    public mutating func handle(_ event: EngineEvent) {
+    public mutating func handle(_ event: EngineEvent<ConsensusResult>) {
         writeHeader()
         output.write(rows.lines(for: event))
         output.flush()

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
@@ -48,7 +49,7 @@ struct CSVRows {
     var header: String { CSVField.line(columns) }
 
     /// The lines of one event, after `leading` (one value per leading column).
-    mutating func lines(for event: EngineEvent, leading: [String?] = []) -> String {
+    mutating func lines(for event: EngineEvent<ConsensusResult>, leading: [String?] = []) -> String {
         rows(for: event).map { CSVField.line(leading + $0) }.joined()
     }
 
@@ -62,7 +63,7 @@ struct CSVRows {
     }
 
     /// The rows of one event, without the leading columns; nil is an empty cell.
-    mutating func rows(for event: EngineEvent) -> [[String?]] {
+    mutating func rows(for event: EngineEvent<ConsensusResult>) -> [[String?]] {
         let place = placeCells(event.request.place)
         switch event {
         case .result(let request, let result):

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
@@ -15,7 +16,7 @@ struct CollectedEvents {
     private(set) var consensus: ConsensusResult?
 
     /// Keeps one event.
-    mutating func collect(_ event: EngineEvent) {
+    mutating func collect(_ event: EngineEvent<ConsensusResult>) {
         switch event {
         case .result(_, let result):
             reports.append(result.report)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
@@ -40,18 +41,18 @@ public struct JSONLinesRenderer: Renderer {
     }
 
     /// Writes the event's line and flushes.
-    public mutating func handle(_ event: EngineEvent) {
+    public mutating func handle(_ event: EngineEvent<ConsensusResult>) {
         handle(event, label: nil)
     }
 
     /// Writes the event's line, with the batch's `input_line` and `id` when labelled, and flushes.
-    public mutating func handle(_ event: EngineEvent, label: LineLabel?) {
+    public mutating func handle(_ event: EngineEvent<ConsensusResult>, label: LineLabel?) {
         output.write(utf8: line(for: event, label: label))
         output.flush()
     }
 
     /// The event's line (ending in a line feed) as UTF-8, with the batch's `input_line` and `id` when labelled.
-    public mutating func line(for event: EngineEvent, label: LineLabel?) -> [UInt8] {
+    public mutating func line(for event: EngineEvent<ConsensusResult>, label: LineLabel?) -> [UInt8] {
         json.removeAll()
         let request = event.request
         switch event {

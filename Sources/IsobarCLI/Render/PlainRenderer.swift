@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
@@ -16,7 +17,7 @@ public struct PlainRenderer: Renderer {
     }
 
     /// Keeps the event for the sentences at the end.
-    public mutating func handle(_ event: EngineEvent) { events.collect(event) }
+    public mutating func handle(_ event: EngineEvent<ConsensusResult>) { events.collect(event) }
 
     /// Writes the view's sentences, then what failed and where the data came from.
     public mutating func finish() {

@@ -1,3 +1,4 @@
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
@@ -53,7 +54,7 @@ struct TableExtrasRenderer: Renderer {
     }
 
     /// Passes the event to the tables and keeps what the extras need.
-    mutating func handle(_ event: EngineEvent) {
+    mutating func handle(_ event: EngineEvent<ConsensusResult>) {
         inner.handle(event)
         if case .result(_, let result) = event { reports.append(result.report) }
         if case .consensus(_, let merged) = event { consensus = merged }

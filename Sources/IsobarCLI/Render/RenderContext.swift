@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
@@ -74,7 +75,7 @@ public struct RenderContext: Sendable {
 /// Turns engine events into output.
 public protocol Renderer {
     /// Handles one event as it happens.
-    mutating func handle(_ event: EngineEvent)
+    mutating func handle(_ event: EngineEvent<ConsensusResult>)
     /// Ends the output.
     mutating func finish()
 }

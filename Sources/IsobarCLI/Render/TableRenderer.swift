@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
@@ -19,7 +20,7 @@ public struct TableRenderer: Renderer {
     }
 
     /// Keeps the event for the final drawing.
-    public mutating func handle(_ event: EngineEvent) { events.collect(event) }
+    public mutating func handle(_ event: EngineEvent<ConsensusResult>) { events.collect(event) }
 
     /// Draws the view, then failures and the replay notice.
     public mutating func finish() {

@@ -1,3 +1,4 @@
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 

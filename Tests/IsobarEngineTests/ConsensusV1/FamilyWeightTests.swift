@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import Testing
@@ -75,7 +76,7 @@ private struct TwoModelProvider: WeatherProvider {
 struct SourceReportsEngineTests {
     @Test("each source report is a result of its own, merged as one family")
     func splits() async {
-        let engine = Engine(bindings: [
+        let engine = Engine(consensus: Consensus(), bindings: [
             ProviderBinding(provider: TwoModelProvider(), transport: UnusedTransport()),
             ProviderBinding(provider: FakeProvider.answering("x", temperature: 0), transport: UnusedTransport()),
         ])

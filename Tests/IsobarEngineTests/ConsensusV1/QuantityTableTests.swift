@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+@testable import IsobarConsensus
 import IsobarCore
 @testable import IsobarEngine
 import IsobarTestKit

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -83,14 +84,14 @@ struct BatchWaitingTests {
         let one = FakeProvider.answering("one", temperature: 0)
         var options = EngineOptions()
         options.maxConcurrentCallsPerProvider = 8
-        let engine = Engine(bindings: [ProviderBinding(provider: one, transport: StubTransport(status: 200, body: "{}"))], options: options)
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: one, transport: StubTransport(status: 200, body: "{}"))], options: options)
         #expect(engine.callSlots(engine.bindings[0]) == 8)
         var policy = ProviderPolicy(declaredBy: one)
         policy.maxConcurrentCalls = 1
-        let limited = Engine(bindings: [ProviderBinding(provider: one, transport: StubTransport(status: 200, body: "{}"), policy: policy)], options: options)
+        let limited = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: one, transport: StubTransport(status: 200, body: "{}"), policy: policy)], options: options)
         #expect(limited.callSlots(limited.bindings[0]) == 1)
         policy.maxConcurrentCalls = 50
-        let generous = Engine(bindings: [ProviderBinding(provider: one, transport: StubTransport(status: 200, body: "{}"), policy: policy)], options: options)
+        let generous = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: one, transport: StubTransport(status: 200, body: "{}"), policy: policy)], options: options)
         #expect(generous.callSlots(generous.bindings[0]) == 8)
     }
 }

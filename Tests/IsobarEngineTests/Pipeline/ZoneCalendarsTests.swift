@@ -1,3 +1,4 @@
+@testable import IsobarConsensus
 import IsobarCore
 @testable import IsobarEngine
 import Testing

@@ -23,6 +23,16 @@ public enum ProviderDays {
         }
         return days
     }
+
+    /// Where the report's forecast ends (its last step, or the end of its last day) when that is before the local day
+    /// that holds `reference`; nil when it reaches that day or has no forecast.
+    public static func forecastEnd(of report: WeatherReport, before reference: Date, calendar: LocalCalendar) -> Date? {
+        let lastStep = report.hourly.last?.time
+        let lastDay = report.daily.last.map { calendar.interval(of: $0.date).upperBound }
+        guard let end = [lastStep, lastDay].compactMap({ $0 }).max(),
+              end < calendar.interval(of: calendar.localDate(of: reference)).lowerBound else { return nil }
+        return end
+    }
 }
 
 extension DailyPoint {
