@@ -39,7 +39,7 @@ extension IsobarCommandLine {
     private func checkedConfiguration(_ parsed: Invocation, id: String) throws -> Configuration {
         if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
         var configuration = try loadConfiguration(parsed)
-        // Any id output prints: an entry's, or one of its models' (checked alone).
+        // Any id output prints: an entry's, or one of its models' (the entry that asks for it is checked).
         let reference = try SourceReference(id, in: configuration)
         guard var entry = SourceReference.select([reference], from: configuration).first else {
             throw UsageError("unknown provider '\(id)'")

@@ -5,7 +5,8 @@ struct SourceReference: Equatable {
     /// The model it names within the entry; nil for the whole entry.
     var model: String?
 
-    /// What `id` names among `configuration`'s entries; a usage error naming every id printed, with a suggestion, when nothing.
+    /// What `id` names among `configuration`'s entries; a usage error naming the entries, with a suggestion among every id
+    /// printed, when nothing.
     init(_ id: String, in configuration: Configuration) throws(UsageError) {
         if configuration.providers.contains(where: { $0.id == id }) {
             self.init(entryID: id, model: nil)
@@ -18,9 +19,9 @@ struct SourceReference: Equatable {
                 return
             }
         }
-        let known = Self.printedIDs(configuration)
-        let suggestion = Spelling.closest(to: id, in: known).map { "; did you mean '\($0)'?" } ?? ""
-        throw UsageError("unknown provider '\(id)'\(suggestion); configured providers are \(known.joined(separator: ", "))")
+        let suggestion = Spelling.closest(to: id, in: Self.printedIDs(configuration)).map { "; did you mean '\($0)'?" } ?? ""
+        let entries = configuration.providers.map(\.id).joined(separator: ", ")
+        throw UsageError("unknown provider '\(id)'\(suggestion); configured providers are \(entries)")
     }
 
     /// Creates a reference.
@@ -34,18 +35,13 @@ struct SourceReference: Equatable {
         configuration.providers.flatMap { entry in [entry.id] + (entry.models ?? []).map { "\(entry.id)/\($0)" } }
     }
 
-    /// The entries the references name, in the configuration's order, each enabled; an entry named only by some of its models
-    /// asks for those models alone.
+    /// The entries the references name, in the configuration's order, each enabled and whole: a model is asked for in its
+    /// entry's one request, with the others (so that a replay still finds the request it recorded).
     static func select(_ references: [SourceReference], from configuration: Configuration) -> [ProviderEntry] {
         configuration.providers.compactMap { entry -> ProviderEntry? in
-            let named = references.filter { $0.entryID == entry.id }
-            guard !named.isEmpty else { return nil }
+            guard references.contains(where: { $0.entryID == entry.id }) else { return nil }
             var selected = entry
             selected.enabled = true
-            if !named.contains(where: { $0.model == nil }) {
-                let models = named.compactMap(\.model)
-                selected.models = entry.models?.filter { models.contains($0) }
-            }
             return selected
         }
     }

@@ -33,7 +33,7 @@ extension JSONLinesRenderer {
             json.string(weighting.rawValue)
         }
         if let verdict = Verdict.judge(inDisplayOrder(answered.errors, id: \.id), answered: reports.count, context: context) {
-            json.key("verdict")
+            json.key("diagnosis")
             verdictObject(verdict)
         }
         let (wantsCurrent, days, hours) = context.view.sections

@@ -47,7 +47,8 @@ struct Verdict: Equatable {
         let distinct = Set(judged.map(\.kind))
         let cause: Cause = distinct.count == 1 ? distinct.first.map(\.cause) ?? .failed : judged.isEmpty ? .failed : .mixed
         let lead = answered == 0 ? "No provider answered" : "Only \(answered) answered of the \(needed) --min-providers asks for"
-        let summary = "\(lead): " + reason(cause, judged, context: context) + "."
+        // Some answered: the ones that did not are named, whatever their cause.
+        let summary = "\(lead): " + reason(answered == 0 ? cause : .mixed, judged, context: context) + "."
         let settings = unique(judged.filter { $0.kind == .notSetUp }.compactMap(\.error.setting))
         return Verdict(cause: cause, answered: answered, needed: needed, summary: summary,
                        nextStep: nextStep(judged, context: context), settings: settings)
