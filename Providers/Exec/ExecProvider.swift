@@ -48,14 +48,18 @@ public struct ExecProvider: WeatherProvider {
         return "wants \(wanted); set \"api_key_env\" in its entry to grant it"
     }
 
+    /// Not set up while the key it declared is missing (a place outside its coverage is left to `fetch`, which skips it).
+    public func unusableReason(for request: WeatherRequest) -> ProviderError? {
+        guard let missingKey, description.coverage.contains(request.place.coordinate) else { return nil }
+        return ProviderError(.notConfigured, "\(displayName) needs an API key: \(missingKey)", setting: grantedVariable ?? description.keyVariable)
+    }
+
     /// Plans, sends through the context's transport, and decodes; or lets the program fetch.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         guard description.coverage.contains(request.place.coordinate) else {
             throw ProviderError(.unsupported, "\(displayName) has no data for \(request.place.label) (outside its coverage)", reason: .outsideCoverage)
         }
-        if let missingKey {
-            throw ProviderError(.notConfigured, "\(displayName) needs an API key: \(missingKey)")
-        }
+        if let unusable = unusableReason(for: request) { throw unusable }
         // The deadline is on the engine's clock; the program runs on the system clock.
         let remaining = context.deadline.timeIntervalSince(context.time.now())
         let deadline = Date().addingTimeInterval(min(remaining, Self.defaultCallSeconds))

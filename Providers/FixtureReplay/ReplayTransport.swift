@@ -43,6 +43,8 @@ public struct FixtureReplayProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities { base.capabilities }
     /// The adapter's sources (Open-Meteo's models).
     public var sources: [SourceIdentity] { base.sources }
+    /// The adapter's reason, if any.
+    public func unusableReason(for request: WeatherRequest) -> ProviderError? { base.unusableReason(for: request) }
 
     /// Runs the adapter against the recordings; the context's transport is not used.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {

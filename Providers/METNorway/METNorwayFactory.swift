@@ -13,6 +13,7 @@ extension METNorwayProvider {
                 let contact = settings.contact ?? context.environment[contactVariable]
                 var configuration = Configuration(id: settings.id, contact: contact, application: application)
                 configuration.requiresContact = !settings.isReplay
+                configuration.configurationFile = settings.configurationFile.map { ($0, settings.configurationFileExists) }
                 if let url = settings.baseURL { configuration.baseURL = url }
                 return METNorwayProvider(configuration: configuration)
             })

@@ -16,6 +16,8 @@ public struct METNorwayProvider: WeatherProvider {
         public var application: String
         /// False when answers are replayed, which needs no contact.
         public var requiresContact = true
+        /// The user's configuration file, named when the contact is missing, and whether it exists yet; nil when unknown.
+        public var configurationFile: (path: String, exists: Bool)?
 
         /// Creates a configuration.
         public init(id: String = "met-norway", baseURL: RequestURL = RequestURL(string: "https://api.met.no")!, contact: String? = nil,
@@ -70,12 +72,19 @@ public struct METNorwayProvider: WeatherProvider {
                            headers: [HTTPHeader("User-Agent", userAgent)], origin: displayName)
     }
 
+    /// Not set up without a contact when it goes live: it says how to give one, and where the configuration file is.
+    public func unusableReason(for request: WeatherRequest) -> ProviderError? {
+        guard configuration.contact == nil && configuration.requiresContact else { return nil }
+        let file = configuration.configurationFile.map { file in
+            file.exists ? "the \"\(id)\" entry of \(file.path)" : "a \"\(id)\" entry of \(file.path) (isobar setup writes that file)"
+        } ?? "its entry of the configuration file"
+        return ProviderError(.notConfigured, "MET Norway's terms ask for a contact (an e-mail address or URL): set \(Self.contactVariable), "
+                             + "or \"contact\" in \(file)", setting: Self.contactVariable)
+    }
+
     /// Fetches and decodes the forecast; the step of the hour the server answered in stands for current conditions.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
-        guard configuration.contact != nil || !configuration.requiresContact else {
-            throw ProviderError(.notConfigured, "MET Norway's terms ask for a contact: set \"contact\" (an e-mail address or URL) "
-                                + "in its configuration entry, or \(Self.contactVariable)")
-        }
+        if let unusable = unusableReason(for: request) { throw unusable }
         let now = context.time.now()
         let response = try await context.transport.send(self.request(for: request))
         let decoded = try METNorwayDecoder(providerName: displayName).decode(response, now: now)

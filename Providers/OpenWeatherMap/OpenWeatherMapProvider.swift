@@ -72,11 +72,16 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         }
     }
 
+    /// Not set up without a key: it says which variable to set.
+    public func unusableReason(for request: WeatherRequest) -> ProviderError? {
+        guard configuration.apiKey?.isEmpty ?? true else { return nil }
+        return ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)", setting: configuration.apiKeySource)
+    }
+
     /// Fetches current weather and, when wanted, the forecast, concurrently; no error message ever holds the key.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
-        guard let key = configuration.apiKey, !key.isEmpty else {
-            throw ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)")
-        }
+        if let unusable = unusableReason(for: request) { throw unusable }
+        guard let key = configuration.apiKey else { throw ProviderError(.notConfigured, "\(displayName) needs an API key") }
         do {
             return try await fetchWithKey(request, context: context)
         } catch {

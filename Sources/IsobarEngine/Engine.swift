@@ -305,6 +305,10 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
         guard !narrowed.kinds.isEmpty else {
             return .failure(.failure(request, providerID: provider.id, error: ProviderError(.unsupported, "\(provider.displayName) cannot answer this request")))
         }
+        // Not set up (a missing key): nothing can be sent, so nothing is counted against its rate limit or its breaker.
+        if let unusable = provider.unusableReason(for: narrowed) {
+            return .failure(.failure(request, providerID: provider.id, error: unusable))
+        }
         let time = time
         let options = options
         let cancelled = ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)

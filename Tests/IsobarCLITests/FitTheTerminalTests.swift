@@ -111,7 +111,7 @@ import Testing
         var drawings: [(width: Int, text: String)] = []
         for width in widths {
             let context = RenderContext(view: view, place: resolution.place, units: setup.units,
-                                        providers: setup.bindings.flatMap { $0.provider.sources.map { ($0.id, $0.name) } },
+                                        providers: RenderContext.names(of: setup.bindings.map(\.provider)).sources,
                                         attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false,
                                         now: Date(), query: parsed.positionals[0], runnersUp: resolution.runnersUp, width: width)
             let sink = BufferedSink()

@@ -33,6 +33,13 @@ extension IsobarCommandLine {
         return configHome.map { $0 + "/isobar/config.json" }
     }
 
+    /// Where the user sets the options of `configuration`'s entries, for messages: the file read, or, when the bundled or
+    /// built-in defaults were used, the user's file to be written (nil when no home is known).
+    func userFile(for configuration: Configuration) -> (path: String, exists: Bool)? {
+        guard let file = configuration.file, file != bundledConfigurationPath() else { return userConfigurationPath().map { ($0, false) } }
+        return (file, true)
+    }
+
     /// The bundled default configuration, `isobar.json` in the data folder, when there is one.
     func bundledConfigurationPath() -> String? {
         guard let dataDirectory = DataDirectory.locate(environment: environment) else { return nil }

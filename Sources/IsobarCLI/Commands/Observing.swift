@@ -8,11 +8,15 @@ import METAR
 extension IsobarCommandLine {
     /// Asks the configured observation source what the weather at `place` is now, through an engine of its own (cached and
     /// rate-limited like any provider), and archives the answer. Only for live commands with an archive; no answer is
-    /// nothing to archive, never the command's failure. Returns true when an observation was archived.
+    /// nothing to archive, never the command's failure. Returns true when an observation was archived. `verbose` says so on stderr.
     @discardableResult
-    func observe(_ place: Place, _ setup: WeatherSetup) async -> Bool {
+    func observe(_ place: Place, _ setup: WeatherSetup, verbose: Bool = false) async -> Bool {
         guard let entry = setup.configuration.observations, setup.configuration.archiveDays > 0, let store = setup.store,
               let dataDirectory = DataDirectory.locate(environment: environment), let directory = userDataDirectory() else { return false }
+        if verbose {
+            errors.write("isobar: note: observations: asking \(entry.baseURL?.host ?? "aviationweather.gov") for the METAR near \(place.name), "
+                + "for the forecast archive\n")
+        }
         // Read only when the observation is not in the cache: most commands within half an hour of the last need no station.
         let path = dataDirectory + "/stations/metar-stations.tsv"
         var configuration = METARProvider.Configuration(stations: { () throws(METARStationsError) in try METARStations(path: path) })
@@ -38,6 +42,12 @@ extension IsobarCommandLine {
             warn("the forecast archive was not updated: \(error.message)")
             return false
         }
+    }
+
+    /// Says, under `verbose`, that the observation step was skipped because no forecast came (nothing to verify it against).
+    func noteObservationSkipped(_ setup: WeatherSetup, verbose: Bool) {
+        guard verbose, setup.configuration.observations != nil, setup.configuration.archiveDays > 0, setup.store != nil else { return }
+        errors.write("isobar: note: observations: not asked, as no provider answered (nothing to verify an observation against)\n")
     }
 
     /// Where no station observed the place (none in range, or none reporting), archives one live provider's own recent

@@ -39,13 +39,12 @@ extension IsobarCommandLine {
     private func checkedConfiguration(_ parsed: Invocation, id: String) throws -> Configuration {
         if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
         var configuration = try loadConfiguration(parsed)
-        let ids = configuration.providers.map(\.id)
-        guard var entry = configuration.providers.first(where: { $0.id == id }) else {
-            let suggestion = Spelling.closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown provider '\(id)'\(suggestion); configured providers are \(ids.joined(separator: ", "))")
+        // Any id output prints: an entry's, or one of its models' (the entry that asks for it is checked).
+        let reference = try SourceReference(id, in: configuration)
+        guard var entry = SourceReference.select([reference], from: configuration).first else {
+            throw UsageError("unknown provider '\(id)'")
         }
-        entry.enabled = true
-        if let directory = parsed.options.replayDirectory { entry.replay = directory + "/" + id }
+        if let directory = parsed.options.replayDirectory { entry.replay = directory + "/" + entry.id }
         configuration.providers = [entry]
         return configuration
     }

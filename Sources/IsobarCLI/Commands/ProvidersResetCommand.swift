@@ -12,12 +12,13 @@ extension IsobarCommandLine {
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
         var targets = bindings.filter { $0.policy != nil }
         if let id {
-            let ids = bindings.map(\.provider.id)
-            guard ids.contains(id) else {
+            // Any id output prints: a model's (`open-meteo/ecmwf_ifs025`) resets the provider that asks for it.
+            let ids = bindings.map(\.provider.id) + bindings.flatMap { $0.provider.sources.map(\.id) }.filter { !bindings.map(\.provider.id).contains($0) }
+            guard let owner = bindings.first(where: { $0.provider.id == id || $0.provider.sources.contains { $0.id == id } })?.provider.id else {
                 let suggestion = Spelling.closest(to: id, in: ids).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError("unknown provider '\(id)'\(suggestion); configured providers are \(ids.joined(separator: ", "))")
             }
-            targets = targets.filter { $0.provider.id == id }
+            targets = targets.filter { $0.provider.id == owner }
         }
         guard let directory = cacheDirectory(parsed, configuration) else {
             throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")

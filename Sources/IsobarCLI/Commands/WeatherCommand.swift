@@ -68,7 +68,7 @@ extension IsobarCommandLine {
         // The command's deadline bounds what building the providers asks too (a plug-in's `describe`).
         let deadline = Date().addingTimeInterval(options.timeoutSeconds)
         let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, log: log, deadline: deadline,
-                                                   live: { live },
+                                                   live: { live }, userFile: userFile(for: configuration),
                                                    wrapLive: { entry, transport in
             guard (parsed.options.recordDirectory != nil) else { return transport }
             let recorder = RecordingTransport(base: transport, clock: { [time] in time.now() })
@@ -91,17 +91,22 @@ extension IsobarCommandLine {
     /// Asks every provider about the place, renders, and returns the exit code.
     func showWeather(_ view: View, _ resolution: Resolution, _ setup: WeatherSetup, _ parsed: Invocation) async -> ExitCode {
         let place = resolution.place.withZoneOffset(at: time.now())
+        let names = RenderContext.names(of: setup.bindings.map(\.provider))
         var context = RenderContext(
-            view: view, place: place, units: setup.units,
-            providers: setup.bindings.flatMap { $0.provider.sources.map { ($0.id, $0.name) } },
+            view: view, place: place, units: setup.units, providers: names.sources,
             attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)),
             color: output.isTerminal && environment["NO_COLOR"] == nil, now: time.now(),
             query: parsed.positionals.last ?? place.name, runnersUp: resolution.runnersUp, width: width)
+        context.configured = names.configured
+        context.minimumAnswers = setup.minimum ?? 1
+        context.isDemo = setup.demo
         let presentation = Presentation(parsed.options, environment: environment)
         if presentation.plain { context.countryName = countryNames()(place.countryCode) }
         var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
         let setup = await learned(setup, near: place)
-        async let observation = observe(place, setup)
+        // The observation is asked only once a forecast came: with nothing fetched there is nothing to verify it against.
+        var observation: Task<Bool, Never>?
+        let verbose = parsed.options.verbose
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
         var merged: ConsensusResult?
@@ -113,14 +118,18 @@ extension IsobarCommandLine {
             // Nothing else may share the terminal line with the notice.
             if parsed.options.format != .table || event.providerID == nil { waiting.stop() }
             if let outcome = event.outcome, !event.isOutsideCoverage { outcomes.append(outcome) }
-            if case .result(_, let result) = event { reports.append(result.report) }
+            if case .result(_, let result) = event {
+                reports.append(result.report)
+                if observation == nil { observation = Task { [self, setup] in await observe(place, setup, verbose: verbose) } }
+            }
             if case .consensus(_, let consensus) = event { merged = consensus }
             renderer.handle(event)
         }
         renderer.finish()
         await setup.shared?.finish()
         await archiveLive(reports, setup.configuration)
-        if await !observation { await archiveProxyObservation(reports, place: place, setup) }
+        if observation == nil { noteObservationSkipped(setup, verbose: parsed.options.verbose) }
+        if await !(observation?.value ?? false) { await archiveProxyObservation(reports, place: place, setup) }
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
         if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)
@@ -201,17 +210,11 @@ extension IsobarCommandLine {
         return weights
     }
 
+    /// The entries `--providers` names, by any id output prints (`open-meteo`, or one model: `open-meteo/ecmwf_ifs025`).
     private func selectProviders(_ wanted: [String], _ configuration: Configuration) throws(UsageError) -> [ProviderEntry] {
-        let known = configuration.providers.map(\.id)
-        for id in wanted where !known.contains(id) {
-            let suggestion = Spelling.closest(to: id, in: known).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown provider '\(id)'\(suggestion); configured: \(known.joined(separator: ", "))")
-        }
-        return configuration.providers.filter { wanted.contains($0.id) }.map { entry in
-            var enabled = entry
-            enabled.enabled = true
-            return enabled
-        }
+        var references: [SourceReference] = []
+        for id in wanted { references.append(try SourceReference(id, in: configuration)) }
+        return SourceReference.select(references, from: configuration)
     }
 
     func places() throws(PlaceError) -> PlaceDirectory {

@@ -59,12 +59,14 @@ public struct ProviderRegistry: Sendable {
         return key?.isEmpty == false ? key : nil
     }
 
-    /// What an adapter sees of an entry.
-    public func settings(_ entry: ProviderEntry, _ environment: [String: String]) -> ProviderSettings {
-        ProviderSettings(id: entry.id, type: entry.type, baseURL: entry.baseURL, geocodingURL: entry.geocodingURL,
+    /// What an adapter sees of an entry; `file` is the user's configuration file where its options are set, and whether it exists.
+    public func settings(_ entry: ProviderEntry, _ environment: [String: String], file: (path: String, exists: Bool)? = nil) -> ProviderSettings {
+        var settings = ProviderSettings(id: entry.id, type: entry.type, baseURL: entry.baseURL, geocodingURL: entry.geocodingURL,
                          apiKey: entry.replay == nil ? key(entry, environment) : nil, apiKeyVariable: keyVariable(entry),
                          forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact, command: entry.command,
-                         models: entry.models)
+                         models: entry.models, configurationFile: file?.path)
+        settings.configurationFileExists = file?.exists ?? false
+        return settings
     }
 
     /// The geocoders of the enabled live providers that offer one, in configuration order; `wrap` puts each one's requests
@@ -82,10 +84,13 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// The enabled providers of a configuration, each bound to its transport: replay entries to their cassettes,
-    /// others to `live` (created only when needed) with their limits, passed through `wrapLive` (for recording).
+    /// others to `live` (created only when needed) with their limits, passed through `wrapLive` (for recording). `userFile`
+    /// is where the user sets the entries' options, for messages (by default the file read).
     public func bindings(for configuration: Configuration, environment: [String: String], time: any TimeSource = SystemTime(),
                          log: @escaping @Sendable (String) -> Void = { _ in }, deadline: Date? = nil, live: () -> any Transport,
+                         userFile: (path: String, exists: Bool)? = nil,
                          wrapLive: (ProviderEntry, any Transport) -> any Transport = { $1 }) async throws(ConfigurationError) -> [ProviderBinding] {
+        let file = userFile ?? configuration.file.map { ($0, true) }
         var bindings: [ProviderBinding] = []
         for entry in configuration.providers where entry.enabled {
             guard let factory = factory(for: entry.type) else {
@@ -100,12 +105,12 @@ public struct ProviderRegistry: Sendable {
                     throw ConfigurationError("provider '\(entry.id)': \(error.message)")
                 }
                 let transport = ReplayTransport(library: library)
-                let provider = try await make(factory, entry, environment, time, transport, log, deadline)
+                let provider = try await make(factory, entry, environment, time, transport, log, deadline, file: file)
                 bindings.append(ProviderBinding(provider: FixtureReplayProvider(base: provider, library: library), transport: transport))
             } else {
                 let limited = entry.limits.map { LimitingTransport(base: live(), limits: $0) as any Transport } ?? live()
                 let transport = wrapLive(entry, limited)
-                let provider = try await make(factory, entry, environment, time, transport, log, deadline)
+                let provider = try await make(factory, entry, environment, time, transport, log, deadline, file: file)
                 let policy = policy(entry, provider)
                 try Self.checkFits(policy, provider, entry, file: configuration.file)
                 bindings.append(ProviderBinding(provider: provider, transport: transport, policy: policy, endpoint: Self.endpoint(entry)))
@@ -134,8 +139,8 @@ public struct ProviderRegistry: Sendable {
 
     private func make(_ factory: ProviderFactory, _ entry: ProviderEntry, _ environment: [String: String], _ time: any TimeSource,
                       _ transport: any Transport, _ log: @escaping @Sendable (String) -> Void,
-                      _ deadline: Date?) async throws(ConfigurationError) -> any WeatherProvider {
-        let context = ProviderContext(settings: settings(entry, environment), environment: environment, time: time, transport: transport, log: log,
+                      _ deadline: Date?, file: (path: String, exists: Bool)?) async throws(ConfigurationError) -> any WeatherProvider {
+        let context = ProviderContext(settings: settings(entry, environment, file: file), environment: environment, time: time, transport: transport, log: log,
                                       deadline: deadline)
         do {
             return try await factory.make(context)

@@ -31,9 +31,22 @@ struct CollectedEvents {
         context.providers.compactMap { provider in reports.first { $0.providerID == provider.id } }
     }
 
-    /// The failures in display order.
+    /// Every failure in display order: a provider whose sources have ids of their own in the place of its first source, and
+    /// one whose id is not displayed at all last, so that none is ever left out.
     func failures(in context: RenderContext) -> [(id: String, error: ProviderError)] {
-        context.providers.compactMap { provider in failures.first { $0.id == provider.id } }
+        var shown: [(id: String, error: ProviderError)] = []
+        for source in context.providers {
+            let owner = context.configured.first { $0.sources.first == source.id && $0.id != source.id }?.id
+            for id in [source.id] + (owner.map { [$0] } ?? []) {
+                if !shown.contains(where: { $0.id == id }), let failure = failures.first(where: { $0.id == id }) { shown.append(failure) }
+            }
+        }
+        return shown + failures.filter { failure in !shown.contains { $0.id == failure.id } }
+    }
+
+    /// The verdict on this place, when fewer answers came than `context.minimumAnswers`.
+    func verdict(in context: RenderContext) -> Verdict? {
+        Verdict.judge(failures(in: context), answered: reports.count, context: context)
     }
 }
 

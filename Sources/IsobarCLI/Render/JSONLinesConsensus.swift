@@ -33,6 +33,10 @@ extension JSONLinesRenderer {
             json.key("weighting")
             json.string(weighting.rawValue)
         }
+        if let verdict = Verdict.judge(inDisplayOrder(answered.errors, id: \.id), answered: reports.count, context: context) {
+            json.key("diagnosis")
+            verdictObject(verdict)
+        }
         let (wantsCurrent, days, hours) = context.view.sections
         if wantsCurrent {
             json.key("current")
@@ -51,6 +55,24 @@ extension JSONLinesRenderer {
                 json.endArray()
             }
         }
+    }
+
+    /// Why nothing, or too little, answered, and what to do next (see `Verdict`).
+    private mutating func verdictObject(_ verdict: Verdict) {
+        json.beginObject()
+        json.key("cause")
+        json.string(verdict.cause.rawValue)
+        json.key("answered")
+        json.integer(verdict.answered)
+        json.key("needed")
+        json.integer(verdict.needed)
+        json.key("message")
+        json.string(verdict.summary)
+        json.key("next_step")
+        json.string(verdict.nextStep)
+        json.key("settings")
+        json.strings(verdict.settings)
+        json.endObject()
     }
 
     /// Every provider asked, in display order: how its turn ended, its weight in the merge and where its answer came from.

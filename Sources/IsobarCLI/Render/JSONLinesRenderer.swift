@@ -18,6 +18,8 @@ public struct JSONLinesRenderer: Renderer {
         /// Providers not asked because the place lies outside their coverage.
         var skipped: [String] = []
         var outcomes: [(String, ProviderOutcome)] = []
+        /// Every failure, skipped ones included, for the verdict.
+        var errors: [(id: String, error: ProviderError)] = []
     }
 
     let context: RenderContext
@@ -37,6 +39,8 @@ public struct JSONLinesRenderer: Renderer {
         unitsText = Self.units(context.units).utf8()
         var order: [String: Int] = [:]
         for (index, provider) in context.providers.enumerated() where order[provider.id] == nil { order[provider.id] = index }
+        // A provider whose sources have ids of their own (its failure's id) stands where its first source does.
+        for provider in context.configured where order[provider.id] == nil { order[provider.id] = provider.sources.first.flatMap { order[$0] } }
         displayOrder = order
     }
 
@@ -70,6 +74,7 @@ public struct JSONLinesRenderer: Renderer {
                 answers[request.id, default: Answers()].failed.append(providerID)
             }
             answers[request.id, default: Answers()].outcomes.append((providerID, ProviderOutcome(error)))
+            answers[request.id, default: Answers()].errors.append((providerID, error))
             beginLine("provider_error", request, label, provider: providerID)
             json.key("status")
             json.string(ProviderOutcome(error).rawValue)

@@ -46,12 +46,12 @@ public struct PlainRenderer: Renderer {
     private func footer(_ shown: [WeatherReport]) -> String {
         var text = ""
         for failure in events.failures(in: context) {
-            let name = context.name(of: failure.id)
+            let name = context.failureName(of: failure.id)
             if failure.error.reason == .outsideCoverage {
                 text += "\(name) was not asked: \(context.place.name) is outside its coverage.\n"
                 continue
             }
-            let (label, message) = failure.error.told(by: name)
+            let (label, message) = failure.error.told(by: context.name(of: failure.id))
             text += "\(name) did not answer: \(label), \(message).\n"
         }
         for (id, note) in events.notes { text += "\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place)).\n" }
@@ -65,6 +65,7 @@ public struct PlainRenderer: Renderer {
         }
         let credits = context.credits(of: shown)
         if !credits.isEmpty { text += "Data: \(credits.joined(separator: "; ")).\n" }
+        if let verdict = events.verdict(in: context) { text += verdict.line + "\n" }
         return text
     }
 }

@@ -64,12 +64,50 @@ public struct RenderContext: Sendable {
     public var width: Int?
     /// The place's country as people say it (`Belarus`), for sentences; nil: its code.
     public var countryName: String?
+    /// The configured providers in display order: each one's id, display name and the ids of its sources (its own id, or
+    /// one per model), so that the failure of a provider whose sources have ids of their own is shown in their place.
+    public var configured: [(id: String, name: String, sources: [String])] = []
+    /// The fewest answers that make a result (`--min-providers`, else 1): with fewer, the output ends with a verdict.
+    public var minimumAnswers = 1
+    /// True when the data is the bundled demo's recordings (the verdict then suggests no `--demo`).
+    public var isDemo = false
 
     /// `Minsk, Minsk City, Belarus`: the place as sentences name it.
     var spokenPlace: String { place.spokenLabel(country: countryName) }
 
-    /// The display name of a provider id.
-    public func name(of id: String) -> String { providers.first { $0.id == id }?.name ?? id }
+    /// The display name of a source or provider id.
+    public func name(of id: String) -> String {
+        providers.first { $0.id == id }?.name ?? configured.first { $0.id == id }?.name ?? id
+    }
+
+    /// The name a failure of `id` is shown under: a provider whose sources have ids of their own lists them
+    /// (`Open-Meteo (ECMWF IFS, GFS Seamless)`), so that none of them vanishes from the output.
+    func failureName(of id: String) -> String {
+        let name = name(of: id)
+        guard let provider = configured.first(where: { $0.id == id }), provider.sources != [id], !provider.sources.isEmpty else { return name }
+        let sources = provider.sources.map { source in
+            let full = self.name(of: source)
+            return full.hasPrefix(name + " ") ? String(full.dropFirst(name.count + 1)) : full
+        }
+        return "\(name) (\(sources.joined(separator: ", ")))"
+    }
+
+    /// The sources and the configured providers of `providers`, named for display: a name two of them share gives way to their
+    /// ids, so that no two columns or lines look alike.
+    public static func names(of providers: [any WeatherProvider]) -> (sources: [(id: String, name: String)],
+                                                                      configured: [(id: String, name: String, sources: [String])]) {
+        let sources = distinct(providers.flatMap { $0.sources.map { (id: $0.id, name: $0.name) } })
+        let named = distinct(providers.map { (id: $0.id, name: $0.displayName) })
+        let configured = zip(providers, named).map { provider, named in (id: provider.id, name: named.name, sources: provider.sources.map(\.id)) }
+        return (sources, configured)
+    }
+
+    /// The names, each one shared by two or more ids replaced by the id.
+    static func distinct(_ named: [(id: String, name: String)]) -> [(id: String, name: String)] {
+        var counts: [String: Int] = [:]
+        for item in named { counts[item.name, default: 0] += 1 }
+        return named.map { item in (id: item.id, name: counts[item.name, default: 0] > 1 ? item.id : item.name) }
+    }
 }
 
 /// Turns engine events into output.

@@ -38,18 +38,19 @@ public struct TableRenderer: Renderer {
             text += Self.weightingNote(consensus.weighting)
         }
         for failure in events.failures(in: context) {
-            let name = context.name(of: failure.id)
+            let name = context.failureName(of: failure.id)
             if failure.error.reason == .outsideCoverage {
                 text += style.dim("\(name): not asked — \(context.place.name) is outside its coverage") + "\n"
                 continue
             }
-            let (label, message) = failure.error.told(by: name)
+            let (label, message) = failure.error.told(by: context.name(of: failure.id))
             text += style.red("\(name): \(label) — \(message)") + "\n"
         }
         for (id, note) in events.notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
         text += staleNotice(ordered)
         text += replayNotice(ordered)
         text += attributionLine(ordered)
+        if let verdict = events.verdict(in: context) { text += style.bold(verdict.line) + "\n" }
         output.write(TextWrap.fit(text, width: context.width))
         output.flush()
     }

@@ -32,13 +32,16 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     public var reason: FailureCause?
     /// Seconds the provider asked to be left alone (`Retry-After` on a 5xx answer); a 429 carries them in its code.
     public var retryAfterSeconds: Double?
+    /// For a provider that is not set up: the environment variable that would set it up, e.g. `OPENWEATHERMAP_API_KEY`.
+    public var setting: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, reason: FailureCause? = nil, retryAfterSeconds: Double? = nil) {
+    public init(_ code: Code, _ message: String, reason: FailureCause? = nil, retryAfterSeconds: Double? = nil, setting: String? = nil) {
         self.code = code
         self.message = MessageText.oneLine(message)
         self.reason = reason
         self.retryAfterSeconds = retryAfterSeconds
+        self.setting = setting
     }
 
     /// Snake-case name of the code used in JSON output, e.g. `rate_limited`.

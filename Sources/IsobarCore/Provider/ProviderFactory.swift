@@ -25,11 +25,16 @@ public struct ProviderSettings: Sendable {
     public var command: [String]?
     /// `models`: the weather models to ask for in one request, each a source of its own, where the provider offers several.
     public var models: [String]?
+    /// The user's configuration file, where the entry's options are set (the file read, or where `isobar setup` writes one),
+    /// for messages that say where to change them; nil when unknown.
+    public var configurationFile: String?
+    /// True when `configurationFile` exists (the entry was read from it).
+    public var configurationFileExists = true
 
     /// Creates settings.
     public init(id: String, type: String, baseURL: RequestURL? = nil, geocodingURL: RequestURL? = nil, apiKey: String? = nil,
                 apiKeyVariable: String? = nil, forecastDays: Int? = nil, isReplay: Bool = false, contact: String? = nil,
-                command: [String]? = nil, models: [String]? = nil) {
+                command: [String]? = nil, models: [String]? = nil, configurationFile: String? = nil) {
         self.id = id
         self.type = type
         self.baseURL = baseURL
@@ -41,6 +46,7 @@ public struct ProviderSettings: Sendable {
         self.contact = contact
         self.command = command
         self.models = models
+        self.configurationFile = configurationFile
     }
 }
 

@@ -82,6 +82,9 @@ public protocol WeatherProvider: Sendable {
     func callCost(of request: WeatherRequest) -> Double
     /// The sources its answers hold, in display order: itself, or each model it asks for (see `WeatherReport.sourceReports`).
     var sources: [SourceIdentity] { get }
+    /// Why it cannot be asked `request` at all as configured (a key or contact its terms need is missing), or nil when it
+    /// can: the engine then fails it at once, before its cache, breaker or rate limit, and nothing is sent or counted.
+    func unusableReason(for request: WeatherRequest) -> ProviderError?
 }
 
 extension WeatherProvider {
@@ -90,6 +93,9 @@ extension WeatherProvider {
 
     /// One source: the provider itself, its own family.
     public var sources: [SourceIdentity] { [SourceIdentity(id: id, name: displayName)] }
+
+    /// Usable unless the provider says otherwise.
+    public func unusableReason(for request: WeatherRequest) -> ProviderError? { nil }
 
     /// Asks the provider through `transport` on the system clock with no deadline of its own (tests, tools).
     public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {

@@ -83,7 +83,7 @@ public struct BreakerStep: PipelineStep {
             return nil
         }
         guard acquired else {
-            throw ProviderError(.unavailable, "\(provider.displayName) is half-open and another call is probing it; skipped",
+            throw ProviderError(.unavailable, "\(provider.displayName): not asked while another run tries it again after failed attempts",
                                 reason: .breakerOpen)
         }
         // A probe that ended between the read and the lease has decided already: read again (open again: skip).
@@ -114,7 +114,8 @@ public struct BreakerStep: PipelineStep {
         let reopens = openedAt.addingTimeInterval(openSeconds)
         guard time.now() < reopens else { return true }
         throw ProviderError(.unavailable,
-                            "\(provider.displayName) failed \(state.failures) times in a row; skipped until \(MessageTime.clock(reopens)) UTC",
+                            "\(provider.displayName): not asked for the next \(MessageTime.duration(reopens.timeIntervalSince(time.now()).rounded(.up))) "
+                                + "(until \(MessageTime.clock(reopens)) UTC), after \(state.failures) failed attempts",
                             reason: .breakerOpen)
     }
 

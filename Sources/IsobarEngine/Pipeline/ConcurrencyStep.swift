@@ -31,7 +31,8 @@ public struct ConcurrencyStep: PipelineStep {
         if let until = pause?.pausedUntil(now: time.now()) {
             guard until < call.deadline else {
                 throw ProviderError(.rateLimited(retryAfterSeconds: until.timeIntervalSince(time.now())),
-                                    "\(providerName) is cooling down until \(MessageTime.clock(until)) UTC (HTTP 429)", reason: .cooldownWait)
+                                    "\(providerName) asked for a pause until \(MessageTime.clock(until)) UTC (HTTP 429), past this command's deadline",
+                                    reason: .cooldownWait)
             }
             try await IsobarEngine.pause(until.timeIntervalSince(time.now()), on: time, provider: providerName)
         }

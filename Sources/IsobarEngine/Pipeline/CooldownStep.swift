@@ -123,7 +123,8 @@ public struct CooldownStep: PipelineStep {
         }
         guard cooldown.until < deadline else {
             throw ProviderError(.rateLimited(retryAfterSeconds: wait),
-                                "\(name) is cooling down until \(MessageTime.clock(cooldown.until)) UTC (\(cooldown.reason))", reason: .cooldownWait)
+                                "\(name) asked for a pause until \(MessageTime.clock(cooldown.until)) UTC (\(cooldown.reason)), past this command's deadline",
+                                reason: .cooldownWait)
         }
         try await IsobarEngine.pause(wait, on: time, provider: name)
         return nil

@@ -44,12 +44,13 @@ struct BreakerStepTests {
     @Test func skipsWithBreakerOpenWhileOpen() async throws {
         let next = ScriptedStep(clock: clock, script: [.failure(Self.outage)])
         for _ in 1...3 { _ = await answer(step(next)) }
-        for wait in [0.0, 30, 29.5] {
+        for (wait, left) in [(0.0, "60 s"), (30, "30 s"), (29.5, "1 s")] {
             clock.advance(by: wait)
             let error = try #require(await answer(step(next)).error)
             #expect(error.code == .unavailable)
             #expect(error.reason == .breakerOpen)
-            #expect(error.message == "P failed 3 times in a row; skipped until 2026-11-28 09:01 UTC")
+            // Said in plain words: how long it is left alone, and after how many failed attempts.
+            #expect(error.message == "P: not asked for the next \(left) (until 2026-11-28 09:01 UTC), after 3 failed attempts")
             #expect(ProviderOutcome(error) == .skipped)
         }
         #expect(next.callCount == 3)

@@ -112,7 +112,7 @@ struct CooldownStepTests {
         let error = try #require(await answer(step(next), within: 10).error)
         #expect(error.code == .rateLimited(retryAfterSeconds: 30))
         #expect(error.reason == .cooldownWait)
-        #expect(error.message == "P is cooling down until 2026-11-28 09:00 UTC (HTTP 429)")
+        #expect(error.message == "P asked for a pause until 2026-11-28 09:00 UTC (HTTP 429), past this command's deadline")
         #expect(ProviderOutcome(error) == .rateLimited)
         #expect(next.callCount == 0)
         #expect(clock.sleeperCount == 0)

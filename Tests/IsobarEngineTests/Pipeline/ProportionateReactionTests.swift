@@ -64,7 +64,7 @@ struct ProportionateReactionTests {
             for try await result in group {
                 if let error = result.error {
                     #expect(error.reason == .breakerOpen)
-                    #expect(error.message == "P is half-open and another call is probing it; skipped")
+                    #expect(error.message == "P: not asked while another run tries it again after failed attempts")
                     skipped.withLock { $0 += 1 }
                     if skipped.withLock({ $0 }) == 3 { lot.open() }
                 }
@@ -88,7 +88,7 @@ struct ProportionateReactionTests {
         #expect(try #require(await answer(step).error).message == "P answered HTTP 503")
         #expect(next.callCount == 4)
         let error = try #require(await answer(step).error)
-        #expect(error.message.hasPrefix("P failed 4 times in a row; skipped until"))
+        #expect(error.message.hasPrefix("P: not asked for the next ") && error.message.hasSuffix("after 4 failed attempts"))
         #expect(next.callCount == 4)
     }
 
