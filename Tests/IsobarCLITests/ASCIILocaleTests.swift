@@ -13,7 +13,9 @@ import Testing
             try "São Paulo\nTokyo\nnowhere at all\n".write(toFile: file, atomically: true, encoding: .utf8)
             arguments.append(file)
         }
-        return arguments + ["--demo"]
+        // The longest deadline where there is one: both runs must see every provider answer, however loaded the machine.
+        let deadline = spec.options.contains { $0.name == "timeout" } ? ["--timeout", "600"] : []
+        return arguments + ["--demo"] + deadline
     }
 
     /// Every command of the table that has demo output, with each of its presentations for people and JSON.
