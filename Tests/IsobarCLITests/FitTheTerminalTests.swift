@@ -92,8 +92,8 @@ import Testing
 
     /// Runs a weather command's engine once, as the command does, and draws its tables (and chart) at each width.
     static func drawings(_ arguments: [String], widths: [Int]) async throws -> [(width: Int, text: String)] {
-        let environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
-                           "XDG_CACHE_HOME": temporaryDirectory("cache")]
+        let environment = ["LANG": "C.UTF-8", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
+                           "XDG_CONFIG_HOME": "/nonexistent-config", "XDG_CACHE_HOME": temporaryDirectory("cache")]
         let cli = IsobarCommandLine(environment: environment, output: BufferedSink(), errors: BufferedSink(), liveTransport: { NoNetworkTransport() })
         let command = try #require(CommandTable.named(arguments[0]))
         let parsed = try Invocation(Array(arguments.dropFirst()), command: command.spec)

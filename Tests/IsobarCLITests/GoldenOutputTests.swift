@@ -2,7 +2,7 @@
 //
 // The goldens are Tests/IsobarCLITests/Golden/demo-<command>-<variant>.jsonl|.txt; those ending in -60, -80 or -120 are
 // the tables on a terminal of that many columns (COLUMNS set), the others have no width limit; -chart- ones draw the chart
-// in Unicode (LANG=C.UTF-8) unless they say -ascii-, and -plain ones are the sentences of --plain. To rewrite them from the
+// in Unicode (LANG=C.UTF-8) unless they say -ascii- (--ascii), and -plain ones are the sentences of --plain. To rewrite them from the
 // current output (then review the diff):
 //
 //     ISOBAR_UPDATE_GOLDEN=1 swift test --disable-xctest --filter GoldenOutputTests
@@ -50,7 +50,7 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         [("forecast", ["forecast", "Minsk", "--demo", "--days", "2", "--chart"]), ("compare", ["compare", "Minsk", "--demo", "--chart"])]
             .map { GoldenCase(file: "demo-\($0.0)-chart-\(columns).txt", arguments: $0.1, columns: columns, environment: ["LANG": "C.UTF-8"]) }
     } + [
-        GoldenCase(file: "demo-forecast-chart-ascii-80.txt", arguments: ["forecast", "Minsk", "--demo", "--days", "2", "--chart"], columns: 80),
+        GoldenCase(file: "demo-forecast-chart-ascii-80.txt", arguments: ["forecast", "Minsk", "--demo", "--days", "2", "--chart", "--ascii"], columns: 80),
         GoldenCase(file: "demo-home-chart-80.txt", arguments: ["Tokyo", "--demo", "--chart"], columns: 80, environment: ["LANG": "C.UTF-8"]),
     ]
 

@@ -38,8 +38,9 @@ func runCLI(_ arguments: [String], environment extra: [String: String] = [:], re
             beforeCityChange: @escaping @Sendable () async -> Void = {}) async -> CLIRun {
     let output = BufferedSink()
     let errors = BufferedSink()
-    // A fresh cache and fresh cities per run unless the test shares them through XDG_CACHE_HOME (or --cache-dir) and XDG_DATA_HOME.
-    var environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
+    // A fresh cache and fresh cities per run unless the test shares them through XDG_CACHE_HOME (or --cache-dir) and XDG_DATA_HOME;
+    // a UTF-8 locale unless the test sets another.
+    var environment = ["LANG": "C.UTF-8", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
                        "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data"),
                        "ISOBAR_TIME_SHIFT": recordingTimeShift]
     environment.merge(extra) { $1 }
@@ -87,12 +88,12 @@ func isobarExecutable() -> String? {
     return nil
 }
 
-/// Starts a program with a clean environment (plus `environment`) and no standard input, without waiting for it.
+/// Starts a program with a clean environment (a UTF-8 locale, plus `environment`) and no standard input, without waiting for it.
 func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
+    process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
                            "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data"),
                            "ISOBAR_TIME_SHIFT": recordingTimeShift].merging(environment) { $1 }
     let out = Pipe()

@@ -9,7 +9,7 @@ import Testing
         GoldenCase(file: "demo-verify-jsonl.jsonl", arguments: ["verify", "Minsk", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-verify-csv.csv", arguments: ["verify", "Minsk", "--demo", "--format", "csv"]),
         GoldenCase(file: "demo-verify-imperial-csv.csv", arguments: ["verify", "--demo", "--units", "imperial", "--format", "csv"]),
-        GoldenCase(file: "demo-verify-chart-ascii-80.txt", arguments: ["verify", "Minsk", "--demo", "--chart"], columns: 80),
+        GoldenCase(file: "demo-verify-chart-ascii-80.txt", arguments: ["verify", "Minsk", "--demo", "--chart", "--ascii"], columns: 80),
     ] + [60, 80, 120].map { (columns: Int) in
         GoldenCase(file: "demo-verify-chart-\(columns).txt", arguments: ["verify", "Minsk", "--demo", "--chart"], columns: columns,
                    environment: ["LANG": "C.UTF-8"])

@@ -22,7 +22,7 @@ private final class TerminalSink: OutputSink {
         let config = try temporaryConfiguration("""
         {"providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)"}]}
         """)
-        let environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CACHE_HOME": temporaryDirectory("waiting")]
+        let environment = ["LANG": "C.UTF-8", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CACHE_HOME": temporaryDirectory("waiting")]
         let cli = IsobarCommandLine(environment: environment, output: BufferedSink(), errors: errors,
                                     liveTransport: { CurlTransport(userAgent: "isobar/test") })
         return await cli.run(withRoomyDeadline(["compare", "Minsk", "--config", config] + format))

@@ -26,6 +26,16 @@ struct BatchProgress {
         drawn = false
     }
 
+    /// True when the progress line belongs on `errors`: a terminal, and not the one `output` writes the rows to (where
+    /// the line would run into them; the rows appearing are the progress there). A terminal that does not say which it
+    /// is counts as the same.
+    static func belongs(on errors: any OutputSink, besides output: any OutputSink) -> Bool {
+        guard errors.isTerminal else { return false }
+        guard output.isTerminal else { return true }
+        guard let rows = output.terminalDevice, let line = errors.terminalDevice else { return false }
+        return rows != line
+    }
+
     /// `batch: 120/1000 places (12%)  35.2/s  ETA 25 s  2 failed, 1 bad line`.
     static func text(_ counts: BatchCounts, total: Int?, elapsed: Double) -> String {
         let done = counts.done

@@ -83,9 +83,9 @@ extension IsobarCommandLine {
             book.stop()
             lines.stop()
         }
+        let showsProgress = !options.quiet && BatchProgress.belongs(on: errors, besides: output)
         let watch = BatchWatch(interrupt: interrupt, deadline: options.deadlineSeconds.map { started.addingTimeInterval($0) },
-                               progress: errors.isTerminal && !options.quiet ? errors : nil,
-                               total: errors.isTerminal && !options.quiet ? path : nil)
+                               progress: showsProgress ? errors : nil, total: showsProgress ? path : nil)
         let ticker = Task { await watch.run(book: book, consumer: consumer, time: time, started: started, stopTaking: stopTaking) }
         await consumer.value
         // What is left for the archive is written meanwhile; a run cut short waits for it no longer than for the cache.

@@ -4,6 +4,19 @@ protocol IsobarCommand: Sendable {
     static var spec: CommandSpec { get }
     /// Runs on a validated invocation and returns the exit code.
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode
+    /// What the invocation writes on standard output: text for people, JSON lines or CSV.
+    static func writes(_ invocation: Invocation) -> OutputText
+}
+
+extension IsobarCommand {
+    /// What `--format` asks for: tables and sentences for people, JSON lines or CSV.
+    static func writes(_ invocation: Invocation) -> OutputText {
+        switch invocation.options.format {
+        case .table: .people
+        case .jsonl: .jsonLines
+        case .csv: .csv
+        }
+    }
 }
 
 /// `isobar compare PLACE`.
@@ -34,6 +47,8 @@ enum ForecastCommand: IsobarCommand {
 enum BatchCommand: IsobarCommand {
     static let spec = Commands.batch
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runBatch(invocation) }
+    /// JSON lines unless `--format csv`: a batch has no table.
+    static func writes(_ invocation: Invocation) -> OutputText { invocation.options.format == .csv ? .csv : .jsonLines }
 }
 
 /// `isobar search TEXT`.
@@ -64,6 +79,10 @@ enum CacheCommand: IsobarCommand {
 enum ArchiveCommand: IsobarCommand {
     static let spec = Commands.archive
     static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runArchive(invocation) }
+    /// `export` writes JSON lines whatever `--format` says; the other actions follow it.
+    static func writes(_ invocation: Invocation) -> OutputText {
+        invocation.positionals.first == "export" ? .jsonLines : invocation.options.format == .jsonl ? .jsonLines : .people
+    }
 }
 
 /// `isobar verify [PLACE]`.

@@ -72,7 +72,7 @@ enum Commands {
             .value("order", "ORDER", "completion (as each place completes, the default) or input (input order, through a bounded buffer)",
                    choices: BatchOrder.allCases.map(\.rawValue)),
             .value("deadline", "SECONDS", "stop taking places after this long for the whole run: 90, 15m, 2h (default none)"),
-            .flag("quiet", "no progress line on stderr (there is one only when stderr is a terminal)"),
+            .flag("quiet", "no progress line on stderr (there is one only when stderr is a terminal other than stdout's)"),
             .value("format", "FORMAT", "jsonl (the default) or csv (bad lines as input_error rows, the summary on stderr)",
                    choices: [OutputFormat.jsonl.rawValue, OutputFormat.csv.rawValue]),
             .flag("json", "the same as --format jsonl"),

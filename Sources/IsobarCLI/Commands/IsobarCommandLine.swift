@@ -10,8 +10,8 @@ public struct IsobarCommandLine: Sendable {
     public static let version = "0.1.0"
 
     let environment: [String: String]
-    let output: any OutputSink
-    let errors: any OutputSink
+    private(set) var output: any OutputSink
+    private(set) var errors: any OutputSink
     let registry: ProviderRegistry
     let makeLiveTransport: @Sendable () -> any Transport
     let time: any TimeSource
@@ -29,7 +29,7 @@ public struct IsobarCommandLine: Sendable {
                 taskExecutor: (any TaskExecutor)? = nil) {
         self.environment = environment
         self.output = output
-        self.errors = errors
+        self.errors = TextCharset(environment: environment) == .ascii ? ASCIISink(base: errors, conversion: .fold) : errors
         self.registry = registry
         self.makeLiveTransport = liveTransport
         self.time = Self.shiftedClock(time, environment: environment) ?? time
@@ -83,16 +83,29 @@ public struct IsobarCommandLine: Sendable {
         return (try? resolver.resolveOffline(text)) != nil
     }
 
+    /// This command line with standard output put in ASCII for `text` when the locale is not UTF-8 (see `TextCharset`).
+    func writing(_ text: OutputText) -> IsobarCommandLine {
+        guard TextCharset(environment: environment) == .ascii else { return self }
+        var copy = self
+        switch text {
+        case .people: copy.output = ASCIISink(base: output, conversion: .fold)
+        case .jsonLines: copy.output = ASCIISink(base: output, conversion: .escapeJSON)
+        case .csv: break
+        }
+        return copy
+    }
+
     /// Prints a warning line on stderr.
     func warn(_ message: String) { errors.write("isobar: warning: \(message)\n") }
 
     private func dispatch(_ arguments: [String]) async throws -> ExitCode {
         guard let first = arguments.first else {
-            return try await HomeCommand.run(Invocation(command: Commands.home), on: self)
+            return try await HomeCommand.run(Invocation(command: Commands.home), on: writing(.people))
         }
         switch first {
         case "--help", "-h", "help":
             let defaults = Invocation(command: Commands.home)
+            let output = writing(.people).output
             if arguments.count > 1, let command = CommandTable.named(arguments[1]) {
                 output.write(HelpText.command(command.spec, configuration: try? loadConfiguration(defaults)))
             } else {
@@ -101,7 +114,7 @@ public struct IsobarCommandLine: Sendable {
             }
             return .success
         case "--version", "-V":
-            output.write("isobar \(Self.version)\n")
+            writing(.people).output.write("isobar \(Self.version)\n")
             return .success
         default:
             break
@@ -109,23 +122,25 @@ public struct IsobarCommandLine: Sendable {
         guard let command = CommandTable.named(first) else {
             if first.hasPrefix("-") {
                 // `isobar --demo` and the like: the home view with options.
-                return try await HomeCommand.run(try Invocation(arguments, command: Commands.home), on: self)
+                let invocation = try Invocation(arguments, command: Commands.home)
+                return try await HomeCommand.run(invocation, on: writing(HomeCommand.writes(invocation)))
             }
             let names = CommandTable.specs.map { $0.name }
             if let suggestion = Spelling.closest(to: first, in: names), !isPlace(first) {
                 throw UsageError("unknown command '\(first)'; did you mean '\(suggestion)'? (commands are \(names.joined(separator: ", ")))")
             }
             // `isobar PLACE [options]`: the home view of that place.
-            return try await runDetail(try Invocation(arguments, command: Commands.place))
+            let invocation = try Invocation(arguments, command: Commands.place)
+            return try await writing(HomeCommand.writes(invocation)).runDetail(invocation)
         }
         var invocation = try Invocation(Array(arguments.dropFirst()), command: command.spec)
         if command.spec.name == Commands.cache.name && invocation.positionals.isEmpty {
             invocation.positionals = ["stats"]
         }
         if invocation.options.help {
-            output.write(HelpText.command(command.spec, configuration: try? loadConfiguration(invocation)))
+            writing(.people).output.write(HelpText.command(command.spec, configuration: try? loadConfiguration(invocation)))
             return .success
         }
-        return try await command.run(invocation, on: self)
+        return try await command.run(invocation, on: writing(command.writes(invocation)))
     }
 }

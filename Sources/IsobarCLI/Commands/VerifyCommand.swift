@@ -25,7 +25,8 @@ extension IsobarCommandLine {
         case .csv:
             output.write(VerifyCSV(scores: scores, units: units, place: place?.fullLabel).text)
         case .table:
-            output.write(VerifyTable(scores: scores, units: units, place: place?.fullLabel, demo: parsed.options.demo).text)
+            output.write(VerifyTable(scores: scores, units: units, place: place?.fullLabel, demo: parsed.options.demo,
+                                     width: width).text)
             if parsed.options.chart {
                 let glyphs = ChartGlyphs.choose(ascii: parsed.options.ascii, environment: environment)
                 let palette = ChartPalette(enabled: output.isTerminal && environment["NO_COLOR"] == nil)

@@ -29,16 +29,9 @@ struct ChartGlyphs: Sendable, Equatable {
     /// The mark of the line at `index`.
     func mark(_ index: Int) -> Character { marks[index % marks.count] }
 
-    /// The glyphs for an environment: ASCII when asked, or when the locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`) is not UTF-8.
+    /// The glyphs for an environment: ASCII when asked, or when the locale is not UTF-8 (see `TextCharset`).
     static func choose(ascii: Bool, environment: [String: String]) -> ChartGlyphs {
-        ascii || !isUTF8Locale(environment) ? .ascii : .unicode
-    }
-
-    /// True when the first of `LC_ALL`, `LC_CTYPE`, `LANG` that is set and not empty names UTF-8 (`en_GB.UTF-8`, `C.utf8`).
-    static func isUTF8Locale(_ environment: [String: String]) -> Bool {
-        guard let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else { return false }
-        let lowered = locale.lowercased()
-        return lowered.contains("utf-8") || lowered.contains("utf8")
+        ascii || TextCharset(environment: environment) == .ascii ? .ascii : .unicode
     }
 }
 

@@ -17,6 +17,8 @@ public protocol OutputSink: Sendable {
     var columns: Int? { get }
     /// True once nobody reads it any more (a pipe whose reader has exited).
     var isClosed: Bool { get }
+    /// Which terminal it is (its device number), when it is one and says; two sinks on the same terminal say the same.
+    var terminalDevice: UInt64? { get }
 }
 
 extension OutputSink {
@@ -26,6 +28,8 @@ extension OutputSink {
     public var columns: Int? { nil }
     /// Never closed.
     public var isClosed: Bool { false }
+    /// Not known.
+    public var terminalDevice: UInt64? { nil }
 }
 
 /// Descriptors whose reader has gone (a write failed with EPIPE), one bit per descriptor below 64.
@@ -78,6 +82,12 @@ public struct StandardStream: OutputSink {
     public var isClosed: Bool { descriptor < 64 && closedDescriptors.load(ordering: .relaxed) & (UInt64(1) << UInt64(descriptor)) != 0 }
     /// `isatty` on the descriptor.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
+    /// The terminal's device number from `fstat`, when the descriptor is a terminal.
+    public var terminalDevice: UInt64? {
+        var status = stat()
+        guard isTerminal, fstat(descriptor, &status) == 0 else { return nil }
+        return UInt64(status.st_rdev)
+    }
     /// The terminal's width from `ioctl(TIOCGWINSZ)`, or nil when it does not say.
     public var columns: Int? {
         var size = winsize()
