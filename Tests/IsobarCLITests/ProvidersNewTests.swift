@@ -4,7 +4,7 @@ import IsobarConsensus
 import Testing
 
 /// `isobar providers new`: skeletons that pass `providers check` on their fixture as written, and a third column in `compare`
-/// after one command and one edit of the configuration, as the README's tutorial says.
+/// after one command and one edit of the configuration, as the tutorial in docs/providers-reference.md says.
 @Suite(.serialized) struct ProvidersNewTests {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
 

@@ -1,4 +1,4 @@
-// Reading Isobar's output as the README shows: jq, DuckDB (read_json_auto, read_ndjson, read_csv_auto) and pandas
+// Reading Isobar's output as docs/json-lines.md shows: jq, DuckDB (read_json_auto, read_ndjson, read_csv_auto) and pandas
 // (read_json(lines=True), read_csv), over one file mixing every line type. Each test runs when its tool is installed
 // (scripts/install-deps.sh installs them) and is skipped with a message otherwise.
 import Foundation
@@ -28,7 +28,7 @@ private func report(_ script: String, _ files: (jsonl: String, lines: Int, types
     func jqReadsEveryLine() async throws {
         let files = try await mixedFiles()
         let jq = try #require(systemTool("jq"))
-        // The README's example: the consensus temperature of each place.
+        // The example of docs/json-lines.md: the consensus temperature of each place.
         let now = try await runExactly(jq, ["-r", #"select(.type == "consensus") | [.place.name, .current.temperature] | @tsv"#, files.jsonl])
         #expect(now.code == 0, "\(now.stderr)")
         #expect(now.lines.contains("Minsk\t-0.1") && now.lines.contains("Tokyo\t13.1"))

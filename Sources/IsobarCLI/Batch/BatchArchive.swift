@@ -10,7 +10,7 @@ import Synchronization
 /// as `batchSize` answers wait, and once more at the end. The archive is pruned once per run, with the first write.
 ///
 /// With observations configured, each place's proxy (the first provider, in the configuration's order, whose fresh live
-/// answer has current values at most 90 minutes old) is kept too; a batch asks no METAR station (see the README).
+/// answer has current values at most 90 minutes old) is kept too; a batch asks no METAR station (see "Forecast archive" in docs/guide.md).
 /// A failure to write ends the archiving for the run and is reported once, by `finish`.
 final class BatchArchive: Sendable {
     /// Answers collected before the writer is woken ahead of its second.

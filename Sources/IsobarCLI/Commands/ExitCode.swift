@@ -1,4 +1,4 @@
-/// Process exit codes; the README documents each.
+/// Process exit codes; the man page (docs/isobar.1) and docs/guide.md document each.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Every provider answered.
     case success = 0

@@ -3,7 +3,7 @@ import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 
-/// Writes one complete JSON object per line, flushed as each event happens (schema version 1, see the README).
+/// Writes one complete JSON object per line, flushed as each event happens (schema version 1, see docs/json-lines.md).
 ///
 /// Each line describes the place of its event's request, so one renderer serves a run over many places. Lines are written
 /// straight into bytes (`JSONOutputBuffer`), member by member, in the order the schema's documentation lists them.

@@ -1,4 +1,4 @@
-"""Reads a JSON-lines file with DuckDB as the README shows and prints what it made of it, as one JSON object.
+"""Reads a JSON-lines file with DuckDB as docs/json-lines.md shows and prints what it made of it, as one JSON object.
 
 Usage: python3 read_duckdb.py FILE [CSV]: the JSON lines, and optionally a CSV output to describe too. Exit 3 when duckdb is missing.
 """
