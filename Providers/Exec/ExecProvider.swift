@@ -26,6 +26,14 @@ public struct ExecProvider: WeatherProvider {
     public var displayName: String { description.name }
     /// What the program declared.
     public var capabilities: ProviderCapabilities { description.capabilities }
+    /// The box the program declared, or the globe.
+    public var coverage: Coverage { description.coverage }
+    /// Met when it was given a key (only a program that declared one is); otherwise what to set, when it declared one.
+    public var keyNeed: KeyNeed { key != nil ? .met : .unmet(advice: missingKey ?? "") }
+    /// The key it was given.
+    public var grantedKey: String? { key }
+    /// True for a program that declared `fetch`.
+    public var fetchesItself: Bool { description.mode == .fetch }
 
     /// A provider over a described program.
     public init(id: String, program: ExecProgram, description: ExecDescription, baseURL: RequestURL?, key: String?,

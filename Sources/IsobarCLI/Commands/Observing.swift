@@ -2,7 +2,6 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarStore
-import METAR
 
 extension IsobarCommandLine {
     /// Asks the configured observation source what the weather at `place` is now, through an engine of its own (cached and
@@ -12,12 +11,15 @@ extension IsobarCommandLine {
     func observe(_ place: Place, _ setup: WeatherSetup) async -> Bool {
         guard let entry = setup.configuration.observations, setup.configuration.archiveDays > 0, let store = setup.store,
               let dataDirectory = DataDirectory.locate(environment: environment), let directory = userDataDirectory() else { return false }
-        // Read only when the observation is not in the cache: most commands within half an hour of the last need no station.
-        let path = dataDirectory + "/stations/metar-stations.tsv"
-        var configuration = METARProvider.Configuration(stations: { () throws(METARStationsError) in try METARStations(path: path) })
-        if let url = entry.baseURL { configuration.baseURL = url }
-        if let distance = entry.maxDistanceKilometres { configuration.maxDistanceKilometres = distance }
-        let provider = METARProvider(configuration: configuration)
+        // Its station list is read only when the observation is not in the cache: most commands within half an hour of the
+        // last need no station.
+        let provider: any WeatherProvider
+        do {
+            provider = try await registry.observer(entry, environment: environment, transport: setup.live, dataDirectory: dataDirectory)
+        } catch {
+            warn("no observation was archived: \(error.message)")
+            return false
+        }
         let binding = ProviderBinding(provider: provider, transport: setup.live, policy: ProviderPolicy(declaredBy: provider))
         // The command's deadline bounds the observation too.
         var options = EngineOptions()
@@ -31,7 +33,7 @@ extension IsobarCommandLine {
         guard let report = observed, let current = report.current else { return false }
         do {
             let archive = try await UserDataStore.open(directory: directory)
-            try await archive.archiveObservation(current, source: "metar", station: METARProvider.station(of: report) ?? "?", place: place)
+            try await archive.archiveObservation(current, source: entry.type, station: provider.observationStation(of: report) ?? "?", place: place)
             return true
         } catch {
             warn("the forecast archive was not updated: \(error.message)")

@@ -79,6 +79,6 @@ enum TextWrap {
 
     /// Words that never start a line: separators, and unit symbols (but "in", which is also a word).
     private static let sticky: Set<String> = Set(["·", "—"] + UnitSystem.allCases.flatMap { units in
-        Dimension.allCases.map { units.symbol($0) }
+        Dimension.allCases.map { units.symbol($0) } + Quantity.allCases.map { units.symbol($0) } + DailyQuantity.allCases.map { units.symbol($0) }
     }).subtracting(["in"])
 }

@@ -82,6 +82,30 @@ public protocol WeatherProvider: Sendable {
     func callCost(of request: WeatherRequest) -> Double
     /// The sources its answers hold, in display order: itself, or each model it asks for (see `WeatherReport.sourceReports`).
     var sources: [SourceIdentity] { get }
+    /// Where it has data.
+    var coverage: Coverage { get }
+    /// Whether it has the key it needs, when it decides that itself rather than its configuration entry.
+    var keyNeed: KeyNeed { get }
+    /// The key it was handed when it decides itself whether to take one (a plug-in's), so that no output repeats it.
+    var grantedKey: String? { get }
+    /// Why it cannot be used at all (every fetch fails with this), nil when it can.
+    var unusableReason: ProviderError? { get }
+    /// True when its fetch never meets the host's transport (a plug-in that fetches its data itself).
+    var fetchesItself: Bool { get }
+    /// The adapter that makes its answers and the transport they come through: itself over `transport`, unless it wraps another.
+    func adapter(over transport: any Transport) -> (provider: any WeatherProvider, transport: any Transport)
+    /// The station a report of this provider was observed at, for sources of observations; nil otherwise.
+    func observationStation(of report: WeatherReport) -> String?
+}
+
+/// Whether a provider has the API key it needs.
+public enum KeyNeed: Sendable, Equatable {
+    /// As its capabilities and configuration entry say: it needs one when `requiresAPIKey`, read as the entry says.
+    case asConfigured
+    /// It has what it needs.
+    case met
+    /// It needs one it was not given; `advice` says what to set.
+    case unmet(advice: String)
 }
 
 extension WeatherProvider {
@@ -90,6 +114,27 @@ extension WeatherProvider {
 
     /// One source: the provider itself, its own family.
     public var sources: [SourceIdentity] { [SourceIdentity(id: id, name: displayName)] }
+
+    /// Everywhere.
+    public var coverage: Coverage { .global }
+
+    /// As configured.
+    public var keyNeed: KeyNeed { .asConfigured }
+
+    /// None of its own: the configuration entry's key is the one it uses.
+    public var grantedKey: String? { nil }
+
+    /// Usable.
+    public var unusableReason: ProviderError? { nil }
+
+    /// Its fetch goes through the host's transport.
+    public var fetchesItself: Bool { false }
+
+    /// Itself over `transport`.
+    public func adapter(over transport: any Transport) -> (provider: any WeatherProvider, transport: any Transport) { (self, transport) }
+
+    /// Not a source of observations.
+    public func observationStation(of report: WeatherReport) -> String? { nil }
 
     /// Asks the provider through `transport` on the system clock with no deadline of its own (tests, tools).
     public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
