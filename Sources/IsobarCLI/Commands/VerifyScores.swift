@@ -71,7 +71,7 @@ struct VerifyScores {
                 ("mae", difference(sums.meanAbsoluteError)), ("bias", difference(sums.bias)), ("rmse", difference(sums.rootMeanSquareError)),
                 ("hit_rate", sums.hitRate.map(JSONOutput.number) ?? .null),
                 ("skill_vs_persistence", sums.skillAgainstPersistence.map(JSONOutput.number) ?? .null),
-                ("unit", .string(units.symbol(quantity))),
+                ("unit", .string(units.symbol(for: quantity))),
             ]
         }
         let brierLines = brier.sorted { $0.key < $1.key }.map { key, sums in

@@ -30,10 +30,10 @@ struct CSVRows {
     /// the ends of each quantity's 80 % interval (`temperature_low80_c`, `temperature_high80_c`, …) and `interval_basis`.
     var columns: [String] {
         leadingColumns + ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"]
-            + Quantity.allCases.map { column($0.rawValue, units.symbol($0)) } + [column("precipitation", units.symbol(.precipitationAmount))]
-            + DailyQuantity.allCases.map { column($0.rawValue, units.symbol($0)) } + ["moon_phase", "moon_phase_name", "confidence", "error"]
-            + Self.hourlyIntervals.flatMap { [column($0.rawValue + "_low80", units.symbol($0)), column($0.rawValue + "_high80", units.symbol($0))] }
-            + Self.dailyIntervals.flatMap { [column($0.rawValue + "_low80", units.symbol($0)), column($0.rawValue + "_high80", units.symbol($0))] }
+            + Quantity.allCases.map { column($0.rawValue, units.symbol(for: $0)) } + [column("precipitation", units.symbol(.precipitationAmount))]
+            + DailyQuantity.allCases.map { column($0.rawValue, units.symbol(for: $0)) } + ["moon_phase", "moon_phase_name", "confidence", "error"]
+            + Self.hourlyIntervals.flatMap { [column($0.rawValue + "_low80", units.symbol(for: $0)), column($0.rawValue + "_high80", units.symbol(for: $0))] }
+            + Self.dailyIntervals.flatMap { [column($0.rawValue + "_low80", units.symbol(for: $0)), column($0.rawValue + "_high80", units.symbol(for: $0))] }
             + ["interval_basis"]
     }
 

@@ -33,10 +33,10 @@ public enum UnitSystem: String, Sendable, CaseIterable {
     }
 
     /// The unit symbol of a quantity: its spec's own for an index (`UVI`), else its dimension's.
-    public func symbol(_ quantity: Quantity) -> String { quantity.spec.unitSymbol ?? symbol(quantity.dimension) }
+    public func symbol(for quantity: Quantity) -> String { quantity.spec.unitSymbol ?? symbol(quantity.dimension) }
 
     /// The unit symbol of a daily quantity: its spec's own for an index (`UVI`), else its dimension's.
-    public func symbol(_ quantity: DailyQuantity) -> String { quantity.spec.unitSymbol ?? symbol(quantity.dimension) }
+    public func symbol(for quantity: DailyQuantity) -> String { quantity.spec.unitSymbol ?? symbol(quantity.dimension) }
 
     /// Converts an internal value to this system's unit.
     public func convert(_ value: Double, _ dimension: Dimension) -> Double {
