@@ -58,7 +58,7 @@ func benchmarkExec() async throws {
         ("shell + jq plug-in", [root + "/Providers/examples/shell/isobar-provider-open-meteo-sh"]),
     ]
     for (label, command) in programs {
-        let settings = ProviderSettings(id: "bench", type: "exec", command: command)
+        let settings = ProviderSettings(id: "bench", type: "exec", options: ExecOptions(command: command).providerOptions)
         let provider = try await ExecProvider.factory.make(ProviderContext(settings: settings, environment: environment, transport: transport))
         guard let plugin = provider as? ExecProvider else {
             print("  \(label): cannot be used: \((provider as? BrokenExecProvider)?.failure.message ?? "?")")

@@ -11,20 +11,8 @@ public struct ExecDescription: Sendable, Equatable {
         case fetch
     }
 
-    /// Where the program has data.
-    public enum Coverage: Sendable, Equatable {
-        /// Anywhere.
-        case global
-        /// Inside a box of degrees: south, west, north, east (west above east crosses the antimeridian).
-        case box(south: Double, west: Double, north: Double, east: Double)
-
-        /// True when `coordinate` lies inside.
-        public func contains(_ coordinate: Coordinate) -> Bool {
-            guard case .box(let south, let west, let north, let east) = self else { return true }
-            guard (south...north).contains(coordinate.latitude) else { return false }
-            return west <= east ? (west...east).contains(coordinate.longitude) : coordinate.longitude >= west || coordinate.longitude <= east
-        }
-    }
+    /// Where the program has data (the provider protocol's coverage).
+    public typealias Coverage = IsobarCore.Coverage
 
     /// Provider id the program suggests (the configuration's id wins).
     public var id: String

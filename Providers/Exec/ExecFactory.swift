@@ -8,9 +8,10 @@ extension ExecProvider {
     /// whose every fetch fails with that reason, so that the others still answer.
     public static let factory = ProviderFactory(
         type: "exec", summary: "an outside program in any language speaking the exec protocol (docs/plugin-protocol.md)", keyVariable: nil,
+        optionKeys: ExecOptions.keys, readOptions: ExecOptions.read,
         make: { context throws(ProviderError) in
             let settings = context.settings
-            guard let command = settings.command, !command.isEmpty else {
+            guard let command = settings.options.value(as: ExecOptions.self)?.command, !command.isEmpty else {
                 throw ProviderError(.notConfigured, "an exec provider needs a \"command\", e.g. [\"python3\", \"provider.py\"]")
             }
             do throws(ProviderError) {
@@ -44,6 +45,9 @@ public struct BrokenExecProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(kinds: Set(DataKind.allCases), horizonDays: 0, stepHours: 1, quantities: [], requiresAPIKey: false, geocoding: false)
     }
+
+    /// The reason.
+    public func unusableReason(for request: WeatherRequest?) -> ProviderError? { failure }
 
     /// Fails with the reason.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {

@@ -1,20 +1,25 @@
 import FoundationEssentials
 import IsobarCore
 
-/// The messages of the exec protocol (version 1): what the host writes on a program's stdin, and the checks on its answer.
+/// The messages of the exec protocol (version 1.1): what the host writes on a program's stdin, and the checks on its answer.
 public enum ExecMessages {
     /// The protocol version this build speaks.
     public static let protocolVersion = 1
+    /// The minor version within it, sent as `protocol_minor`: 1 accepts every quantity of the table (dew point, UV index).
+    public static let protocolMinorVersion = 1
 
-    /// `{"protocol":1,"call":"describe"}`.
+    /// `{"protocol":1,"protocol_minor":1,"call":"describe"}`.
     public static func describe() -> JSONOutput {
-        .object([("protocol", .integer(protocolVersion)), ("call", .string("describe"))])
+        .object([("protocol", .integer(protocolVersion)), ("protocol_minor", .integer(protocolMinorVersion)), ("call", .string("describe"))])
     }
 
     /// A `plan`, `decode` or `fetch` message for `request`; `key` only for a program that declared one.
     static func call(_ name: String, _ request: WeatherRequest, baseURL: RequestURL?, key: String?, round: Int? = nil,
                      state: JSONOutput? = nil, responses: [JSONOutput]? = nil) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [("protocol", .integer(protocolVersion)), ("call", .string(name)), ("request", encode(request))]
+        var members: [(String, JSONOutput)] = [
+            ("protocol", .integer(protocolVersion)), ("protocol_minor", .integer(protocolMinorVersion)), ("call", .string(name)),
+            ("request", encode(request)),
+        ]
         if let round { members.append(("round", .integer(round))) }
         members.append(("base_url", .string(baseURL?.string)))
         if let key { members.append(("key", .string(key))) }

@@ -26,6 +26,14 @@ public struct ExecProvider: WeatherProvider {
     public var displayName: String { description.name }
     /// What the program declared.
     public var capabilities: ProviderCapabilities { description.capabilities }
+    /// The box the program declared, or the globe.
+    public var coverage: Coverage { description.coverage }
+    /// Met when it was given a key (only a program that declared one is); otherwise what to set, when it declared one.
+    public var keyNeed: KeyNeed { key != nil ? .met : .unmet(advice: missingKey ?? "") }
+    /// The key it was given.
+    public var grantedKey: String? { key }
+    /// True for a program that declared `fetch`.
+    public var fetchesItself: Bool { description.mode == .fetch }
 
     /// A provider over a described program.
     public init(id: String, program: ExecProgram, description: ExecDescription, baseURL: RequestURL?, key: String?,
@@ -49,8 +57,8 @@ public struct ExecProvider: WeatherProvider {
     }
 
     /// Not set up while the key it declared is missing (a place outside its coverage is left to `fetch`, which skips it).
-    public func unusableReason(for request: WeatherRequest) -> ProviderError? {
-        guard let missingKey, description.coverage.contains(request.place.coordinate) else { return nil }
+    public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
+        guard let missingKey, request.map({ description.coverage.contains($0.place.coordinate) }) ?? true else { return nil }
         return ProviderError(.notConfigured, "\(displayName) needs an API key: \(missingKey)", setting: grantedVariable ?? description.keyVariable)
     }
 

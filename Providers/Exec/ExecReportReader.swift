@@ -10,31 +10,8 @@ public struct ExecReportReader: Sendable {
     /// A reader for `providerID`'s reports.
     public init(providerID: String) { self.providerID = providerID }
 
-    /// Sample fields, each with its physical range and where it goes.
-    private static var sampleFields: [(String, ClosedRange<Double>, WritableKeyPath<WeatherSample, Double?>)] { [
-        ("temperature_c", PhysicalRange.temperatureC, \.temperatureC),
-        ("apparent_temperature_c", PhysicalRange.temperatureC, \.apparentTemperatureC),
-        ("humidity_percent", PhysicalRange.percent, \.humidityPercent),
-        ("pressure_hpa", PhysicalRange.pressureHPa, \.pressureHPa),
-        ("wind_speed_ms", PhysicalRange.windSpeedMS, \.windSpeedMS),
-        ("wind_gust_ms", PhysicalRange.windGustMS, \.windGustMS),
-        ("wind_direction_deg", PhysicalRange.angleDeg, \.windDirectionDeg),
-        ("cloud_cover_percent", PhysicalRange.percent, \.cloudCoverPercent),
-        ("visibility_m", PhysicalRange.visibilityM, \.visibilityM),
-        ("precipitation_probability_percent", PhysicalRange.percent, \.precipitationProbabilityPercent),
-    ] }
-    /// Day fields, each with its physical range and where it goes.
-    private static var dayFields: [(String, ClosedRange<Double>, WritableKeyPath<DailyPoint, Double?>)] { [
-        ("temperature_max_c", PhysicalRange.temperatureC, \.temperatureMaxC),
-        ("temperature_min_c", PhysicalRange.temperatureC, \.temperatureMinC),
-        ("precipitation_mm", 0...PhysicalRange.precipitationMMPerHour.upperBound * 24, \.precipitationMM),
-        ("precipitation_probability_max_percent", PhysicalRange.percent, \.precipitationProbabilityMaxPercent),
-        ("wind_speed_max_ms", PhysicalRange.windSpeedMS, \.windSpeedMaxMS),
-        ("wind_gust_max_ms", PhysicalRange.windGustMS, \.windGustMaxMS),
-        ("wind_direction_dominant_deg", PhysicalRange.angleDeg, \.windDirectionDominantDeg),
-    ] }
-    static let sampleKeys = Set(sampleFields.map(\.0) + ["time", "period_hours", "precipitation_mm", "condition", "is_day"])
-    static let dayKeys = Set(dayFields.map(\.0) + ["date", "condition", "sunrise", "sunset"])
+    static let sampleKeys = Set(ExecFields.sampleQuantities.map(\.fieldName) + ExecFields.sampleExtras)
+    static let dayKeys = Set(ExecFields.dayQuantities.map(\.fieldName) + ExecFields.dayExtras)
     static let reportKeys: Set<String> = ["units", "utc_offset_seconds", "timezone", "current", "hourly", "daily"]
 
     /// The report in the `report` member of an answer, for `request`, fetched at `now`.
@@ -76,10 +53,11 @@ public struct ExecReportReader: Sendable {
             guard hours > 0, hours <= 24 else { throw fault(period, "must be more than 0 and at most 24 hours, not \(JSONOutput.format(hours))") }
             sample.periodHours = hours
         }
-        for (key, range, path) in Self.sampleFields {
-            sample[keyPath: path] = try number(value, key, range)
+        for quantity in ExecFields.sampleQuantities where quantity != .precipitationRate {
+            sample[quantity] = try number(value, quantity.fieldName, quantity.spec.range)
         }
-        sample.precipitationMM = try number(value, "precipitation_mm", 0...PhysicalRange.precipitationMMPerHour.upperBound * sample.periodHours)
+        let rate = Quantity.precipitationRate.spec.range
+        sample.precipitationMM = try number(value, Quantity.precipitationRate.fieldName, rate.lowerBound...rate.upperBound * sample.periodHours)
         sample.condition = try condition(value)
         sample.isDay = try value.nonNullMember("is_day")?.bool()
         return sample
@@ -90,8 +68,8 @@ public struct ExecReportReader: Sendable {
         let dateValue = try value.member("date")
         guard let date = LocalDate(iso: Substring(try dateValue.string())) else { throw fault(dateValue, "must be a date such as 2026-11-28") }
         var day = DailyPoint(date: date)
-        for (key, range, path) in Self.dayFields {
-            day[keyPath: path] = try number(value, key, range)
+        for quantity in ExecFields.dayQuantities {
+            day[quantity] = try number(value, quantity.fieldName, quantity.spec.range)
         }
         if let low = day.temperatureMinC, let high = day.temperatureMaxC, low > high {
             throw fault(try value.member("temperature_min_c"), "is above temperature_max_c")

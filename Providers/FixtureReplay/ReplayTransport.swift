@@ -43,8 +43,27 @@ public struct FixtureReplayProvider: WeatherProvider {
     public var capabilities: ProviderCapabilities { base.capabilities }
     /// The adapter's sources (Open-Meteo's models).
     public var sources: [SourceIdentity] { base.sources }
-    /// The adapter's reason, if any.
-    public func unusableReason(for request: WeatherRequest) -> ProviderError? { base.unusableReason(for: request) }
+    /// The adapter's coverage.
+    public var coverage: Coverage { base.coverage }
+    /// The adapter's key need.
+    public var keyNeed: KeyNeed { base.keyNeed }
+    /// The key the adapter was handed.
+    public var grantedKey: String? { base.grantedKey }
+    /// Why the adapter cannot be asked.
+    public func unusableReason(for request: WeatherRequest?) -> ProviderError? { base.unusableReason(for: request) }
+    /// Whether the adapter fetches its data itself.
+    public var fetchesItself: Bool { base.fetchesItself }
+
+    /// The adapter's cost of a request.
+    public func callCost(of request: WeatherRequest) -> Double { base.callCost(of: request) }
+
+    /// The adapter over the recordings, whatever the transport.
+    public func adapter(over transport: any Transport) -> (provider: any WeatherProvider, transport: any Transport) {
+        (base, ReplayTransport(library: library))
+    }
+
+    /// The station the adapter says a report was observed at.
+    public func observationStation(of report: WeatherReport) -> String? { base.observationStation(of: report) }
 
     /// Runs the adapter against the recordings; the context's transport is not used.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {

@@ -8,9 +8,10 @@ extension METNorwayProvider {
     public static func factory(application: String) -> ProviderFactory {
         ProviderFactory(
             type: "met-norway", summary: "MET Norway: current, hourly, 9 days; no key, a contact required (CC BY 4.0)",
+            optionKeys: METNorwayOptions.keys, readOptions: METNorwayOptions.read,
             make: { context throws(ProviderError) in
                 let settings = context.settings
-                let contact = settings.contact ?? context.environment[contactVariable]
+                let contact = settings.options.value(as: METNorwayOptions.self)?.contact ?? context.environment[contactVariable]
                 var configuration = Configuration(id: settings.id, contact: contact, application: application)
                 configuration.requiresContact = !settings.isReplay
                 configuration.configurationFile = settings.configurationFile.map { ($0, settings.configurationFileExists) }

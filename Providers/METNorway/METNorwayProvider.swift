@@ -73,7 +73,7 @@ public struct METNorwayProvider: WeatherProvider {
     }
 
     /// Not set up without a contact when it goes live: it says how to give one, and where the configuration file is.
-    public func unusableReason(for request: WeatherRequest) -> ProviderError? {
+    public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
         guard configuration.contact == nil && configuration.requiresContact else { return nil }
         let file = configuration.configurationFile.map { file in
             file.exists ? "the \"\(id)\" entry of \(file.path)" : "a \"\(id)\" entry of \(file.path) (isobar setup writes that file)"

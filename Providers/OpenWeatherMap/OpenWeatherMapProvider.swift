@@ -73,7 +73,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     /// Not set up without a key: it says which variable to set.
-    public func unusableReason(for request: WeatherRequest) -> ProviderError? {
+    public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
         guard configuration.apiKey?.isEmpty ?? true else { return nil }
         return ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)", setting: configuration.apiKeySource)
     }

@@ -56,7 +56,7 @@ func shell(_ path: String) -> [String] { ["/bin/sh", path] }
 /// Builds an exec provider the way the configuration does.
 func makeProvider(_ command: [String], id: String = "test", apiKey: String? = nil, environment: [String: String] = programEnvironment(),
                   log: @escaping @Sendable (String) -> Void = { _ in }) async throws -> any WeatherProvider {
-    let settings = ProviderSettings(id: id, type: "exec", apiKey: apiKey, command: command)
+    let settings = ProviderSettings(id: id, type: "exec", apiKey: apiKey, options: ExecOptions(command: command).providerOptions)
     return try await ExecProvider.factory.make(ProviderContext(settings: settings, environment: environment, transport: StubTransport(), log: log))
 }
 

@@ -9,10 +9,11 @@ private func parse(_ text: String) throws(ConfigurationError) -> Configuration {
 
 @Suite("Configuration: models and family_weight")
 struct ModelsConfigurationTests {
-    @Test("an open-meteo entry lists its models; family_weight defaults to one")
-    func models() throws {
+    @Test("an open-meteo entry lists its models, each a source of its provider; family_weight defaults to one")
+    func models() async throws {
         let configuration = try parse(#"{"providers":[{"type":"open-meteo","models":["ecmwf_ifs025","gfs_seamless"]}]}"#)
-        #expect(configuration.providers[0].models == ["ecmwf_ifs025", "gfs_seamless"])
+        let bindings = try await ProviderRegistry.standard().bindings(for: configuration, environment: [:], live: { NoNetworkTransport() })
+        #expect(bindings.first?.provider.sources.map(\.id) == ["open-meteo/ecmwf_ifs025", "open-meteo/gfs_seamless"])
         #expect(configuration.familyWeight == .one)
     }
 
@@ -24,7 +25,8 @@ struct ModelsConfigurationTests {
     }
 
     @Test("bad models and family weights are one-line errors", arguments: [
-        (#"{"providers":[{"type":"met-norway","models":["a"]}]}"#, "only for providers of type open-meteo"),
+        (#"{"providers":[{"type":"met-norway","models":["a"]}]}"#, "unknown key 'models' at $.providers[0] (type met-norway takes, besides the common keys, only contact)"),
+        (#"{"providers":[{"type":"openweathermap","models":["a"]}]}"#, "(type openweathermap takes only the common keys)"),
         (#"{"providers":[{"type":"open-meteo","models":[]}]}"#, "1 to 16 models"),
         (#"{"providers":[{"type":"open-meteo","models":["GFS"]}]}"#, "not a model name"),
         (#"{"providers":[{"type":"open-meteo","models":["a","a"]}]}"#, "lists a model twice"),

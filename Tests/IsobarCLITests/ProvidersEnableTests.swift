@@ -79,7 +79,7 @@ import Testing
         #expect(configuration.providers.map(\.id) == bundled.providers.map(\.id) + ["spy"])
         #expect(configuration.observations != nil, "the bundled defaults' other members are kept")
         let spy = try #require(configuration.providers.last)
-        #expect(spy.type == "exec" && spy.command == [bin + "/isobar-provider-spy"] && spy.enabled)
+        #expect(spy.type == "exec" && spy.options.notes == ["program: " + bin + "/isobar-provider-spy"] && spy.enabled)
         #expect(!ran(bin), "enabling does not run the program")
 
         let compare = await runCLI(["compare", "Minsk", "--format", "jsonl"], environment: environment(bin, configHome: configHome))

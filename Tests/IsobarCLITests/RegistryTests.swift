@@ -3,15 +3,17 @@ import IsobarCLI
 import IsobarCore
 import Testing
 
-/// A provider written outside the package, plugged in through the registry alone.
+/// A provider written outside the package, plugged in through the registry alone, with an option of its own.
 private struct ToyProvider: WeatherProvider {
     let id: String
     let capabilities: ProviderCapabilities
+    /// Its `offset_c` option: added to the temperature it reports.
+    var offset = 0.0
     var displayName: String { "Toy" }
 
     func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         var sample = WeatherSample(time: context.time.now(), periodHours: 1)
-        sample.temperatureC = 1.5
+        sample.temperatureC = 1.5 + offset
         return WeatherReport(providerID: id, place: request.place, fetchedAt: context.time.now(), current: sample)
     }
 }
@@ -26,23 +28,36 @@ private struct ToyGeocoder: Geocoding {
     }
 }
 
+/// The toy's own options, which only it reads.
+private struct ToyOptions: Sendable {
+    var offset: Double
+}
+
 private let toyFactory = ProviderFactory(
-    type: "toy", summary: "Toy: a test provider", keyVariable: "TOY_KEY",
+    type: "toy", summary: "Toy: a test provider", keyVariable: "TOY_KEY", optionKeys: ["offset_c"],
+    readOptions: { source throws(OptionError) in
+        try OptionError.reading {
+            let offset = try source.entry.optionalDouble("offset_c") ?? 0
+            guard (-10...10).contains(offset) else { throw OptionError("\(source.entry.path).offset_c must be -10 to 10") }
+            return ProviderOptions(ToyOptions(offset: offset))
+        }
+    },
     make: { context throws(ProviderError) in
         // Capabilities decided at build time, as a provider whose capabilities come from a handshake would.
         guard context.settings.id != "broken" else { throw ProviderError(.notConfigured, "the toy handshake failed") }
         let capabilities = ProviderCapabilities(kinds: [.current], horizonDays: 0, stepHours: 1, quantities: [.temperature],
                                                 requiresAPIKey: false, geocoding: true)
-        return ToyProvider(id: context.settings.id, capabilities: capabilities)
+        return ToyProvider(id: context.settings.id, capabilities: capabilities,
+                           offset: context.settings.options.value(as: ToyOptions.self)?.offset ?? 0)
     },
     geocoder: { _ in ToyGeocoder() })
 
-private let registry = ProviderRegistry(factories: ProviderRegistry.standard().factories + [toyFactory])
+private let registry = ProviderRegistry.standard().adding(toyFactory)
 
-/// A configuration replaying the two bundled providers plus live toys with the given ids.
-private func configuration(toys: [String]) throws -> String {
+/// A configuration replaying the two bundled providers plus live toys with the given ids, each with `toyKeys` added.
+private func configuration(toys: [String], toyKeys: String = "") throws -> String {
     let directory = temporaryDirectory("registry")
-    let toyEntries = toys.map { #"{"id": "\#($0)", "type": "toy"}"# }
+    let toyEntries = toys.map { #"{"id": "\#($0)", "type": "toy"\#(toyKeys)}"# }
     let text = """
         {"providers": [
           {"id": "openweathermap", "type": "openweathermap", "replay": "\(dataDirectory)/cassettes/openweathermap"},
@@ -86,6 +101,35 @@ private func configuration(toys: [String]) throws -> String {
         let lines = try parseLines(run)
         let first = try #require(lines.first)
         #expect(try first.member("place").string("name") == "Qwzxqville")
+    }
+
+    @Test func theToysOwnOptionReachesOnlyTheToy() async throws {
+        let file = try configuration(toys: ["toy"], toyKeys: #", "offset_c": 2"#)
+        let lines = try parseLines(await runCLI(["compare", "Minsk", "--config", file, "--format", "jsonl"], registry: registry))
+        let toy = try #require(try lines.first { try $0.optionalString("provider") == "toy" })
+        #expect(try toy.member("current").double("temperature") == 3.5)
+    }
+
+    @Test func aBadValueOfTheToysOptionIsAConfigurationErrorNamingItsPath() async throws {
+        let file = try configuration(toys: ["toy"], toyKeys: #", "offset_c": 40"#)
+        let run = await runCLI(["compare", "Minsk", "--config", file], registry: registry)
+        #expect(run.code == 78)
+        #expect(run.stderr.contains("$.providers[2].offset_c must be -10 to 10"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func theToysOptionOnAnotherTypeIsAnUnknownKeyNamingThatTypesKeys() async throws {
+        let file = temporaryDirectory("registry") + "/config.json"
+        try #"{"providers": [{"type": "open-meteo", "offset_c": 1}]}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = await runCLI(["compare", "Minsk", "--config", file], registry: registry)
+        #expect(run.code == 78)
+        #expect(run.stderr.contains("unknown key 'offset_c' at $.providers[0] (type open-meteo takes, besides the common keys, only models)"),
+                "\(run.stderr)")
+        // Without the toy in the registry, its key is unknown everywhere.
+        let toyFile = temporaryDirectory("registry") + "/toy.json"
+        try #"{"providers": [{"type": "met-norway", "contact": "a@example.org", "offset_c": 1}]}"#.write(toFile: toyFile, atomically: true, encoding: .utf8)
+        let plain = await runCLI(["compare", "Minsk", "--config", toyFile])
+        #expect(plain.stderr.contains("unknown key 'offset_c'") && plain.stderr.contains("only contact"), "\(plain.stderr)")
     }
 
     @Test func theDefaultConfigurationHasOneProviderPerRegisteredType() async throws {

@@ -1,5 +1,5 @@
 @testable import IsobarCLI
-import IsobarEngine
+import IsobarConsensus
 import Testing
 
 /// `isobar verify` fits the terminal like the other tables: nothing wider than it, no lead time left out.

@@ -1,4 +1,5 @@
 import IsobarCore
+import OpenMeteo
 import OpenWeatherMap
 import Testing
 

@@ -92,7 +92,7 @@ struct ArchiveLineRules: Sendable {
         var values: [String: Double] = [:]
         for (key, value) in try object.member("values").members() {
             guard let quantity = Quantity(rawValue: key) else { continue }
-            if let unit = try units?.optionalString(key), unit != UnitSystem.metric.symbol(quantity.dimension) {
+            if let unit = try units?.optionalString(key), unit != UnitSystem.metric.symbol(for: quantity) {
                 throw ConfigurationError("\(key) is in \(unit); only metric exports can be read")
             }
             let number = try value.double()

@@ -7,21 +7,21 @@ extension IsobarCommandLine {
     func loadConfiguration(_ parsed: Invocation) throws(ConfigurationError) -> Configuration {
         let dataDirectory = DataDirectory.locate(environment: environment)
         if let path = parsed.options.configFile {
-            return try Configuration.load(path: path)
+            return try Configuration.load(path: path, registry: registry)
         }
         if parsed.options.demo {
             guard let dataDirectory, DataDirectory.hasDemo(environment: environment) else {
                 throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment))
             }
-            return try Configuration.load(path: dataDirectory + "/demo.json")
+            return try Configuration.load(path: dataDirectory + "/demo.json", registry: registry)
         }
         // Present counts a file that exists or a link that leads nowhere (a loop, a missing target): that is an error, not
         // a reason to fall back to the bundled defaults.
         if let user = userConfigurationPath(), ConfigurationFile.isPresent(user) {
-            return try Configuration.load(path: user)
+            return try Configuration.load(path: user, registry: registry)
         }
         if let dataDirectory, ConfigurationFile.isPresent(dataDirectory + "/isobar.json") {
-            return try Configuration.load(path: dataDirectory + "/isobar.json")
+            return try Configuration.load(path: dataDirectory + "/isobar.json", registry: registry)
         }
         return registry.defaultConfiguration()
     }

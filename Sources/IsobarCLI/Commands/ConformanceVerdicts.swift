@@ -1,5 +1,3 @@
-import Exec
-import FixtureReplay
 import FoundationEssentials
 import IsobarCore
 import IsobarConformance
@@ -42,18 +40,16 @@ enum ConformanceVerdicts {
     /// The verdict on every rule for `provider` (as bound, with its `transport`) asked about `place`; `secret` is its key, if any.
     static func check(_ provider: any WeatherProvider, transport: any Transport, place: Place, secret: String?,
                       time: any TimeSource) async -> [RuleVerdict] {
-        guard ProviderCoverage.covers(provider, place.coordinate) else {
-            let detail = "\(place.label) lies outside \(ProviderCoverage.text(provider) ?? "its coverage")"
+        guard provider.coverage.contains(place.coordinate) else {
+            let detail = "\(place.label) lies outside \(provider.coverage.text ?? "its coverage")"
             return [RuleVerdict(rule: coverageRule, outcome: .fail, detail: detail)]
                 + rules.dropFirst().map { RuleVerdict(rule: $0, outcome: .notChecked, detail: "the place is outside the coverage") }
         }
         // A replay answers from its recordings whatever the transport; the rules that need a failing server run the adapter itself.
-        let replay = provider as? FixtureReplayProvider
-        let adapter = replay?.base ?? provider
-        let recorded = replay.map { ReplayTransport(library: $0.library) as any Transport } ?? transport
+        let (adapter, recorded) = provider.adapter(over: transport)
         let violations = await ProviderConformance.check(adapter, place: place, transport: recorded, secret: secret)
         let fetchFailed = violations.contains { $0.rule == ProviderConformance.fetchRule }
-        let fetchesItself = (adapter as? ExecProvider)?.description.mode == .fetch
+        let fetchesItself = adapter.fetchesItself
         var verdicts = [RuleVerdict(rule: coverageRule, outcome: .pass, detail: nil)]
         var reached = true
         for rule in ProviderConformance.rules {

@@ -3,7 +3,6 @@ import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarStore
-import METAR
 
 extension IsobarCommandLine {
     /// Asks the configured observation source what the weather at `place` is now, through an engine of its own (cached and
@@ -17,12 +16,15 @@ extension IsobarCommandLine {
             errors.write("isobar: note: observations: asking \(entry.baseURL?.host ?? "aviationweather.gov") for the METAR near \(place.name), "
                 + "for the forecast archive\n")
         }
-        // Read only when the observation is not in the cache: most commands within half an hour of the last need no station.
-        let path = dataDirectory + "/stations/metar-stations.tsv"
-        var configuration = METARProvider.Configuration(stations: { () throws(METARStationsError) in try METARStations(path: path) })
-        if let url = entry.baseURL { configuration.baseURL = url }
-        if let distance = entry.maxDistanceKilometres { configuration.maxDistanceKilometres = distance }
-        let provider = METARProvider(configuration: configuration)
+        // Its station list is read only when the observation is not in the cache: most commands within half an hour of the
+        // last need no station.
+        let provider: any WeatherProvider
+        do {
+            provider = try await registry.observer(entry, environment: environment, transport: setup.live, dataDirectory: dataDirectory)
+        } catch {
+            warn("no observation was archived: \(error.message)")
+            return false
+        }
         let binding = ProviderBinding(provider: provider, transport: setup.live, policy: ProviderPolicy(declaredBy: provider))
         // The command's deadline bounds the observation too.
         var options = EngineOptions()
@@ -36,7 +38,7 @@ extension IsobarCommandLine {
         guard let report = observed, let current = report.current else { return false }
         do {
             let archive = try await UserDataStore.open(directory: directory)
-            try await archive.archiveObservation(current, source: "metar", station: METARProvider.station(of: report) ?? "?", place: place)
+            try await archive.archiveObservation(current, source: entry.type, station: provider.observationStation(of: report) ?? "?", place: place)
             return true
         } catch {
             warn("the forecast archive was not updated: \(error.message)")

@@ -61,7 +61,7 @@ extension IsobarCommandLine {
     /// How `configuration` treats `program`.
     static func pluginStatus(_ program: ExecDiscovery.Program, _ configuration: Configuration) -> PluginStatus {
         guard let entry = configuration.providers.first(where: { $0.id == program.name }) else { return .available }
-        guard entry.type == "exec", entry.command?.first == program.path else { return .nameTaken }
+        guard program.isRun(by: entry.options) else { return .nameTaken }
         return entry.enabled ? .enabled : .disabled
     }
 }

@@ -1,4 +1,3 @@
-import Exec
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
@@ -19,7 +18,7 @@ extension IsobarCommandLine {
         let provider = binding.provider
         let place = try await checkedPlace(parsed.positionals.count > 2 ? parsed.positionals[2] : nil, for: provider)
         // The key that must never show in an error: the entry's, or the one a plug-in declared and was given.
-        let secret = entry.replay == nil ? (ProviderCoverage.unwrapped(provider) as? ExecProvider)?.key ?? registry.key(entry, environment) : nil
+        let secret = entry.replay == nil ? provider.grantedKey ?? registry.key(entry, environment) : nil
         let verdicts = await ConformanceVerdicts.check(provider, transport: binding.transport, place: place, secret: secret, time: time)
         let failed = verdicts.filter { $0.outcome == .fail }
         if parsed.options.format == .jsonl {
@@ -56,7 +55,7 @@ extension IsobarCommandLine {
             let chain = GeocodingChain(geocoders: [], cache: nil, diagnostics: DiagnosticLog { _ in })
             return try await resolvePlace(text, geocoding: chain, network: nil).place.withZoneOffset(at: now)
         }
-        guard let place = try places().places.first(where: { ProviderCoverage.covers(provider, $0.coordinate) }) else {
+        guard let place = try places().places.first(where: { provider.coverage.contains($0.coordinate) }) else {
             throw UsageError("no bundled place lies in the coverage of '\(provider.id)'; name a PLACE: isobar providers check \(provider.id) PLACE")
         }
         return place.withZoneOffset(at: now)

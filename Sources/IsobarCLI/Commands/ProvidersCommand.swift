@@ -1,4 +1,3 @@
-import Exec
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
@@ -37,10 +36,14 @@ extension IsobarCommandLine {
             let entry = configuration.providers.first { $0.id == provider.id }
             let capabilities = provider.capabilities
             let needsKey = capabilities.requiresAPIKey && entry?.replay == nil
-            let plugin = provider as? ExecProvider
-            let keyAdvice = plugin.map { $0.missingKey ?? "" }
-                ?? "set \(entry.flatMap(registry.keyVariable) ?? "its API key variable (api_key_env)")"
-            let configured = !needsKey || (plugin.map { $0.key != nil } ?? (entry.flatMap { registry.key($0, environment) } != nil))
+            let (configured, keyAdvice): (Bool, String)
+            switch provider.keyNeed {
+            case .asConfigured:
+                configured = !needsKey || entry.flatMap { registry.key($0, environment) } != nil
+                keyAdvice = "set \(entry.flatMap(registry.keyVariable) ?? "its API key variable (api_key_env)")"
+            case .met: (configured, keyAdvice) = (true, "")
+            case .unmet(let advice): (configured, keyAdvice) = (!needsKey, advice)
+            }
             let mode = entry?.replay.map { "replay \($0)" } ?? "live"
             let limits = binding.policy?.rateLimits ?? []
             let health = await health(of: binding.storageKey, limits: limits, in: storage, now: now, diagnostics: diagnostics)
@@ -69,8 +72,8 @@ extension IsobarCommandLine {
             }
             text += "\(provider.id) (\(provider.displayName), type \(entry?.type ?? "?")): \(mode)"
             text += configured ? "\n" : ", NOT CONFIGURED: \(keyAdvice)\n"
-            if let command = entry?.command { text += "  program: \(command.joined(separator: " "))\n" }
-            if let broken = provider as? BrokenExecProvider { text += "  UNUSABLE: \(broken.failure.message)\n" }
+            for note in entry?.options.notes ?? [] { text += "  \(note)\n" }
+            if let reason = provider.unusableReason(for: nil) { text += "  UNUSABLE: \(reason.message)\n" }
             let kinds = DataKind.allCases.filter(capabilities.kinds.contains).map(\.rawValue).joined(separator: ", ")
             text += "  data: \(kinds); \(capabilities.horizonDays) days in \(capabilities.stepHours)-hour steps"
                 + (capabilities.geocoding ? "; finds places by name\n" : "\n")

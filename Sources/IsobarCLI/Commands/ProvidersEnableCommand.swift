@@ -34,7 +34,7 @@ extension IsobarCommandLine {
             throw UsageError("no provider '\(name)' in \(file.path); isobar providers lists the configured ones")
         }
         let bytes = file.text.rendered()
-        _ = try Configuration.parse(bytes, file: file.path, directory: Self.folder(of: file.path))
+        _ = try Configuration.parse(bytes, file: file.path, directory: Self.folder(of: file.path), registry: registry)
         if let failure = PrivateFiles.replaceFile(file.path, with: bytes) {
             throw ConfigurationError("cannot write \(failure.file) (\(String(cString: strerror(failure.errorNumber)))); nothing was changed")
         }
@@ -78,7 +78,7 @@ extension IsobarCommandLine {
             }
         }
         do {
-            _ = try Configuration.parse(bytes, file: path, directory: Self.folder(of: path))
+            _ = try Configuration.parse(bytes, file: path, directory: Self.folder(of: path), registry: registry)
             return (path, try ConfigurationText(parsing: bytes), created)
         } catch let error as ConfigurationError {
             throw ConfigurationError("\(error.message); nothing was changed (fix the file first)")

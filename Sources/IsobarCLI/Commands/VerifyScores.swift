@@ -9,9 +9,7 @@ import IsobarStore
 /// provider, lead bucket and basis (METAR reports, or a provider's "current" as a labelled proxy).
 struct VerifyScores {
     /// The fields `--field` takes: those with a hit tolerance, and the precipitation chance (scored by Brier alone).
-    static let fields = Quantity.allCases.map(\.rawValue).filter {
-        Verification.Rules.hitTolerances[$0] != nil || $0 == Quantity.precipitationProbability.rawValue
-    }
+    static let fields = Quantity.allCases.filter { $0.spec.hitTolerance != nil || $0 == .precipitationProbability }.map(\.rawValue)
 
     /// The field checked.
     let quantity: Quantity
@@ -74,7 +72,7 @@ struct VerifyScores {
                 ("mae", difference(sums.meanAbsoluteError)), ("bias", difference(sums.bias)), ("rmse", difference(sums.rootMeanSquareError)),
                 ("hit_rate", sums.hitRate.map(JSONOutput.number) ?? .null),
                 ("skill_vs_persistence", sums.skillAgainstPersistence.map(JSONOutput.number) ?? .null),
-                ("unit", .string(units.symbol(quantity.dimension))),
+                ("unit", .string(units.symbol(for: quantity))),
             ]
         }
         let brierLines = brier.sorted { $0.key < $1.key }.map { key, sums in

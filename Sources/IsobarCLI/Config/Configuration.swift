@@ -49,12 +49,8 @@ public struct ProviderEntry: Sendable {
     public var forecastDays: Int?
     /// False to keep the entry but not ask it.
     public var enabled: Bool
-    /// `contact`: an e-mail address or URL sent to providers whose terms ask for one (MET Norway).
-    public var contact: String?
-    /// `command`: the program and its arguments of an `exec` provider.
-    public var command: [String]?
-    /// `models`: the weather models an `open-meteo` entry asks for in its one request, each a source of the consensus.
-    public var models: [String]?
+    /// The options of its type (`command`, `models`, `contact`…), read by its type's factory.
+    public var options = ProviderOptions()
 }
 
 /// The whole configuration: units and providers.
@@ -84,19 +80,21 @@ public struct Configuration: Sendable {
     /// `bias_correction`: with learned weights, subtract each source's learned bias before merging.
     public var biasCorrection = false
 
-    /// The keys a provider entry may have.
+    /// The keys every provider entry may have; its type's factory declares the others (`ProviderFactory.optionKeys`).
     static let providerKeys = [
         "id", "type", "api_key_env", "api_key", "base_url", "geocoding_url", "replay", "forecast_days", "enabled",
         "connect_timeout_s", "timeout_s", "max_response_bytes", "rate_limits", "ttl_s", "max_stale_s", "max_cooldown_s", "weight",
-        "contact", "command", "max_concurrent_calls", "models",
+        "max_concurrent_calls",
     ]
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days", "observations", "shared_store", "expected_machines",
                                "shared_store_timeout_ms", "family_weight", "weights",
                                "bias_correction"]
 
-    /// Parses configuration text; relative `replay` paths are taken from `directory`.
-    public static func parse(_ bytes: [UInt8], file: String, directory: String) throws(ConfigurationError) -> Configuration {
+    /// Parses configuration text, each entry's own options read by its type's factory in `registry`; relative `replay` paths
+    /// are taken from `directory`.
+    public static func parse(_ bytes: [UInt8], file: String, directory: String,
+                             registry: ProviderRegistry = .standard()) throws(ConfigurationError) -> Configuration {
         do {
             // A key named twice is refused wherever it is: which of the two values counts would be a guess.
             let root = try JSONDocument(parsing: bytes, rejectingDuplicateKeys: true).rootValue
@@ -105,7 +103,7 @@ public struct Configuration: Sendable {
             }
             var configuration = Configuration(units: .metric, providers: [], file: file)
             if let days = try root.optionalInt("archive_days", in: 0...3_650) { configuration.archiveDays = days }
-            if let entry = try root.nonNullMember("observations") { configuration.observations = try ObservationEntry(entry, file: file) }
+            if let entry = try root.nonNullMember("observations") { configuration.observations = try ObservationEntry(entry, file: file, registry: registry) }
             configuration.cacheDirectory = try root.optionalString("cache_dir").map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
             try readSharedStore(root, into: &configuration, file: file)
             if let units = try root.optionalString("units") {
@@ -123,10 +121,9 @@ public struct Configuration: Sendable {
             }
             if let correct = try root.nonNullMember("bias_correction") { configuration.biasCorrection = try correct.bool() }
             for entry in try root.member("providers").elements() {
-                for (key, _) in try entry.members() where !providerKeys.contains(key) {
-                    throw unknownKey(key, among: providerKeys, at: entry.path.description, file: file)
-                }
                 let type = try entry.string("type")
+                let factory = registry.factory(for: type)
+                try checkKeys(entry, factory, file: file)
                 var provider = ProviderEntry(
                     id: try entry.optionalString("id") ?? type, type: type,
                     apiKeyEnv: try entry.optionalString("api_key_env"), apiKey: try entry.optionalString("api_key"),
@@ -144,10 +141,8 @@ public struct Configuration: Sendable {
                 }
                 provider.limits = try limits(entry, file: file)
                 provider.budgetSeconds = try entry.optionalDouble("timeout_s")
-                provider.contact = try entry.optionalString("contact")
                 try readPolicy(entry, into: &provider, file: file)
-                provider.command = try command(entry, file: file, directory: directory)
-                provider.models = try models(entry, file: file)
+                if let factory { provider.options = try options(entry, factory, file: file, directory: directory) }
                 if let replay = try entry.optionalString("replay") {
                     provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
                 }
@@ -169,10 +164,10 @@ public struct Configuration: Sendable {
     }
 
     /// Reads and parses a configuration file.
-    public static func load(path: String) throws(ConfigurationError) -> Configuration {
+    public static func load(path: String, registry: ProviderRegistry = .standard()) throws(ConfigurationError) -> Configuration {
         let bytes = try ConfigurationFile.read(path)
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        return try parse(bytes, file: path, directory: directory.isEmpty ? "/" : directory)
+        return try parse(bytes, file: path, directory: directory.isEmpty ? "/" : directory, registry: registry)
     }
 
     private static func readPolicy(_ entry: JSONValue, into provider: inout ProviderEntry, file: String) throws {
@@ -207,20 +202,25 @@ public struct Configuration: Sendable {
         }
     }
 
-    /// `command`: a non-empty array of strings, for `exec` entries only; relative paths that exist beside the file are taken from there.
-    private static func command(_ entry: JSONValue, file: String, directory: String) throws -> [String]? {
-        let type = try entry.string("type")
-        guard let value = try entry.nonNullMember("command") else {
-            if type == "exec" { throw ConfigurationError("\(file): \(entry.path) is an exec provider and needs a \"command\", e.g. [\"python3\", \"provider.py\"]") }
-            return nil
+    /// Refuses a key that is neither common to every entry nor one of the type's own, saying which keys the type has.
+    private static func checkKeys(_ entry: JSONValue, _ factory: ProviderFactory?, file: String) throws {
+        let own = factory?.optionKeys ?? []
+        for (key, _) in try entry.members() where !providerKeys.contains(key) && !own.contains(key) {
+            let error = unknownKey(key, among: providerKeys + own, at: entry.path.description, file: file)
+            guard let factory else { throw error }
+            let hint = own.isEmpty ? "type \(factory.type) takes only the common keys"
+                : "type \(factory.type) takes, besides the common keys, only \(own.joined(separator: ", "))"
+            throw ConfigurationError("\(error.message) (\(hint))")
         }
-        guard type == "exec" else { throw ConfigurationError("\(file): \(value.path) is only for providers of type exec") }
-        let words = try value.elements().map { word throws(JSONError) in try word.string() }
-        guard let first = words.first, !first.isEmpty else { throw ConfigurationError("\(file): \(value.path) must name a program") }
-        return words.map { word in
-            guard !word.hasPrefix("/"), word.contains("/") else { return word }
-            let beside = directory + "/" + word
-            return FileManager.default.fileExists(atPath: beside) ? beside : word
+    }
+
+    /// The entry's own options, as its type's factory reads them.
+    private static func options(_ entry: JSONValue, _ factory: ProviderFactory, file: String,
+                                directory: String) throws(ConfigurationError) -> ProviderOptions {
+        do {
+            return try factory.readOptions(OptionSource(entry: entry, directory: directory))
+        } catch {
+            throw ConfigurationError("\(file): \(error.message)")
         }
     }
 
@@ -235,20 +235,6 @@ public struct Configuration: Sendable {
         case "each": return .each
         case let other: throw ConfigurationError("\(file): family_weight must be \"one\", \"each\" or a number of at least 1, not '\(other)'")
         }
-    }
-
-    /// `models`: a non-empty list of distinct model names (letters, digits, `_`), for `open-meteo` entries only.
-    private static func models(_ entry: JSONValue, file: String) throws -> [String]? {
-        guard let value = try entry.nonNullMember("models") else { return nil }
-        guard try entry.string("type") == "open-meteo" else { throw ConfigurationError("\(file): \(value.path) is only for providers of type open-meteo") }
-        let names = try value.elements().map { name throws(JSONError) in try name.string() }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_")
-        guard !names.isEmpty, names.count <= 16 else { throw ConfigurationError("\(file): \(value.path) must list 1 to 16 models") }
-        for name in names where name.isEmpty || !name.allSatisfy(allowed.contains) {
-            throw ConfigurationError("\(file): \(value.path) has '\(name)', not a model name (lower-case letters, digits and _)")
-        }
-        guard Set(names).count == names.count else { throw ConfigurationError("\(file): \(value.path) lists a model twice") }
-        return names
     }
 
     private static func limits(_ entry: JSONValue, file: String) throws -> TransferLimits? {

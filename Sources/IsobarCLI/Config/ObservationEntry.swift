@@ -3,33 +3,39 @@ import IsobarCore
 import IsobarHTTP
 
 /// The configuration's `observations` entry: the source of what actually happened (today METAR reports).
-public struct ObservationEntry: Sendable, Equatable {
-    /// The source's type: `metar`.
+public struct ObservationEntry: Sendable {
+    /// The source's type, as declared by its factory: `metar`.
     public var type: String
     /// Base URL replacing the source's default.
     public var baseURL: RequestURL?
-    /// How far from the place a station may be, in kilometres.
-    public var maxDistanceKilometres: Double?
+    /// The options of its type (`max_distance_km`…), read by its type's factory.
+    public var options = ProviderOptions()
 
-    /// The keys the entry may have.
-    static let keys = ["type", "base_url", "max_distance_km"]
+    /// The keys every observations entry may have; its type's factory declares the others.
+    static let keys = ["type", "base_url"]
 
-    /// Reads the entry, naming the file and path of anything wrong.
-    init(_ entry: JSONValue, file: String) throws {
-        for (key, _) in try entry.members() where !Self.keys.contains(key) {
-            throw Configuration.unknownKey(key, among: Self.keys, at: entry.path.description, file: file)
-        }
+    /// Reads the entry, its own options by its type's factory in `registry`, naming the file and path of anything wrong.
+    init(_ entry: JSONValue, file: String, registry: ProviderRegistry) throws {
         type = try entry.string("type")
-        guard type == "metar" else { throw ConfigurationError("\(file): \(entry.path).type must be metar, not '\(type)'") }
+        let factory = registry.observationFactory(for: type)
+        let own = factory?.optionKeys ?? []
+        for (key, _) in try entry.members() where !Self.keys.contains(key) && !own.contains(key) {
+            throw Configuration.unknownKey(key, among: Self.keys + own, at: entry.path.description, file: file)
+        }
+        guard let factory else {
+            let types = registry.observationFactories.map(\.type).joined(separator: " or ")
+            throw ConfigurationError("\(file): \(entry.path).type must be \(types), not '\(type)'")
+        }
         if let text = try entry.optionalString("base_url") {
             guard let url = RequestURL(string: text), url.scheme == "https" || CurlTransport.isLoopback(url.host) else {
                 throw ConfigurationError("\(file): \(entry.path).base_url must be an https URL (plain http only for loopback hosts)")
             }
             baseURL = url
         }
-        maxDistanceKilometres = try entry.optionalDouble("max_distance_km")
-        if let distance = maxDistanceKilometres, !(1...500).contains(distance) {
-            throw ConfigurationError("\(file): \(entry.path).max_distance_km must be between 1 and 500")
+        do {
+            options = try factory.readOptions(OptionSource(entry: entry, directory: "."))
+        } catch {
+            throw ConfigurationError("\(file): \(error.message)")
         }
     }
 }

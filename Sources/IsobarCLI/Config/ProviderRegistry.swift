@@ -3,19 +3,23 @@ import Exec
 import FixtureReplay
 import IsobarCore
 import IsobarEngine
+import METAR
 import METNorway
 import OpenMeteo
 import OpenWeatherMap
 
 /// The adapter types this build knows, each declared by its adapter. This is the composition root: adding a compiled
-/// provider is one line here.
+/// provider is one line here, and the only file of the command line that names a provider's type.
 public struct ProviderRegistry: Sendable {
     /// Known types in help order.
     public let factories: [ProviderFactory]
+    /// Known sources of observations (the configuration's `observations` entry).
+    public let observationFactories: [ProviderFactory]
 
     /// A registry of the given types.
-    public init(factories: [ProviderFactory]) {
+    public init(factories: [ProviderFactory], observationFactories: [ProviderFactory] = []) {
         self.factories = factories
+        self.observationFactories = observationFactories
     }
 
     /// The adapters compiled into Isobar.
@@ -25,13 +29,36 @@ public struct ProviderRegistry: Sendable {
             OpenMeteoProvider.factory,
             METNorwayProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
             ExecProvider.factory,
+        ], observationFactories: [
+            METARProvider.factory,
         ])
     }
 
-    /// The configuration used when there is no file: one provider of each type, ids equal to types.
+    /// This registry with `factory` added after the others (for adapters built outside this package).
+    public func adding(_ factory: ProviderFactory) -> ProviderRegistry {
+        ProviderRegistry(factories: factories + [factory], observationFactories: observationFactories)
+    }
+
+    /// The configuration used when there is no file: one provider of each type that needs no option of its own (an
+    /// outside program needs its command), ids equal to types.
     public func defaultConfiguration() -> Configuration {
-        Configuration(units: .metric, providers: factories.filter { $0.type != "exec" }.map { ProviderEntry(id: $0.type, type: $0.type, enabled: true) },
-                      file: nil)
+        let entries = factories.compactMap { factory -> ProviderEntry? in
+            guard let options = Self.optionsOfBareEntry(factory) else { return nil }
+            var entry = ProviderEntry(id: factory.type, type: factory.type, enabled: true)
+            entry.options = options
+            return entry
+        }
+        return Configuration(units: .metric, providers: entries, file: nil)
+    }
+
+    /// The options a factory reads from an entry with nothing but its type; nil when it refuses one.
+    private static func optionsOfBareEntry(_ factory: ProviderFactory) -> ProviderOptions? {
+        do {
+            let entry = try JSONDocument(parsing: JSONOutput.object([("type", .string(factory.type))]).serialized()).rootValue
+            return try factory.readOptions(OptionSource(entry: entry, directory: "."))
+        } catch {
+            return nil
+        }
     }
 
     /// The provider's declared limits and lifetimes, with the entry's overrides.
@@ -50,6 +77,24 @@ public struct ProviderRegistry: Sendable {
     /// The factory for a type, if known.
     public func factory(for type: String) -> ProviderFactory? { factories.first { $0.type == type } }
 
+    /// The factory for a type of observation source, if known.
+    public func observationFactory(for type: String) -> ProviderFactory? { observationFactories.first { $0.type == type } }
+
+    /// The observation source of an `observations` entry, asked through `transport`; its station list is read from `dataDirectory`.
+    public func observer(_ entry: ObservationEntry, environment: [String: String], transport: any Transport,
+                         dataDirectory: String) async throws(ConfigurationError) -> any WeatherProvider {
+        guard let factory = observationFactory(for: entry.type) else {
+            throw ConfigurationError("unknown observation source '\(entry.type)'")
+        }
+        let settings = ProviderSettings(id: entry.type, type: entry.type, baseURL: entry.baseURL, options: entry.options)
+        do {
+            return try await factory.make(ProviderContext(settings: settings, environment: environment, transport: transport,
+                                                          dataDirectory: dataDirectory))
+        } catch {
+            throw ConfigurationError("observation source '\(entry.type)' cannot be set up: \(error.message)")
+        }
+    }
+
     /// The variable an entry's key is read from: its `api_key_env`, else its type's usual one.
     public func keyVariable(_ entry: ProviderEntry) -> String? { entry.apiKeyEnv ?? factory(for: entry.type)?.keyVariable }
 
@@ -63,8 +108,8 @@ public struct ProviderRegistry: Sendable {
     public func settings(_ entry: ProviderEntry, _ environment: [String: String], file: (path: String, exists: Bool)? = nil) -> ProviderSettings {
         var settings = ProviderSettings(id: entry.id, type: entry.type, baseURL: entry.baseURL, geocodingURL: entry.geocodingURL,
                          apiKey: entry.replay == nil ? key(entry, environment) : nil, apiKeyVariable: keyVariable(entry),
-                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil, contact: entry.contact, command: entry.command,
-                         models: entry.models, configurationFile: file?.path)
+                         forecastDays: entry.forecastDays, isReplay: entry.replay != nil, options: entry.options,
+                         configurationFile: file?.path)
         settings.configurationFileExists = file?.exists ?? false
         return settings
     }
@@ -131,10 +176,10 @@ public struct ProviderRegistry: Sendable {
         }
     }
 
-    /// What decides a provider's answers besides the place: its type, base URL and forecast days.
+    /// What decides a provider's answers besides the place: its type, base URL, forecast days and what its options add.
     static func endpoint(_ entry: ProviderEntry) -> String {
         "type=\(entry.type);base=\(entry.baseURL?.string ?? "default");days=\(entry.forecastDays.map(String.init) ?? "default")"
-            + (entry.command.map { ";command=\($0.joined(separator: "\u{0}"))" } ?? "")
+            + (entry.options.endpoint.map { ";\($0)" } ?? "")
     }
 
     private func make(_ factory: ProviderFactory, _ entry: ProviderEntry, _ environment: [String: String], _ time: any TimeSource,

@@ -14,7 +14,7 @@ struct SourceReference: Equatable {
         }
         for entry in configuration.providers where id.hasPrefix(entry.id + "/") {
             let model = String(id.dropFirst(entry.id.count + 1))
-            if entry.models?.contains(model) == true {
+            if entry.options.members.contains(model) {
                 self.init(entryID: entry.id, model: model)
                 return
             }
@@ -32,7 +32,7 @@ struct SourceReference: Equatable {
 
     /// Every id output may print for the configuration: each entry's, and each of its models'.
     static func printedIDs(_ configuration: Configuration) -> [String] {
-        configuration.providers.flatMap { entry in [entry.id] + (entry.models ?? []).map { "\(entry.id)/\($0)" } }
+        configuration.providers.flatMap { entry in [entry.id] + entry.options.members.map { "\(entry.id)/\($0)" } }
     }
 
     /// The entries the references name, in the configuration's order, each enabled and whole: a model is asked for in its

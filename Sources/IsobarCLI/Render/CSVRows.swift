@@ -31,10 +31,10 @@ struct CSVRows {
     /// the ends of each quantity's 80 % interval (`temperature_low80_c`, `temperature_high80_c`, …) and `interval_basis`.
     var columns: [String] {
         leadingColumns + ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"]
-            + Quantity.allCases.map { column($0.rawValue, $0.dimension) } + [column("precipitation", .precipitationAmount)]
-            + DailyQuantity.allCases.map { column($0.rawValue, $0.dimension) } + ["moon_phase", "moon_phase_name", "confidence", "error"]
-            + Self.hourlyIntervals.flatMap { [column($0.rawValue + "_low80", $0.dimension), column($0.rawValue + "_high80", $0.dimension)] }
-            + Self.dailyIntervals.flatMap { [column($0.rawValue + "_low80", $0.dimension), column($0.rawValue + "_high80", $0.dimension)] }
+            + Quantity.allCases.map { column($0.rawValue, units.symbol(for: $0)) } + [column("precipitation", units.symbol(.precipitationAmount))]
+            + DailyQuantity.allCases.map { column($0.rawValue, units.symbol(for: $0)) } + ["moon_phase", "moon_phase_name", "confidence", "error"]
+            + Self.hourlyIntervals.flatMap { [column($0.rawValue + "_low80", units.symbol(for: $0)), column($0.rawValue + "_high80", units.symbol(for: $0))] }
+            + Self.dailyIntervals.flatMap { [column($0.rawValue + "_low80", units.symbol(for: $0)), column($0.rawValue + "_high80", units.symbol(for: $0))] }
             + ["interval_basis"]
     }
 
@@ -83,7 +83,7 @@ struct CSVRows {
         }
     }
 
-    private func column(_ name: String, _ dimension: Dimension) -> String { name + "_" + Self.unitSuffix(units.symbol(dimension)) }
+    private func column(_ name: String, _ symbol: String) -> String { name + "_" + Self.unitSuffix(symbol) }
 
     /// A unit symbol as a column-name suffix: `°C` → `c`, `m/s` → `m_s`, `%` → `pct`, `°` → `deg`.
     static func unitSuffix(_ symbol: String) -> String {

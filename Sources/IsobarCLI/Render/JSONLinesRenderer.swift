@@ -167,8 +167,8 @@ public struct JSONLinesRenderer: Renderer {
 
     /// The `units` object of a line: each quantity's symbol in `system`.
     static func units(_ system: UnitSystem) -> JSONOutput {
-        var members = Quantity.allCases.map { ($0.rawValue, JSONOutput.string(system.symbol($0.dimension))) }
-        members += DailyQuantity.allCases.map { ($0.rawValue, JSONOutput.string(system.symbol($0.dimension))) }
+        var members = Quantity.allCases.map { ($0.rawValue, JSONOutput.string(system.symbol(for: $0))) }
+        members += DailyQuantity.allCases.map { ($0.rawValue, JSONOutput.string(system.symbol(for: $0))) }
         members.append(("precipitation", .string(system.symbol(.precipitationAmount))))
         return .object(members)
     }

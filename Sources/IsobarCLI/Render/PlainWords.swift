@@ -69,7 +69,7 @@ enum PlainWords {
         "km": ("kilometre", "kilometres"), "mi": ("mile", "miles"), "m": ("metre", "metres"),
         "mm/h": ("millimetre per hour", "millimetres per hour"), "in/h": ("inch per hour", "inches per hour"),
         "mm": ("millimetre", "millimetres"), "in": ("inch", "inches"),
-        "UVI": ("point", "points"), "iso8601": ("local time", "local time"), "s": ("second", "seconds"),
+        "UVI": ("point", "points"), "index": ("point", "points"), "iso8601": ("local time", "local time"), "s": ("second", "seconds"),
     ]
 
     /// The unit of a difference: temperatures differ by `degrees` (or kelvin), whatever their scale.

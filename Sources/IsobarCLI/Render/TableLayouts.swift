@@ -10,7 +10,7 @@ enum TableLayouts {
         let (spread, confidence) = (names.count + 2, names.count + 3)
         var labels = ["Observed at": "Observed"]
         for quantity in Quantity.allCases where quantity.dimension != .direction {
-            let unit = units.symbol(quantity.dimension)
+            let unit = units.symbol(for: quantity)
             labels["\(quantity.label) (\(unit))"] = "\(Abbreviation.quantity(quantity)) \(unit)"
         }
         let short = Abbreviation.initials(names)

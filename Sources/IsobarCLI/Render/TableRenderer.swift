@@ -151,7 +151,7 @@ public struct TableRenderer: Renderer {
             + [condition?.value.label ?? "–", conditionNote, Self.percent(condition?.confidence)])
         for quantity in Quantity.allCases where quantity != .precipitationProbability {
             let merged = current?[quantity]
-            table.rows.append([quantity.dimension == .direction ? quantity.label : "\(quantity.label) (\(unit(quantity.dimension)))"]
+            table.rows.append([quantity.dimension == .direction ? quantity.label : "\(quantity.label) (\(context.units.symbol(for: quantity)))"]
                 + reports.map { formatInput($0.current?[quantity], merged, provider: $0.providerID, quantity.dimension) }
                 + [merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension),
                    merged.map { Self.percent($0.confidence) } ?? ""])
@@ -179,7 +179,7 @@ public struct TableRenderer: Renderer {
         guard let current = consensus.current else { return "No current conditions.\n" }
         let values = current.values
         func part(_ label: String, _ quantity: Quantity) -> String? {
-            values[quantity].map { "\(label) \(format($0.value, quantity.dimension)) \(unit(quantity.dimension))" }
+            values[quantity].map { "\(label) \(format($0.value, quantity.dimension)) \(context.units.symbol(for: quantity))" }
         }
         let time = CivilTime.clock(current.time, utcOffsetSeconds: current.utcOffsetSeconds)
         var lines = [style.bold("Now (\(time))") + "  " + [

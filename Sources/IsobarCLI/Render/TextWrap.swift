@@ -78,7 +78,10 @@ enum TextWrap {
     }
 
     /// Words that never start a line: separators, and unit symbols (but "in", which is also a word).
-    private static let sticky: Set<String> = Set(["·", "—"] + UnitSystem.allCases.flatMap { units in
-        Dimension.allCases.map { units.symbol($0) }
+    private static let sticky: Set<String> = Set(["·", "—"] + UnitSystem.allCases.flatMap { units -> [String] in
+        let dimensions: [String] = Dimension.allCases.map { units.symbol($0) }
+        let hourly: [String] = Quantity.allCases.map { units.symbol(for: $0) }
+        let daily: [String] = DailyQuantity.allCases.map { units.symbol(for: $0) }
+        return dimensions + hourly + daily
     }).subtracting(["in"])
 }

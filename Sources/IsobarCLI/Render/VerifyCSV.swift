@@ -14,7 +14,7 @@ struct VerifyCSV {
 
     /// The header's column names: errors carry the field's unit (`mae_c`, `mae_f`), the Brier columns none.
     var columns: [String] {
-        let suffix = CSVRows.unitSuffix(units.symbol(scores.quantity.dimension))
+        let suffix = CSVRows.unitSuffix(units.symbol(for: scores.quantity))
         return ["place", "basis", "provider", "field", "lead", "pairs", "weight", "mae_" + suffix, "bias_" + suffix, "rmse_" + suffix,
                 "hit_rate", "skill_vs_persistence", "brier", "brier_skill", "base_rate"]
     }

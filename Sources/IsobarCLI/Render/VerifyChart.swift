@@ -51,7 +51,7 @@ struct VerifyChart {
             labelWidth = widest
         }
         let against = basis.isProxy ? "against \(basis.id) (a proxy)" : "against \(basis.id)"
-        var text = TextWrap.fit("Mean absolute error of \(scores.quantity.rawValue) (\(units.symbol(dimension))) by lead time, \(against)",
+        var text = TextWrap.fit("Mean absolute error of \(scores.quantity.rawValue) (\(units.symbol(for: scores.quantity))) by lead time, \(against)",
                                 width: width) + "\n"
         let legend = providers.enumerated().map { index, provider in palette.line(index, String(glyphs.mark(index))) + " " + provider }
         text += TextWrap.fit((legend + ["\(glyphs.overlap) several in one place"]).joined(separator: "  "), width: width) + "\n"

@@ -20,7 +20,7 @@ struct VerifyTable {
     /// The tables as text.
     var text: String {
         let quantity = scores.quantity
-        let unit = units.symbol(quantity.dimension)
+        let unit = units.symbol(for: quantity)
         let observed = scores.observationCounts.values.reduce(0, +)
         var text = "Forecast verification: \(quantity.rawValue) (\(unit))\(place.map { " at \($0)" } ?? ""), "
             + "\(observed) observation(s)\(demo ? " in the recorded demo history" : "")\n"

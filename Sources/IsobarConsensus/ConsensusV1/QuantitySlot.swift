@@ -12,7 +12,8 @@ enum QuantitySlot {
 }
 
 extension Quantity {
-    /// The quantity's index in `Quantity.allCases`.
+    /// The quantity's index in `Quantity.allCases`: a switch, as it is read in the merge's inner loops (tested against
+    /// `allCases`, so that a quantity added to the table cannot take another's slot).
     var consensusSlot: Int {
         switch self {
         case .temperature: 0

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import IsobarCore
 
 /// Which provider, field and lead time a score is about.
 public struct ScoreKey: Sendable, Hashable, Comparable {
@@ -115,16 +116,10 @@ public enum Verification {
         /// An error within this is a hit (2 °C for temperature, as ForecastAdvisor counts).
         public var hitTolerance: Double = 2
 
-        /// The default rules; `hitTolerance` for the field.
+        /// The default rules; `hitTolerance` for the field, as its quantity's spec declares it (2 when it declares none).
         public init(field: String) {
-            hitTolerance = Self.hitTolerances[field] ?? 2
+            hitTolerance = Quantity(rawValue: field)?.spec.hitTolerance ?? 2
         }
-
-        /// Hit tolerances by field, in the model's units.
-        public static let hitTolerances: [String: Double] = [
-            "temperature": 2, "apparent_temperature": 2, "humidity": 10, "pressure": 2, "wind_speed": 2, "wind_gust": 3,
-            "cloud_cover": 20, "visibility": 2_000,
-        ]
     }
 
     /// The sums of every (provider, field, bucket, basis) that has at least one pair, as of `now`: a forecast is checked

@@ -54,12 +54,12 @@ extension WeatherSample {
         for quantity in Quantity.allCases where quantity != .precipitationRate {
             var value = self[quantity]
             guard value != nil else { continue }
-            check(&value, quantity.spec.range, quantity.rawValue + quantity.dimension.fieldSuffix, &warnings)
+            check(&value, quantity.spec.range, quantity.fieldName, &warnings)
             if value == nil { self[quantity] = nil }
         }
         let rate = Quantity.precipitationRate.spec.range
         let hours = periodHours.isFinite && periodHours > 0 ? periodHours : 1
-        check(&precipitationMM, rate.lowerBound...rate.upperBound * hours, "precipitation_mm", &warnings)
+        check(&precipitationMM, rate.lowerBound...rate.upperBound * hours, Quantity.precipitationRate.fieldName, &warnings)
     }
 }
 
@@ -73,8 +73,7 @@ extension DailyPoint {
         for quantity in DailyQuantity.allCases where quantity.dimension != .instant {
             var value = self[quantity]
             guard value != nil else { continue }
-            check(&value, quantity.spec.range,
-                  quantity == .precipitationSum ? "precipitation_mm" : quantity.rawValue + quantity.dimension.fieldSuffix, &warnings)
+            check(&value, quantity.spec.range, quantity.fieldName, &warnings)
             if value == nil { self[quantity] = nil }
         }
     }

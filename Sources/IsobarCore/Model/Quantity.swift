@@ -30,19 +30,19 @@ public enum Quantity: String, Sendable, CaseIterable, Hashable {
     /// The one declaration of the quantity, which the model, cache, alignment, merge, validation and output all read.
     public var spec: QuantitySpec {
         switch self {
-        case .temperature: QuantitySpec(.temperature, "Temperature", short: "Temp", range: -95...65, floor: 2, .linear, cacheKey: "t")
-        case .apparentTemperature: QuantitySpec(.temperature, "Feels like", short: "Feels", range: -95...65, floor: 3, .linear, cacheKey: "at")
-        case .humidity: QuantitySpec(.percent, "Humidity", short: "Humidity", range: 0...100, floor: 10, .linear, cacheKey: "rh")
-        case .pressure: QuantitySpec(.pressure, "Pressure", short: "Press", range: 850...1090, floor: 3, .linear, cacheKey: "p")
-        case .windSpeed: QuantitySpec(.speed, "Wind", short: "Wind", range: 0...120, floor: 2, .linear, cacheKey: "ws")
-        case .windGust: QuantitySpec(.speed, "Gusts", short: "Gusts", range: 0...150, floor: 3, .linear, cacheKey: "wg")
+        case .temperature: QuantitySpec(.temperature, "Temperature", short: "Temp", range: -95...65, floor: 2, .linear, cacheKey: "t", hit: 2)
+        case .apparentTemperature: QuantitySpec(.temperature, "Feels like", short: "Feels", range: -95...65, floor: 3, .linear, cacheKey: "at", hit: 2)
+        case .humidity: QuantitySpec(.percent, "Humidity", short: "Humidity", range: 0...100, floor: 10, .linear, cacheKey: "rh", hit: 10)
+        case .pressure: QuantitySpec(.pressure, "Pressure", short: "Press", range: 850...1090, floor: 3, .linear, cacheKey: "p", hit: 2)
+        case .windSpeed: QuantitySpec(.speed, "Wind", short: "Wind", range: 0...120, floor: 2, .linear, cacheKey: "ws", hit: 2)
+        case .windGust: QuantitySpec(.speed, "Gusts", short: "Gusts", range: 0...150, floor: 3, .linear, cacheKey: "wg", hit: 3)
         case .windDirection: QuantitySpec(.direction, "Wind from", short: "Wind from", range: 0...360, floor: 45, .circular, cacheKey: "wd")
-        case .cloudCover: QuantitySpec(.percent, "Cloud cover", short: "Cloud", range: 0...100, floor: 25, .linear, cacheKey: "cc")
-        case .visibility: QuantitySpec(.distance, "Visibility", short: "Vis", range: 0...100_000, floor: 5000, .linear, cacheKey: "vis")
-        case .precipitationRate: QuantitySpec(.precipitationRate, "Precipitation", short: "Precip", range: 0...500, floor: 1, .split, cacheKey: "pr")
+        case .cloudCover: QuantitySpec(.percent, "Cloud cover", short: "Cloud", range: 0...100, floor: 25, .linear, cacheKey: "cc", hit: 20)
+        case .visibility: QuantitySpec(.distance, "Visibility", short: "Vis", range: 0...100_000, floor: 5000, .linear, cacheKey: "vis", hit: 2_000)
+        case .precipitationRate: QuantitySpec(.precipitationRate, "Precipitation", short: "Precip", range: 0...500, floor: 1, .split, cacheKey: "pr", field: "precipitation_mm")
         case .precipitationProbability: QuantitySpec(.percent, "Precip. chance", short: "PoP", range: 0...100, floor: 20, .held, cacheKey: "pp")
         case .dewPoint: QuantitySpec(.temperature, "Dew point", short: "Dew pt", range: -100...40, floor: 2, .linear, cacheKey: "td")
-        case .uvIndex: QuantitySpec(.index, "UV index", short: "UV", range: 0...25, floor: 2, .linear, cacheKey: "uv")
+        case .uvIndex: QuantitySpec(.index, "UV index", short: "UV", range: 0...25, floor: 2, .linear, cacheKey: "uv", symbol: "UVI")
         }
     }
 
@@ -51,6 +51,10 @@ public enum Quantity: String, Sendable, CaseIterable, Hashable {
 
     /// Short label for tables.
     public var label: String { spec.label }
+
+    /// Its field name with its internal unit, as the exec protocol and validation warnings spell it (`temperature_c`,
+    /// `uv_index`; precipitation is `precipitation_mm`, an amount over the step's period).
+    public var fieldName: String { spec.field ?? rawValue + dimension.fieldSuffix }
 }
 
 /// How a quantity's values are put on the hour grid between a provider's steps.
@@ -82,10 +86,17 @@ public struct QuantitySpec: Sendable, Equatable {
     public var interpolation: Interpolation
     /// Its key in cached reports (short; never reused for another quantity).
     public var cacheKey: String
+    /// An error within this is a hit when forecasts are verified (2 °C for temperature, as ForecastAdvisor counts); nil
+    /// for quantities not verified on their own.
+    public var hitTolerance: Double?
+    /// The unit's symbol where its dimension has none of its own (an index: `UVI`); nil to take the dimension's.
+    public var unitSymbol: String?
+    /// Its field name with its unit where it is not the name and the dimension's suffix (`precipitation_mm`).
+    public var field: String?
 
     /// Creates a declaration.
     public init(_ dimension: Dimension, _ label: String, short: String, range: ClosedRange<Double>, floor: Double,
-                _ interpolation: Interpolation, cacheKey: String) {
+                _ interpolation: Interpolation, cacheKey: String, hit: Double? = nil, symbol: String? = nil, field: String? = nil) {
         self.dimension = dimension
         self.label = label
         self.shortLabel = short
@@ -93,6 +104,9 @@ public struct QuantitySpec: Sendable, Equatable {
         self.floor = floor
         self.interpolation = interpolation
         self.cacheKey = cacheKey
+        self.hitTolerance = hit
+        self.unitSymbol = symbol
+        self.field = field
     }
 }
 
@@ -126,12 +140,12 @@ public enum DailyQuantity: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .temperatureMax: DailyQuantitySpec(.temperature, "Max", range: -95...65, floor: 2, cacheKey: "tmax")
         case .temperatureMin: DailyQuantitySpec(.temperature, "Min", range: -95...65, floor: 2, cacheKey: "tmin")
-        case .precipitationSum: DailyQuantitySpec(.precipitationAmount, "Precip.", range: 0...12_000, floor: 3, cacheKey: "pr")
+        case .precipitationSum: DailyQuantitySpec(.precipitationAmount, "Precip.", range: 0...12_000, floor: 3, cacheKey: "pr", field: "precipitation_mm")
         case .precipitationProbabilityMax: DailyQuantitySpec(.percent, "Chance", range: 0...100, floor: 20, cacheKey: "ppmax")
         case .windSpeedMax: DailyQuantitySpec(.speed, "Wind", range: 0...120, floor: 2, cacheKey: "wsmax")
         case .windGustMax: DailyQuantitySpec(.speed, "Gusts", range: 0...150, floor: 3, cacheKey: "wgmax")
         case .windDirectionDominant: DailyQuantitySpec(.direction, "From", range: 0...360, floor: 45, circular: true, cacheKey: "wd")
-        case .uvIndexMax: DailyQuantitySpec(.index, "UV max", range: 0...25, floor: 2, cacheKey: "uvmax")
+        case .uvIndexMax: DailyQuantitySpec(.index, "UV max", range: 0...25, floor: 2, cacheKey: "uvmax", symbol: "UVI")
         case .sunrise: DailyQuantitySpec(.instant, "Sunrise", range: 0...253_402_300_799, floor: 120, cacheKey: "rise")
         case .sunset: DailyQuantitySpec(.instant, "Sunset", range: 0...253_402_300_799, floor: 120, cacheKey: "set")
         case .daylightDuration: DailyQuantitySpec(.duration, "Daylight", range: 0...86_400, floor: 240, cacheKey: "dl")
@@ -143,6 +157,9 @@ public enum DailyQuantity: String, Sendable, CaseIterable, Hashable {
 
     /// Short label for tables.
     public var label: String { spec.label }
+
+    /// Its field name with its internal unit, as the exec protocol and validation warnings spell it (`temperature_max_c`).
+    public var fieldName: String { spec.field ?? rawValue + dimension.fieldSuffix }
 }
 
 /// Everything about one daily quantity: its unit, label, physical range, outlier floor, whether it is a direction, and its
@@ -160,15 +177,22 @@ public struct DailyQuantitySpec: Sendable, Equatable {
     public var circular: Bool
     /// Its key in cached reports.
     public var cacheKey: String
+    /// The unit's symbol where its dimension has none of its own (an index: `UVI`); nil to take the dimension's.
+    public var unitSymbol: String?
+    /// Its field name with its unit where it is not the name and the dimension's suffix (`precipitation_mm`).
+    public var field: String?
 
     /// Creates a declaration.
-    public init(_ dimension: Dimension, _ label: String, range: ClosedRange<Double>, floor: Double, circular: Bool = false, cacheKey: String) {
+    public init(_ dimension: Dimension, _ label: String, range: ClosedRange<Double>, floor: Double, circular: Bool = false, cacheKey: String,
+                symbol: String? = nil, field: String? = nil) {
         self.dimension = dimension
         self.label = label
         self.range = range
         self.floor = floor
         self.circular = circular
         self.cacheKey = cacheKey
+        self.unitSymbol = symbol
+        self.field = field
     }
 }
 
@@ -190,10 +214,19 @@ public enum Dimension: String, Sendable, CaseIterable {
     case precipitationRate
     /// Precipitation amount.
     case precipitationAmount
-    /// A dimensionless index (UV).
+    /// A dimensionless index; its quantity's spec names the scale (`UVI`).
     case index
     /// An instant, seconds since 1970 internally; written as local ISO-8601 times.
     case instant
     /// A duration, seconds.
     case duration
+
+    /// The symbol of the internal unit (°C, %, hPa, m/s, °, m, mm/h, mm, s); `index` for an index, whose quantity names its scale.
+    public var internalSymbol: String {
+        switch self {
+        case .distance: "m"
+        case .instant: "ISO-8601"
+        default: UnitSystem.metric.symbol(self)
+        }
+    }
 }

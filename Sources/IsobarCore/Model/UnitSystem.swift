@@ -26,11 +26,17 @@ public enum UnitSystem: String, Sendable, CaseIterable {
         case (_, .precipitationRate): "mm/h"
         case (.imperial, .precipitationAmount): "in"
         case (_, .precipitationAmount): "mm"
-        case (_, .index): "UVI"
+        case (_, .index): "index"
         case (_, .instant): "iso8601"
         case (_, .duration): "s"
         }
     }
+
+    /// The unit symbol of a quantity: its spec's own for an index (`UVI`), else its dimension's.
+    public func symbol(for quantity: Quantity) -> String { quantity.spec.unitSymbol ?? symbol(quantity.dimension) }
+
+    /// The unit symbol of a daily quantity: its spec's own for an index (`UVI`), else its dimension's.
+    public func symbol(for quantity: DailyQuantity) -> String { quantity.spec.unitSymbol ?? symbol(quantity.dimension) }
 
     /// Converts an internal value to this system's unit.
     public func convert(_ value: Double, _ dimension: Dimension) -> Double {

@@ -18,13 +18,8 @@ public struct ProviderSettings: Sendable {
     public var forecastDays: Int?
     /// True when answers are replayed from recordings (no key is needed then).
     public var isReplay: Bool
-    /// An e-mail address or URL where the provider can reach whoever runs Isobar, for providers whose terms ask for one.
-    public var contact: String?
-
-    /// The program and its arguments, for providers that are outside programs (`exec`).
-    public var command: [String]?
-    /// `models`: the weather models to ask for in one request, each a source of its own, where the provider offers several.
-    public var models: [String]?
+    /// The options of its type, as its factory read them from the entry.
+    public var options: ProviderOptions
     /// The user's configuration file, where the entry's options are set (the file read, or where `isobar setup` writes one),
     /// for messages that say where to change them; nil when unknown.
     public var configurationFile: String?
@@ -33,8 +28,8 @@ public struct ProviderSettings: Sendable {
 
     /// Creates settings.
     public init(id: String, type: String, baseURL: RequestURL? = nil, geocodingURL: RequestURL? = nil, apiKey: String? = nil,
-                apiKeyVariable: String? = nil, forecastDays: Int? = nil, isReplay: Bool = false, contact: String? = nil,
-                command: [String]? = nil, models: [String]? = nil, configurationFile: String? = nil) {
+                apiKeyVariable: String? = nil, forecastDays: Int? = nil, isReplay: Bool = false, options: ProviderOptions = ProviderOptions(),
+                configurationFile: String? = nil) {
         self.id = id
         self.type = type
         self.baseURL = baseURL
@@ -43,9 +38,7 @@ public struct ProviderSettings: Sendable {
         self.apiKeyVariable = apiKeyVariable
         self.forecastDays = forecastDays
         self.isReplay = isReplay
-        self.contact = contact
-        self.command = command
-        self.models = models
+        self.options = options
         self.configurationFile = configurationFile
     }
 }
@@ -65,11 +58,15 @@ public struct ProviderContext: Sendable {
     /// When anything the adapter asks while it is built (a plug-in's `describe`) must have ended: the command's deadline, on
     /// the system clock; nil leaves the adapter's own limit.
     public var deadline: Date?
+    /// The directory of Isobar's bundled data (station lists and the like), when it was found.
+    public var dataDirectory: String?
 
     /// Creates a context.
     public init(settings: ProviderSettings, environment: [String: String] = [:], time: any TimeSource = SystemTime(),
-                transport: any Transport, log: @escaping @Sendable (String) -> Void = { _ in }, deadline: Date? = nil) {
+                transport: any Transport, log: @escaping @Sendable (String) -> Void = { _ in }, deadline: Date? = nil,
+                dataDirectory: String? = nil) {
         self.settings = settings
+        self.dataDirectory = dataDirectory
         self.environment = environment
         self.time = time
         self.transport = transport
@@ -101,18 +98,25 @@ public struct ProviderFactory: Sendable {
     public let summary: String
     /// The environment variable the key is read from unless the entry names another; nil when the type needs no key.
     public let keyVariable: String?
+    /// The keys of its own a configuration entry of this type may have, besides the ones every entry may have.
+    public let optionKeys: [String]
+    /// Reads its own options from an entry (called for every entry of the type, so that a missing option can be refused).
+    public let readOptions: @Sendable (OptionSource) throws(OptionError) -> ProviderOptions
     /// Builds the provider; may ask the provider about itself first, and may fail with a reason.
     public let make: @Sendable (ProviderContext) async throws(ProviderError) -> any WeatherProvider
     /// Its geocoder for a context, when it has one and can use it (e.g. only with a key).
     public let geocoder: @Sendable (ProviderContext) -> (any Geocoding)?
 
     /// Declares an adapter type.
-    public init(type: String, summary: String, keyVariable: String? = nil,
+    public init(type: String, summary: String, keyVariable: String? = nil, optionKeys: [String] = [],
+                readOptions: @escaping @Sendable (OptionSource) throws(OptionError) -> ProviderOptions = { _ in ProviderOptions() },
                 make: @escaping @Sendable (ProviderContext) async throws(ProviderError) -> any WeatherProvider,
                 geocoder: @escaping @Sendable (ProviderContext) -> (any Geocoding)? = { _ in nil }) {
         self.type = type
         self.summary = summary
         self.keyVariable = keyVariable
+        self.optionKeys = optionKeys
+        self.readOptions = readOptions
         self.make = make
         self.geocoder = geocoder
     }

@@ -82,9 +82,32 @@ public protocol WeatherProvider: Sendable {
     func callCost(of request: WeatherRequest) -> Double
     /// The sources its answers hold, in display order: itself, or each model it asks for (see `WeatherReport.sourceReports`).
     var sources: [SourceIdentity] { get }
-    /// Why it cannot be asked `request` at all as configured (a key or contact its terms need is missing), or nil when it
-    /// can: the engine then fails it at once, before its cache, breaker or rate limit, and nothing is sent or counted.
-    func unusableReason(for request: WeatherRequest) -> ProviderError?
+    /// Where it has data.
+    var coverage: Coverage { get }
+    /// Whether it has the key it needs, when it decides that itself rather than its configuration entry.
+    var keyNeed: KeyNeed { get }
+    /// The key it was handed when it decides itself whether to take one (a plug-in's), so that no output repeats it.
+    var grantedKey: String? { get }
+    /// Why it cannot be asked `request` at all as configured (a key or contact its terms need is missing, its program is
+    /// broken), or nil when it can: the engine then fails it at once, before its cache, breaker or rate limit, and nothing is
+    /// sent or counted. With no request, whether it can be used anywhere (`isobar providers`).
+    func unusableReason(for request: WeatherRequest?) -> ProviderError?
+    /// True when its fetch never meets the host's transport (a plug-in that fetches its data itself).
+    var fetchesItself: Bool { get }
+    /// The adapter that makes its answers and the transport they come through: itself over `transport`, unless it wraps another.
+    func adapter(over transport: any Transport) -> (provider: any WeatherProvider, transport: any Transport)
+    /// The station a report of this provider was observed at, for sources of observations; nil otherwise.
+    func observationStation(of report: WeatherReport) -> String?
+}
+
+/// Whether a provider has the API key it needs.
+public enum KeyNeed: Sendable, Equatable {
+    /// As its capabilities and configuration entry say: it needs one when `requiresAPIKey`, read as the entry says.
+    case asConfigured
+    /// It has what it needs.
+    case met
+    /// It needs one it was not given; `advice` says what to set.
+    case unmet(advice: String)
 }
 
 extension WeatherProvider {
@@ -94,8 +117,26 @@ extension WeatherProvider {
     /// One source: the provider itself, its own family.
     public var sources: [SourceIdentity] { [SourceIdentity(id: id, name: displayName)] }
 
+    /// Everywhere.
+    public var coverage: Coverage { .global }
+
+    /// As configured.
+    public var keyNeed: KeyNeed { .asConfigured }
+
+    /// None of its own: the configuration entry's key is the one it uses.
+    public var grantedKey: String? { nil }
+
     /// Usable unless the provider says otherwise.
-    public func unusableReason(for request: WeatherRequest) -> ProviderError? { nil }
+    public func unusableReason(for request: WeatherRequest?) -> ProviderError? { nil }
+
+    /// Its fetch goes through the host's transport.
+    public var fetchesItself: Bool { false }
+
+    /// Itself over `transport`.
+    public func adapter(over transport: any Transport) -> (provider: any WeatherProvider, transport: any Transport) { (self, transport) }
+
+    /// Not a source of observations.
+    public func observationStation(of report: WeatherReport) -> String? { nil }
 
     /// Asks the provider through `transport` on the system clock with no deadline of its own (tests, tools).
     public func fetch(_ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {

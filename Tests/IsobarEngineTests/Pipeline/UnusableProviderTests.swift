@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -15,7 +16,7 @@ import Testing
         var displayName: String { base.displayName }
         var capabilities: ProviderCapabilities { base.capabilities }
 
-        func unusableReason(for request: WeatherRequest) -> ProviderError? {
+        func unusableReason(for request: WeatherRequest?) -> ProviderError? {
             keyMissing ? ProviderError(.notConfigured, "A needs an API key: set A_KEY", setting: "A_KEY") : nil
         }
 
@@ -28,7 +29,7 @@ import Testing
 
     /// Runs the engine `times` over `provider` sharing `harness`'s storage; the errors each run ended with.
     func run(_ provider: KeyedProvider, _ harness: Harness, times: Int) async -> [ProviderError] {
-        let engine = Engine(bindings: [ProviderBinding(provider: provider, transport: harness.server, policy: policy(limits: [window]))],
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: provider, transport: harness.server, policy: policy(limits: [window]))],
                             storage: EngineStorage(harness.storage), options: harness.options, time: harness.clock,
                             diagnostics: harness.diagnostics, random: { $0.lowerBound })
         var errors: [ProviderError] = []

@@ -11,7 +11,7 @@ struct METNorwayProviderTests {
 
     func make(contact: String? = nil, environment: [String: String] = [:], replay: Bool = false) async throws(ProviderError)
         -> any WeatherProvider {
-        let settings = ProviderSettings(id: "met-norway", type: "met-norway", isReplay: replay, contact: contact)
+        let settings = ProviderSettings(id: "met-norway", type: "met-norway", isReplay: replay, options: ProviderOptions(METNorwayOptions(contact: contact)))
         return try await factory.make(ProviderContext(settings: settings, environment: environment, transport: StubTransport { _ in response(500, "") }))
     }
 

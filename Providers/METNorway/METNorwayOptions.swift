@@ -1,0 +1,18 @@
+import IsobarCore
+
+/// The options of a `met-norway` entry: who runs Isobar, as its terms ask.
+public struct METNorwayOptions: Sendable, Equatable {
+    /// `contact`: an e-mail address or URL sent in the User-Agent; nil to read `ISOBAR_CONTACT`.
+    public var contact: String?
+
+    /// Options with `contact`.
+    public init(contact: String?) { self.contact = contact }
+
+    /// The keys a met-norway entry has of its own.
+    public static let keys = ["contact"]
+
+    /// `contact`, a string, when present.
+    public static func read(_ source: OptionSource) throws(OptionError) -> ProviderOptions {
+        try OptionError.reading { ProviderOptions(METNorwayOptions(contact: try source.entry.optionalString("contact"))) }
+    }
+}
