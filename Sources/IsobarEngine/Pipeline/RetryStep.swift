@@ -45,9 +45,10 @@ public struct RetryStep: PipelineStep {
     }
 
     /// Unavailable and timed-out calls may succeed on a second try; nothing else will, nor one whose provider said when to
-    /// come back (`Retry-After`: the cooldown step above keeps every process away until then).
+    /// come back (`Retry-After`: the cooldown step above keeps every process away until then), nor one that ran into its
+    /// deadline (a plug-in that hung until it was stopped would hang again, and each attempt would cost a whole deadline).
     public static func isRetryable(_ error: ProviderError) -> Bool {
-        guard error.retryAfterSeconds == nil else { return false }
+        guard error.retryAfterSeconds == nil, error.reason != .deadline else { return false }
         return switch error.code {
         case .unavailable, .timeout: true
         default: false
