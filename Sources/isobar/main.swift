@@ -7,5 +7,8 @@ import Glibc
 
 // No plug-in program outlives the command: not when it ends, nor when Ctrl-C, SIGTERM or SIGHUP stops it.
 ProgramGroups.stopAllOnExit()
+// A reader that goes away (`| head -1`) makes writes fail with EPIPE instead of ending the process mid-run: the command
+// finishes its work (answers fetched are committed to the cache) and exits with its own status for a closed output.
+signal(SIGPIPE, SIG_IGN)
 let code = await IsobarCommandLine(environment: ProcessInfo.processInfo.environment).run(Array(CommandLine.arguments.dropFirst()))
 exit(code)
