@@ -53,9 +53,7 @@ public struct BreakerStep: PipelineStep {
             await release(probe)
             return report
         } catch {
-            // A call the command's deadline cut off (the engine cancels it) timed out, as far as the provider's health goes:
-            // a plug-in that hangs until then is counted like an HTTP provider whose own timeout fired first.
-            if Self.countsAgainst(error) || (error.reason == .cancelled && time.now() >= call.deadline) { await record(succeeded: false) }
+            if Self.countsAgainst(error) { await record(succeeded: false) }
             await release(probe)
             throw error
         }

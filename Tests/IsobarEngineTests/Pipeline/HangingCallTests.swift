@@ -2,6 +2,7 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
+import Synchronization
 import Testing
 
 /// A provider that hangs until its deadline (a plug-in that never answers) is treated as one that times out: counted once
@@ -34,27 +35,56 @@ struct HangingCallTests {
         #expect(next.callCount == 2)
     }
 
-    @Test func aCallStoppedByItsDeadlineCountsAgainstTheBreaker() async throws {
-        // The command's deadline passes while the call hangs, and the engine cancels it.
-        let next = ScriptedStep(clock: clock) { [clock] _, _ throws(ProviderError) in
+    /// The breaker over the provider's fetch, as composed.
+    func breakerOverFetch(_ provider: FakeProvider) -> BreakerStep {
+        breakerStep(FetchStep(provider: provider, transport: UnusedTransport(), time: clock))
+    }
+
+    @Test func aFetchStoppedByItsDeadlineCountsAgainstTheBreaker() async throws {
+        let asked = Counter()
+        // The command's deadline passes while the fetch hangs, and the engine cancels it.
+        let hanging = FakeProvider("p") { [clock] _, _ throws(ProviderError) in
+            asked.add()
             clock.advance(by: 11)
             throw ProviderError(.cancelled, "P: cancelled", reason: .cancelled)
         }
-        let step = breakerStep(next)
+        let step = breakerOverFetch(hanging)
         for _ in 1...3 {
-            _ = await Result.of { () async throws(ProviderError) in try await step.answer(providerCall(clock: clock, within: 10)) }
+            let result = await Result.of { () async throws(ProviderError) in try await step.answer(providerCall(clock: clock, within: 10)) }
+            #expect(result.error?.code == .timeout)
+            #expect(result.error?.reason == .deadline)
         }
         #expect(try await storage.breaker(provider: "p").failures == 3)
         #expect(try await storage.breaker(provider: "p").openedAt != nil)
         let skipped = await Result.of { () async throws(ProviderError) in try await step.answer(providerCall(clock: clock, within: 10)) }
         #expect(skipped.error?.reason == .breakerOpen)
-        #expect(next.callCount == 3)
+        #expect(asked.value == 3)
     }
 
     @Test func aCallCancelledBeforeItsDeadlineDoesNotCount() async throws {
-        let next = ScriptedStep(clock: clock, script: [.failure(ProviderError(.cancelled, "P: cancelled", reason: .cancelled))])
-        let step = breakerStep(next)
-        _ = await Result.of { () async throws(ProviderError) in try await step.answer(providerCall(clock: clock, within: 10)) }
+        let cancelled = FakeProvider("p") { _, _ throws(ProviderError) in throw ProviderError(.cancelled, "P: cancelled", reason: .cancelled) }
+        let result = await Result.of { () async throws(ProviderError) in
+            try await breakerOverFetch(cancelled).answer(providerCall(clock: clock, within: 10))
+        }
+        #expect(result.error?.reason == .cancelled)
         #expect(try await storage.breaker(provider: "p").failures == 0)
     }
+
+    /// A call stopped by its deadline before the provider was asked (waiting for the store, a slot or a permit) says nothing
+    /// about the provider.
+    @Test func aCallCutOffBeforeTheFetchDoesNotCount() async throws {
+        let next = ScriptedStep(clock: clock) { [clock] _, _ throws(ProviderError) in
+            clock.advance(by: 11)
+            throw ProviderError(.cancelled, "P: cancelled", reason: .cancelled)
+        }
+        _ = await Result.of { () async throws(ProviderError) in try await breakerStep(next).answer(providerCall(clock: clock, within: 10)) }
+        #expect(try await storage.breaker(provider: "p").failures == 0)
+    }
+}
+
+/// Counts calls.
+private final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }
