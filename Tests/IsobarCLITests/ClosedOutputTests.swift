@@ -12,7 +12,7 @@ import Testing
         let readerGone = DispatchSemaphore(value: 0)
         defer { readerGone.signal() }
         let owm = try LoopbackServer { _ in .init(weather) }
-        // Open-Meteo answers only once the reader has closed its end of the pipe.
+        // Open-Meteo answers only once the reader has closed its end of the pipe (its transfer may wait that long).
         let slow = try LoopbackServer { _ in
             readerGone.wait()
             return .init(meteo)
@@ -20,7 +20,7 @@ import Testing
         let config = try temporaryConfiguration("""
         {"providers": [
           {"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY", "base_url": "\(owm.baseURL)"},
-          {"id": "open-meteo", "type": "open-meteo", "base_url": "\(slow.baseURL)"}
+          {"id": "open-meteo", "type": "open-meteo", "base_url": "\(slow.baseURL)", "timeout_s": 600}
         ]}
         """)
         let binary = try #require(isobarExecutable())

@@ -23,13 +23,15 @@ import Testing
             return .init(weather)
         }
         let config = try temporaryConfiguration("""
-        {"providers": [{"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY", "base_url": "\(server.baseURL)"}]}
+        {"providers": [{"id": "openweathermap", "type": "openweathermap", "api_key_env": "TEST_OWM_KEY", "base_url": "\(server.baseURL)",
+                        "timeout_s": 600}]}
         """)
         let binary = try #require(isobarExecutable())
         let cache = temporaryDirectory("interrupted-lease")
         let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": cache]
         let holder = try launch(binary, ["now", "Minsk", "--config", config, "--format", "jsonl", "--timeout", "600"], environment: environment)
-        try #require(await Self.arrives { server.requests.count == 1 }, "the first command never asked")
+        try #require(await Self.arrives { server.requests.count == 1 || !holder.0.isRunning }, "the first command never asked")
+        try #require(server.requests.count == 1, "the first command ended before asking")
         kill(holder.0.processIdentifier, signal)
         let stopped = await finish(holder)
         #expect(holder.0.terminationReason == .uncaughtSignal)
@@ -49,9 +51,10 @@ import Testing
         #expect(statuses == ["ok"])
     }
 
-    /// Polls `condition` every 50 ms, up to a generous while (an outcome, not a measured time).
+    /// Polls `condition` every 50 ms, up to a generous while for a machine busy with the whole suite (an outcome, not a
+    /// measured time).
     static func arrives(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<1200 {
+        for _ in 0..<6000 {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(50))
         }
