@@ -8,6 +8,8 @@ public struct ExecProvider: WeatherProvider {
     public static let maxRounds = 3
     /// Longest a single call may take when the command sets no deadline.
     public static let defaultCallSeconds = 30.0
+    /// How long before the call's deadline the program is stopped (at most a tenth of the time it is given).
+    public static let spareSeconds = 0.2
 
     /// Configured id.
     public let id: String
@@ -68,9 +70,11 @@ public struct ExecProvider: WeatherProvider {
             throw ProviderError(.unsupported, "\(displayName) has no data for \(request.place.label) (outside its coverage)", reason: .outsideCoverage)
         }
         if let unusable = unusableReason(for: request) { throw unusable }
-        // The deadline is on the engine's clock; the program runs on the system clock.
+        // The deadline is on the engine's clock; the program runs on the system clock. It is stopped a moment before the
+        // call's deadline, so that its timeout ends the call (and is counted by the provider's breaker, as an HTTP
+        // provider's own timeout is) rather than the command's deadline cancelling the call.
         let remaining = context.deadline.timeIntervalSince(context.time.now())
-        let deadline = Date().addingTimeInterval(min(remaining, Self.defaultCallSeconds))
+        let deadline = Date().addingTimeInterval(min(remaining - min(Self.spareSeconds, remaining / 10), Self.defaultCallSeconds))
         let reader = ExecReportReader(providerID: id)
         if description.mode == .fetch {
             let answer = try await program.exchange(ExecMessages.call("fetch", request, baseURL: baseURL, key: key), deadline: deadline)

@@ -22,6 +22,10 @@ enum RedisKeys {
         prefix + tag(provider) + ":gcra:\(scope):\(Self.number(window.limit))/\(Self.number(window.perSeconds))"
     }
 
+    /// The mark that the server counts a provider's windows (for the API key `scope` stands for): missing on a new server
+    /// or one restarted empty, whose windows are then seeded from the local ledger first.
+    static func seeded(_ provider: String, scope: String) -> String { prefix + tag(provider) + ":gcra:\(scope):seeded" }
+
     /// A provider's cooldown.
     static func cooldown(_ provider: String) -> String { prefix + tag(provider) + ":cooldown" }
 
@@ -65,6 +69,10 @@ struct GCRAWindow: Equatable {
         burst = max(1, (window.limit / 2).rounded(.down))
         intervalMilliseconds = window.perSeconds * 1000 / max(1, window.limit - burst - 1)
     }
+
+    /// The longest a seeded window is put ahead, in milliseconds: a full window frees up within its length, so the next
+    /// call is let through one window's length from now at the latest.
+    func seedCapMilliseconds(_ window: RateLimit) -> Double { window.perSeconds * 1000 + max(0, burst - 1) * intervalMilliseconds }
 
     /// The most calls it lets through in any span of `seconds` (the burst, and one per interval).
     func most(inSeconds seconds: Double) -> Double { burst + (seconds * 1000 / intervalMilliseconds).rounded(.down) }

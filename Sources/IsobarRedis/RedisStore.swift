@@ -57,30 +57,54 @@ public final class RedisStore: ResponseCache, CallLedger, CooldownStore, Breaker
 
     // MARK: CallLedger
 
-    /// One GCRA script per request: every window of it conforms and is committed, or none is.
+    /// One GCRA script per request: every window of it conforms and is committed, or none is. A server that has not counted
+    /// a provider's windows yet starts them empty.
     public func acquire(_ requests: [PermitRequest], now: Date) async throws(StorageError) -> [PermitDecision] {
+        try await acquire(requests, now: now, owed: []) { request throws(StorageError) in request.windows.map { _ in 0 } }
+    }
+
+    /// `acquire`, first charging each request's `owed` calls (granted by the local ledger while the server was away; none
+    /// past the end of `owed`) to its windows. A server that has not counted a provider's windows yet (a new one, or one
+    /// restarted empty) has them seeded first with `seed`: the calls the local ledger counts in each window of the request.
+    public func acquire(_ requests: [PermitRequest], now: Date, owed: [Double],
+                        seed: (PermitRequest) async throws(StorageError) -> [Double]) async throws(StorageError) -> [PermitDecision] {
         var decisions: [PermitDecision] = []
-        for request in requests {
+        for (index, request) in requests.enumerated() {
             guard !request.windows.isEmpty else {
                 decisions.append(.granted(CallID("redis")))
                 continue
             }
-            let keys = request.windows.map { RedisKeys.window(request.provider, scope: scope(request.provider), $0) }
-            let arguments = [Self.number(request.cost)] + request.windows.flatMap { window in
-                let limiter = GCRAWindow(window)
-                return [Self.number(limiter.intervalMilliseconds), Self.number(limiter.burst), Self.number(window.limit)]
-            }
-            let reply = try await evaluate(.permit, keys: keys, arguments: arguments)
-            guard case .array(let parts) = reply, parts.count == 2, case .integer(let granted) = parts[0], case .integer(let wait) = parts[1] else {
-                throw StorageError("\(url.masked): the rate-limit script had an odd answer")
-            }
-            if granted == 1 {
+            let charge = index < owed.count ? owed[index] : 0
+            var answer = try await permit(request, owed: charge, counts: nil)
+            if answer == Self.needsSeeding { answer = try await permit(request, owed: charge, counts: try await seed(request)) }
+            if answer.granted {
                 decisions.append(.granted(CallID("redis")))
             } else {
-                decisions.append(.wait(until: wait < 0 ? .distantFuture : now.addingTimeInterval(Double(wait) / 1000)))
+                decisions.append(.wait(until: answer.wait < 0 ? .distantFuture : now.addingTimeInterval(Double(answer.wait) / 1000)))
             }
         }
         return decisions
+    }
+
+    /// The permit script's answer when the provider's windows must be seeded first.
+    private static let needsSeeding = (granted: false, wait: Int64(-2))
+
+    /// Runs the permit script for one request (see `Script.permit`); `counts` are the local ledger's, one per window, or nil.
+    private func permit(_ request: PermitRequest, owed: Double, counts: [Double]?) async throws(StorageError) -> (granted: Bool, wait: Int64) {
+        let scope = scope(request.provider)
+        let keys = [RedisKeys.seeded(request.provider, scope: scope)] + request.windows.map { RedisKeys.window(request.provider, scope: scope, $0) }
+        let head = [Self.number(request.cost), Self.number(owed), counts == nil ? "0" : "1"]
+        let arguments = head + request.windows.enumerated().flatMap { index, window in
+            let limiter = GCRAWindow(window)
+            let count = counts.map { index < $0.count ? $0[index] : 0 } ?? 0
+            return [Self.number(limiter.intervalMilliseconds), Self.number(limiter.burst), Self.number(window.limit), Self.number(count),
+                    Self.number(limiter.seedCapMilliseconds(window))]
+        }
+        let reply = try await evaluate(.permit, keys: keys, arguments: arguments)
+        guard case .array(let parts) = reply, parts.count == 2, case .integer(let granted) = parts[0], case .integer(let wait) = parts[1] else {
+            throw StorageError("\(url.masked): the rate-limit script had an odd answer")
+        }
+        return (granted == 1, wait)
     }
 
     /// Nothing to do: GCRA counts a call when it is granted.

@@ -16,31 +16,55 @@ struct Script: Sendable {
 
     /// GCRA over several windows at once, on the server's clock: every window must conform, and then all are committed.
     ///
-    /// KEYS: one theoretical-arrival-time key per window. ARGV: the cost, then per window its emission interval, its burst
-    /// and its limit (in calls); a call costing more than the burst may still go alone when the window is empty. Returns
-    /// `{1, 0}` when granted, `{0, ms}` with the wait otherwise, `{0, -1}` when the cost exceeds a window's limit (it never fits).
+    /// First, calls granted elsewhere while the server was away (`owed`) are charged to every window; and a provider whose
+    /// windows the server has never counted (its seeded mark is missing: a new server, or one restarted empty) has them
+    /// seeded from the calls the local ledger counts in them (each window at least that many calls ahead, at most `cap` ms),
+    /// or, when no such counts are given, the script asks for them. Both are kept even when the call must wait.
+    ///
+    /// KEYS: the provider's seeded mark, then one theoretical-arrival-time key per window. ARGV: the cost, the calls owed,
+    /// `1` when local counts are given, then per window its emission interval, its burst, its limit (in calls), the local
+    /// count and the cap; a call costing more than the burst may still go alone when the window is empty. Returns `{1, 0}`
+    /// when granted, `{0, ms}` with the wait otherwise, `{0, -1}` when the cost exceeds a window's limit (it never fits),
+    /// `{0, -2}` when the windows need seeding and no local counts were given.
     static let permit = Script(effects + """
     local time = redis.call('TIME')
     local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
     local cost = tonumber(ARGV[1])
+    local owed = tonumber(ARGV[2])
+    local seeding = redis.call('EXISTS', KEYS[1]) == 0
+    if seeding and ARGV[3] ~= '1' then return {0, -2} end
+    for i = 2, #KEYS do
+      if cost > tonumber(ARGV[5 * i - 4]) then return {0, -1} end
+    end
     local wait = 0
+    local base = {}
     local next = {}
-    for i, key in ipairs(KEYS) do
-      local interval = tonumber(ARGV[3 * i - 1])
-      local burst = tonumber(ARGV[3 * i])
-      if cost > tonumber(ARGV[3 * i + 1]) then return {0, -1} end
+    for i = 2, #KEYS do
+      local interval = tonumber(ARGV[5 * i - 6])
+      local burst = tonumber(ARGV[5 * i - 5])
       if cost > burst then burst = cost end
-      local tat = tonumber(redis.call('GET', key) or '0')
+      local tat = tonumber(redis.call('GET', KEYS[i]) or '0')
       if tat < now then tat = now end
+      if seeding then
+        local floor = now + math.min(tonumber(ARGV[5 * i - 3]) * interval, tonumber(ARGV[5 * i - 2]))
+        if floor > tat then tat = floor end
+      end
+      tat = tat + owed * interval
+      base[i] = tat
       local new = tat + interval * cost
       local early = new - burst * interval - now
       if early > wait then wait = early end
       next[i] = new
     end
-    if wait > 0 then return {0, math.ceil(wait)} end
-    for i, key in ipairs(KEYS) do
-      redis.call('SET', key, string.format('%.3f', next[i]), 'PX', math.ceil(next[i] - now) + 1000)
+    if seeding then redis.call('SET', KEYS[1], '1') end
+    local kept = next
+    if wait > 0 then kept = base end
+    if wait <= 0 or seeding or owed > 0 then
+      for i = 2, #KEYS do
+        redis.call('SET', KEYS[i], string.format('%.3f', kept[i]), 'PX', math.ceil(kept[i] - now) + 1000)
+      end
     end
+    if wait > 0 then return {0, math.ceil(wait)} end
     return {1, 0}
     """)
 

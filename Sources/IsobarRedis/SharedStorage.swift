@@ -84,40 +84,88 @@ public struct TieredCache: ResponseCache {
 
 /// Permits from the server's GCRA limiter, or, while it is away, from the local ledger with each limit divided by the
 /// number of machines expected to share it.
+///
+/// The local ledger notes every call, the server's grants too, so that it knows this machine's calls in each window
+/// whether or not the server is there: while the server is away, its grants are decided with them; calls it granted are
+/// charged to the server with its next permit for the provider (before that permit is decided); and a server that comes
+/// back empty (restarted) is seeded from its counts before it grants anything. So no window sees more than its limit from
+/// this machine through a kill, a pause or a restart of the server.
 public struct FallbackLedger: CallLedger {
     let local: any CallLedger
     let shared: RedisStore
     let state: SharedStoreState
     let expectedMachines: Int
+    /// Calls granted locally and not yet charged to the server.
+    let owed = OwedCalls()
 
     private static let localPrefix = "local:"
+    private static let notedPrefix = "noted:"
 
-    /// The server's decisions, or the local ledger's over the divided limits.
+    /// The server's decisions (noted locally), or the local ledger's over the divided limits.
     public func acquire(_ requests: [PermitRequest], now: Date) async throws(StorageError) -> [PermitDecision] {
-        if let decisions = await state.attempt({ () async throws(StorageError) in try await shared.acquire(requests, now: now) }) {
-            return decisions
+        let providers = requests.map(\.provider)
+        let charges = owed.take(providers)
+        let local = local
+        if let decisions = await state.attempt({ () async throws(StorageError) in
+            try await shared.acquire(requests, now: now, owed: charges) { request throws(StorageError) in
+                try await local.usage(provider: request.provider, windows: request.windows, now: now)
+            }
+        }) {
+            var noted: [PermitDecision] = []
+            for (request, decision) in zip(requests, decisions) {
+                guard case .granted = decision, !request.windows.isEmpty else {
+                    noted.append(decision)
+                    continue
+                }
+                noted.append(.granted(await note(request, now: now)))
+            }
+            return noted
         }
+        owed.restore(charges, for: providers)
         let divided = requests.map { request in
             var share = request
             share.windows = Self.share(request.windows, machines: expectedMachines)
             return share
         }
-        return try await local.acquire(divided, now: now).map { decision in
+        let decisions = try await local.acquire(divided, now: now)
+        return zip(requests, decisions).map { request, decision in
             guard case .granted(let call) = decision else { return decision }
+            if !request.windows.isEmpty { owed.add(request.cost, for: request.provider) }
             return .granted(CallID(Self.localPrefix + call.rawValue))
         }
     }
 
-    /// Settles a call granted locally (the server's limiter counts at the grant).
-    public func settle(_ call: CallID, at: Date) async throws(StorageError) {
-        guard call.rawValue.hasPrefix(Self.localPrefix) else { return }
-        try await local.settle(CallID(String(call.rawValue.dropFirst(Self.localPrefix.count))), at: at)
+    /// Notes a call the server granted in the local ledger (with no limit: the server decided); the call's id names the
+    /// local note, settled with it. A note that cannot be written leaves the call granted, only unseen by a later seeding.
+    private func note(_ request: PermitRequest, now: Date) async -> CallID {
+        var unlimited = request
+        unlimited.windows = request.windows.map { RateLimit(limit: .greatestFiniteMagnitude, perSeconds: $0.perSeconds) }
+        do {
+            if case .granted(let call) = try await local.acquire(unlimited, now: now) { return CallID(Self.notedPrefix + call.rawValue) }
+        } catch {
+            // Granted all the same: only a later seeding of a restarted server misses this call.
+        }
+        return CallID("redis")
     }
 
-    /// `settle`, queued when the local ledger queues writes; a call the server granted has nothing to settle.
+    /// The local ledger's id of a call granted locally or noted there; nil for one the server granted alone.
+    private static func localCall(_ call: CallID) -> CallID? {
+        for prefix in [localPrefix, notedPrefix] where call.rawValue.hasPrefix(prefix) {
+            return CallID(String(call.rawValue.dropFirst(prefix.count)))
+        }
+        return nil
+    }
+
+    /// Settles a call in the local ledger, where it was granted or noted.
+    public func settle(_ call: CallID, at: Date) async throws(StorageError) {
+        guard let kept = Self.localCall(call) else { return }
+        try await local.settle(kept, at: at)
+    }
+
+    /// `settle`, queued when the local ledger queues writes.
     public func settleSoon(_ call: CallID, at: Date, failed: @escaping @Sendable (StorageError) -> Void) async {
-        guard call.rawValue.hasPrefix(Self.localPrefix) else { return }
-        await local.settleSoon(CallID(String(call.rawValue.dropFirst(Self.localPrefix.count))), at: at, failed: failed)
+        guard let kept = Self.localCall(call) else { return }
+        await local.settleSoon(kept, at: at, failed: failed)
     }
 
     /// The server's usage, or the local one.

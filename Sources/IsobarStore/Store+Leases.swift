@@ -41,13 +41,22 @@ extension Store: FetchLock, LeaseLookup {
         }, failed: failed, isOneStatement: true)
     }
 
-    /// Takes the lease in one statement: a row is written unless another owner's lease lasts beyond `now`.
+    /// Takes the lease: a row is written, naming this process as its holder, unless another owner's lease lasts beyond
+    /// `now`; that lease is taken over all the same when its holder has ended on this machine (interrupted, killed, crashed:
+    /// see `LeaseHolder`), rather than waited for until it expires.
     private static func take(_ key: String, owner: LeaseOwner, seconds: Double, now: Date, _ connection: Connection) throws(StoreError) -> Bool {
+        let holder: SQLValue = LeaseHolder.current.map { .text($0.mark) } ?? .null
+        let expires = SQLValue.real(now.addingTimeInterval(seconds).timeIntervalSince1970)
         try connection.query("""
-            INSERT INTO leases(lease_key, owner, expires_at) VALUES (?1, ?2, ?3)
-            ON CONFLICT(lease_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+            INSERT INTO leases(lease_key, owner, expires_at, holder) VALUES (?1, ?2, ?3, ?5)
+            ON CONFLICT(lease_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at, holder = excluded.holder
             WHERE leases.owner = excluded.owner OR leases.expires_at <= ?4
-            """, [.text(key), .text(owner.token), .real(now.addingTimeInterval(seconds).timeIntervalSince1970), .real(now.timeIntervalSince1970)])
+            """, [.text(key), .text(owner.token), expires, .real(now.timeIntervalSince1970), holder])
+        if connection.changes > 0 { return true }
+        guard let row = try connection.query("SELECT owner, holder FROM leases WHERE lease_key = ?", [.text(key)]).first,
+              let previous = row[0].text, let mark = row[1].text, let ended = LeaseHolder(mark: mark), ended.hasEnded else { return false }
+        try connection.query("UPDATE leases SET owner = ?, expires_at = ?, holder = ? WHERE lease_key = ? AND owner = ?",
+                             [.text(owner.token), expires, holder, .text(key), .text(previous)])
         return connection.changes > 0
     }
 
@@ -80,5 +89,28 @@ extension Store: FetchLock, LeaseLookup {
         guard let row = try connection.query("SELECT owner, expires_at FROM leases WHERE lease_key = ?", [.text(key)]).first,
               let owner = row[0].text, let expires = row[1].double else { return nil }
         return (owner, Date(timeIntervalSince1970: expires))
+    }
+}
+
+/// A fetch lease as the cache keeps it.
+public struct HeldLease: Sendable, Equatable {
+    /// What it is a lease on.
+    public let key: String
+    /// Who holds it.
+    public let owner: LeaseOwner
+    /// When it ends unless renewed.
+    public let expiresAt: Date
+}
+
+extension Store {
+    /// The leases that last beyond `now`, by key.
+    public func leases(now: Date) async throws(StorageError) -> [HeldLease] {
+        try await readingOne { connection throws(StoreError) in
+            try connection.query("SELECT lease_key, owner, expires_at FROM leases WHERE expires_at > ? ORDER BY lease_key",
+                                 [.real(now.timeIntervalSince1970)]).compactMap { row in
+                guard let key = row[0].text, let owner = row[1].text, let expires = row[2].double else { return nil }
+                return HeldLease(key: key, owner: LeaseOwner(token: owner), expiresAt: Date(timeIntervalSince1970: expires))
+            }
+        }
     }
 }

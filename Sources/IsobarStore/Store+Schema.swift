@@ -68,6 +68,10 @@ extension Store {
         DROP TABLE leases;
         ALTER TABLE leases_by_key RENAME TO leases;
         """,
+        // The process holding each lease (see `LeaseHolder`): a later command takes over the lease of one that has ended.
+        """
+        ALTER TABLE leases ADD COLUMN holder TEXT;
+        """,
     ]
 
     /// The cache's layout.

@@ -22,7 +22,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case noInput = 66
     /// Interrupted (SIGINT): a batch stopped taking places and printed its summary.
     case interrupted = 130
-    /// The output's reader went away (a closed pipe): a batch ended quietly, as a SIGPIPE would end it.
+    /// The output's reader went away (a closed pipe): the command finished its work (a batch stopped taking places) and
+    /// ended quietly, with the status a SIGPIPE would have given it.
     case outputClosed = 141
     /// The configuration (file, provider entries, cassettes) cannot be used, or the user's cities and home cannot be read or saved.
     case configuration = 78

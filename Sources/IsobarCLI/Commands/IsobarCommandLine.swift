@@ -54,7 +54,9 @@ public struct IsobarCommandLine: Sendable {
             return fail("\(Self.timeShiftVariable) must be a number of seconds within ±100 years, not '\(text.prefix(40))'", .usage)
         }
         do {
-            return try await dispatch(arguments).rawValue
+            let code = try await dispatch(arguments)
+            // Whatever the command did, a reader that went away is said by the status (see `ExitCode.outputClosed`).
+            return (output.isClosed ? ExitCode.outputClosed : code).rawValue
         } catch let error as UsageError {
             return fail("\(error.message)", .usage)
         } catch let error as PlaceError {

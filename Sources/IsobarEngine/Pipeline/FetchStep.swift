@@ -37,13 +37,22 @@ public struct FetchStep: PipelineStep {
 
     /// Fetches once; values outside their physical range are dropped here, before any step above can cache or merge them.
     /// What the answers' headers said about caching travels up with the report; validators are kept only for a valid report.
+    /// A fetch the command's deadline cut off (the engine cancels it once the deadline has passed) timed out: the steps
+    /// above see a `timeout` (`deadline`), so that a provider that hangs until then, a plug-in above all, is counted by
+    /// its breaker like one whose own timeout fired first, and is not asked again.
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
         let deadlined = DeadlineTransport(base: transport, deadline: call.deadline, time: time)
         let transport = RevalidatingTransport(base: deadlined, store: validators, conditional: conditional, storageKey: storageKey,
                                               time: time, diagnostics: diagnostics)
-        var report = try await provider.fetch(call.request, context: FetchContext(transport: transport, time: time, deadline: call.deadline,
+        let fetched: WeatherReport
+        do throws(ProviderError) {
+            fetched = try await provider.fetch(call.request, context: FetchContext(transport: transport, time: time, deadline: call.deadline,
                                                                                    onlyAskedKinds: onlyAskedKinds))
-            .validated(now: time.now())
+        } catch {
+            guard error.reason == .cancelled, time.now() >= call.deadline else { throw error }
+            throw ProviderError(.timeout, "\(provider.displayName): stopped at the deadline", reason: .deadline)
+        }
+        var report = fetched.validated(now: time.now())
         if report.source == .live { report.fetchedAt = time.now() }
         report.caching = transport.caching
         await transport.commit()

@@ -9,7 +9,8 @@ import IsobarCore
 ///    is left to the single-flight step, which reads the cache again under its lease, until an answer is found cached;
 /// 3. single flight — one lease per provider, slots and place; the others wait for the holder's answer. When one backend
 ///    keeps the leases, the cache, the health and the ledger, taking the lease also reads the cache again, the cooldown and
-///    the breaker, and takes the first permit (see `LeaseLookup`): the steps below use what it read and took;
+///    the breaker, and takes the first permit (see `LeaseLookup`): the steps below use what it read and took. A waiter whose
+///    holder failed (its failure counted by the breaker while the waiter waited) takes that failure (see `FailedFlight`);
 /// 4. cooldown — a provider that sent Retry-After is waited out, or skipped when the wait is long (capped at `max_cooldown_s`);
 ///    a batch waits out a 429 and asks again;
 /// 5. breaker — open: skipped at once; a call's failure (retries included) counts once; half-open: one probe across processes;
@@ -58,7 +59,8 @@ public enum Pipeline {
                                       readCache: options.readCache, time: time, diagnostics: diagnostics,
                                       cachesOnlyAskedKinds: options.cachesOnlyAskedKinds, lookup: lookup,
                                       healthKey: lookup.flatMap { isOneObject($0, oneHealthBackend(storage)) ? key : nil },
-                                      permitRequest: permitRequest, misses: misses)
+                                      permitRequest: permitRequest, misses: misses,
+                                      failedFlight: FailedFlight(breakers: storage.breakers, storageKey: key, providerName: provider.displayName))
         let cached = CacheStep(next: single, cache: cache, readCache: options.readCache, offline: options.offline, misses: misses)
         let stale = StaleIfErrorStep(next: cached, cache: cache)
         guard let budget = policy.budgetSeconds else { return (stale, stale) }

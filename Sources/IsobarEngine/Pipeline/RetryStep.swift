@@ -46,9 +46,10 @@ public struct RetryStep: PipelineStep {
 
     /// Unavailable and timed-out calls may succeed on a second try; nothing else will, nor one whose provider said when to
     /// come back (`Retry-After`: the cooldown step above keeps every process away until then), nor a host name that did not
-    /// resolve (the resolver has tried already; offline, asking again only makes the command wait).
+    /// resolve (the resolver has tried already; offline, asking again only makes the command wait), nor one that ran into its
+    /// deadline (a plug-in that hung until it was stopped would hang again, and each attempt would cost a whole deadline).
     public static func isRetryable(_ error: ProviderError) -> Bool {
-        guard error.retryAfterSeconds == nil, error.reason != .dnsFailure else { return false }
+        guard error.retryAfterSeconds == nil, error.reason != .dnsFailure, error.reason != .deadline else { return false }
         return switch error.code {
         case .unavailable, .timeout: true
         default: false

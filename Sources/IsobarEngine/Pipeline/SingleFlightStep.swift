@@ -38,13 +38,16 @@ public struct SingleFlightStep: PipelineStep {
     /// The provider's cache misses in a row, shared with the cache step above: an answer found cached with the lease ends
     /// the streak.
     public let misses: CacheMissStreak?
+    /// How a waiter learns that the fetch it waited for failed, to take that failure instead of asking again; nil to ask again.
+    public let failedFlight: FailedFlight?
     private let renewer: LeaseRenewer
 
     /// Wraps `next`.
     public init(next: any PipelineStep, cache: ReportCache, locks: any FetchLock, leaseSeconds: Double, pollSeconds: Double = 0.05,
                 readCache: Bool, time: any TimeSource, diagnostics: any DiagnosticSink, owner: LeaseOwner = .random(),
                 cachesOnlyAskedKinds: Bool = false, lookup: (any LeaseLookup)? = nil, healthKey: String? = nil,
-                permitRequest: (@Sendable (ProviderCall) -> PermitRequest)? = nil, misses: CacheMissStreak? = nil) {
+                permitRequest: (@Sendable (ProviderCall) -> PermitRequest)? = nil, misses: CacheMissStreak? = nil,
+                failedFlight: FailedFlight? = nil) {
         self.next = next
         self.cache = cache
         self.locks = locks
@@ -59,6 +62,7 @@ public struct SingleFlightStep: PipelineStep {
         self.healthKey = lookup == nil ? nil : healthKey
         self.permitRequest = self.healthKey == nil ? nil : permitRequest
         self.misses = misses
+        self.failedFlight = failedFlight
         renewer = LeaseRenewer(locks: locks, leaseSeconds: leaseSeconds, time: time, diagnostics: diagnostics)
     }
 
@@ -70,6 +74,8 @@ public struct SingleFlightStep: PipelineStep {
         let started = time.now()
         let name = cache.provider.displayName
         var waits = 0
+        // The failures the provider's breaker had counted when this call found another holder fetching (see `FailedFlight`).
+        var failuresBefore: Int?
         while true {
             if let look = await acquire(key, owner: owner, call) {
                 return try await holding(key, owner: owner) { () async throws(ProviderError) -> WeatherReport in
@@ -84,6 +90,12 @@ public struct SingleFlightStep: PipelineStep {
                         misses?.found()
                         await withdraw(permit)
                         return cached
+                    }
+                    // The holder this call waited for failed (and let its lease go with no answer): take its failure.
+                    if let before = failuresBefore, let failedFlight,
+                       let failure = await failedFlight.failure(since: before, read: look.health?.breaker) {
+                        await withdraw(permit)
+                        throw failure
                     }
                     var call = call
                     call.healthReadWithLease = look.health
@@ -100,6 +112,7 @@ public struct SingleFlightStep: PipelineStep {
                     return report
                 }
             }
+            if waits == 0, let failedFlight { failuresBefore = await failedFlight.failuresNow() }
             do {
                 try await locks.awaitTurn(key, attempt: waits, pollSeconds: pollSeconds, time: time)
             } catch {
