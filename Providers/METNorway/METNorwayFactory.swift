@@ -8,6 +8,7 @@ extension METNorwayProvider {
     public static func factory(application: String) -> ProviderFactory {
         ProviderFactory(
             type: "met-norway", summary: "MET Norway: current, hourly, 9 days; no key, a contact required (CC BY 4.0)",
+            contactVariable: contactVariable,
             make: { context throws(ProviderError) in
                 let settings = context.settings
                 let contact = settings.contact ?? context.environment[contactVariable]

@@ -16,14 +16,16 @@ public struct IsobarCommandLine: Sendable {
     let makeLiveTransport: @Sendable () -> any Transport
     let time: any TimeSource
     let beforeCityChange: @Sendable () async -> Void
+    let prompter: Prompter
 
     /// A command line over the given environment, streams, adapters, network transport (made only when a provider goes live) and clock;
     /// `beforeCityChange` is a test aid, awaited by `cities remove` and `cities move` after the list is read and before it is changed,
-    /// where another process's change can fall.
+    /// where another process's change can fall; `prompter` is where `setup` asks its questions.
     public init(environment: [String: String], output: any OutputSink = StandardStream.output,
                 errors: any OutputSink = StandardStream.error, registry: ProviderRegistry = .standard(),
                 liveTransport: @escaping @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/\(IsobarCommandLine.version)") },
-                time: any TimeSource = SystemTime(), beforeCityChange: @escaping @Sendable () async -> Void = {}) {
+                time: any TimeSource = SystemTime(), beforeCityChange: @escaping @Sendable () async -> Void = {},
+                prompter: Prompter = .standardInput()) {
         self.environment = environment
         self.output = output
         self.errors = errors
@@ -31,6 +33,7 @@ public struct IsobarCommandLine: Sendable {
         self.makeLiveTransport = liveTransport
         self.time = Self.shiftedClock(time, environment: environment) ?? time
         self.beforeCityChange = beforeCityChange
+        self.prompter = prompter
     }
 
     /// The variable that moves Isobar's clock by a number of seconds (see `ShiftedTime`).

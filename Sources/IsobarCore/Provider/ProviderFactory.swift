@@ -95,18 +95,21 @@ public struct ProviderFactory: Sendable {
     public let summary: String
     /// The environment variable the key is read from unless the entry names another; nil when the type needs no key.
     public let keyVariable: String?
+    /// The environment variable a contact is read from when the entry sets no `contact`; nil when the type needs no contact.
+    public let contactVariable: String?
     /// Builds the provider; may ask the provider about itself first, and may fail with a reason.
     public let make: @Sendable (ProviderContext) async throws(ProviderError) -> any WeatherProvider
     /// Its geocoder for a context, when it has one and can use it (e.g. only with a key).
     public let geocoder: @Sendable (ProviderContext) -> (any Geocoding)?
 
     /// Declares an adapter type.
-    public init(type: String, summary: String, keyVariable: String? = nil,
+    public init(type: String, summary: String, keyVariable: String? = nil, contactVariable: String? = nil,
                 make: @escaping @Sendable (ProviderContext) async throws(ProviderError) -> any WeatherProvider,
                 geocoder: @escaping @Sendable (ProviderContext) -> (any Geocoding)? = { _ in nil }) {
         self.type = type
         self.summary = summary
         self.keyVariable = keyVariable
+        self.contactVariable = contactVariable
         self.make = make
         self.geocoder = geocoder
     }
