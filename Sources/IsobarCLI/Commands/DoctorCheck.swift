@@ -61,13 +61,13 @@ extension DoctorCheck {
         "\(marks.mark(status)) \(name): \(detail)" + (fix.map { "; fix: \($0)" } ?? "") + "\n"
     }
 
-    /// The members of its JSON line: `ok` is null when the outcome cannot be told.
+    /// The members of its JSON line: `passed` is null when the outcome cannot be told.
     var members: [(String, JSONOutput)] {
-        let ok: JSONOutput = switch status {
+        let passed: JSONOutput = switch status {
         case .passed: .bool(true)
         case .failed: .bool(false)
         case .unknown: .null
         }
-        return [("name", .string(name)), ("ok", ok), ("detail", .string(detail)), ("fix", .string(fix))]
+        return [("name", .string(name)), ("passed", passed), ("detail", .string(detail)), ("fix", .string(fix))]
     }
 }

@@ -108,8 +108,6 @@ struct ConfigSetting: Sendable {
         return (try? RedisURL(parsing: text))?.masked ?? "(not a valid URL)"
     }
 
-    /// A value as written in JSON lines, a password masked.
-    func json(_ value: JSONOutput) -> JSONOutput {
-        holdsPassword ? .string(shown(value)) : value
-    }
+    /// A value as written in JSON lines: always text, as `config get` prints it (a password masked), so that `value` has one type.
+    func json(_ value: JSONOutput) -> JSONOutput { .string(shown(value)) }
 }
