@@ -17,6 +17,8 @@ extension IsobarCommandLine {
     func runDoctor(_ parsed: Invocation) async throws -> ExitCode {
         if !parsed.positionals.isEmpty { throw UsageError("unexpected argument '\(parsed.positionals[0])' for 'doctor'") }
         let deadline = Date().addingTimeInterval(parsed.options.timeoutSeconds ?? Self.doctorSeconds)
+        // Each request gets a short time of its own, or with --timeout all of it.
+        let limits = parsed.options.timeoutSeconds.map { (connect: $0, total: $0) } ?? ProbeTransport.shortLimits
         var checks: [DoctorCheck] = []
         var configuration: Configuration?
         do {
@@ -46,7 +48,7 @@ extension IsobarCommandLine {
                         if let missing {
                             return (index, ProbeOutcome(check: .unknown("network \(entry.id)", "not tried: \(missing.name) is missing"), dates: []))
                         }
-                        return (index, await probe(entry, in: configuration, live: live, deadline: deadline))
+                        return (index, await probe(entry, in: configuration, live: live, deadline: deadline, limits: limits))
                     }
                 }
                 var outcomes: [Int: ProbeOutcome] = [:]

@@ -18,19 +18,20 @@ final class ProbeTransport: Transport {
         var date: Date?
     }
 
-    /// Seconds allowed to connect, at most.
-    static let connectSeconds = 3.0
-    /// Seconds allowed for the whole exchange, at most.
-    static let totalSeconds = 6.0
+    /// Seconds allowed to connect and for the whole exchange, at most, unless `--timeout` says otherwise.
+    static let shortLimits = (connect: 3.0, total: 6.0)
 
     private let base: any Transport
     private let deadline: Date
+    /// Seconds allowed to connect and for the whole exchange, at most.
+    let limits: (connect: Double, total: Double)
     private let seen = Mutex<[Exchange]>([])
 
-    /// Watches requests sent through `base`, none of which may end after `deadline`.
-    init(base: any Transport, deadline: Date) {
+    /// Watches requests sent through `base`, each held to `limits`, none of which may end after `deadline`.
+    init(base: any Transport, deadline: Date, limits: (connect: Double, total: Double)) {
         self.base = base
         self.deadline = deadline
+        self.limits = limits
     }
 
     /// What came of each request so far, in order.
@@ -40,8 +41,8 @@ final class ProbeTransport: Transport {
     func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
         var held = request
         var limits = request.limits ?? TransferLimits()
-        limits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, Self.connectSeconds)
-        limits.totalTimeoutSeconds = min(limits.totalTimeoutSeconds, Self.totalSeconds)
+        limits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, self.limits.connect)
+        limits.totalTimeoutSeconds = min(limits.totalTimeoutSeconds, self.limits.total)
         held.limits = limits
         held.notAfter = min(request.notAfter ?? deadline, deadline)
         var exchange = Exchange(host: request.url.host, secure: request.url.scheme == "https")
@@ -68,12 +69,13 @@ struct ProbeOutcome: Sendable {
 
 extension IsobarCommandLine {
     /// The network check of an enabled live entry: its provider built as any command builds it and asked once for current
-    /// conditions at a bundled place it covers, through `live` held to short limits; what failed says which step broke.
-    func probe(_ entry: ProviderEntry, in configuration: Configuration, live: any Transport, deadline: Date) async -> ProbeOutcome {
+    /// conditions at a bundled place it covers, through `live` with each request held to `limits`; what failed says which step broke.
+    func probe(_ entry: ProviderEntry, in configuration: Configuration, live: any Transport, deadline: Date,
+               limits: (connect: Double, total: Double)) async -> ProbeOutcome {
         let name = "network \(entry.id)"
         var single = configuration
         single.providers = [entry]
-        let watch = ProbeTransport(base: live, deadline: deadline)
+        let watch = ProbeTransport(base: live, deadline: deadline, limits: limits)
         let binding: ProviderBinding
         do {
             guard let built = try await registry.bindings(for: single, environment: environment, time: time, deadline: deadline,
@@ -100,7 +102,8 @@ extension IsobarCommandLine {
         }
         let exchanges = watch.exchanges
         let dates = exchanges.compactMap { exchange in exchange.date.map { (host: exchange.host, date: $0) } }
-        return ProbeOutcome(check: Self.judge(name, entry: entry, keyVariable: registry.keyVariable(entry), exchanges, failure), dates: dates)
+        return ProbeOutcome(check: Self.judge(name, entry: entry, keyVariable: registry.keyVariable(entry), connectSeconds: limits.connect,
+                                              exchanges, failure), dates: dates)
     }
 
     /// The first bundled place the provider covers; Minsk when the bundled places cannot be read and it covers Minsk.
@@ -112,7 +115,7 @@ extension IsobarCommandLine {
     }
 
     /// The check's line from what came of the requests and the fetch's failure.
-    static func judge(_ name: String, entry: ProviderEntry, keyVariable: String?, _ exchanges: [ProbeTransport.Exchange],
+    static func judge(_ name: String, entry: ProviderEntry, keyVariable: String?, connectSeconds: Double, _ exchanges: [ProbeTransport.Exchange],
                       _ failure: ProviderError?) -> DoctorCheck {
         let last = exchanges.last
         let host = last?.host ?? entry.baseURL?.host ?? entry.id
@@ -147,7 +150,7 @@ extension IsobarCommandLine {
         case .connectionRefused:
             return .failed(name, "\(host): name found, but the connection was refused or the host cannot be reached", fix: network)
         case .connectTimeout:
-            return .failed(name, "\(host): name found, but no connection within \(SpokenDuration.seconds(ProbeTransport.connectSeconds)) s", fix: network)
+            return .failed(name, "\(host): name found, but no connection within \(SpokenDuration.seconds(connectSeconds)) s", fix: network)
         case .tlsFailure:
             return .failed(name, "\(host): connected, but TLS failed: \(failure.message)",
                            fix: "check the system's CA certificates (the ca-certificates package), the clock, and any proxy")

@@ -26,7 +26,7 @@ extension Commands {
             .value("config", "FILE", "check this configuration file"),
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("shared-store", "URL", "the Redis server shared by many machines (default: shared_store, $ISOBAR_REDIS_URL)"),
-            .value("timeout", "SECONDS", "give up on every check after this long: 5, 30s, 1m (default 10 s)"),
+            .value("timeout", "SECONDS", "the whole run, and each request in it, may take this long: 5, 30s, 1m (default 10 s, each request 3 s to connect and 6 s in all)"),
             .value("format", "FORMAT", "table or jsonl (one object per check)", choices: OutputFormat.lines.map(\.rawValue)),
             .flag("json", "the same as --format jsonl"),
             .flag("help", "show this help"),
