@@ -8,7 +8,7 @@ extension METNorwayProvider {
     public static func factory(application: String) -> ProviderFactory {
         ProviderFactory(
             type: "met-norway", summary: "MET Norway: current, hourly, 9 days; no key, a contact required (CC BY 4.0)",
-            optionKeys: METNorwayOptions.keys, readOptions: METNorwayOptions.read,
+            optionKeys: METNorwayOptions.keys, readOptions: METNorwayOptions.read, contactVariable: contactVariable,
             make: { context throws(ProviderError) in
                 let settings = context.settings
                 let contact = settings.options.value(as: METNorwayOptions.self)?.contact ?? context.environment[contactVariable]

@@ -13,6 +13,9 @@ public struct METNorwayOptions: Sendable, Equatable {
 
     /// `contact`, a string, when present.
     public static func read(_ source: OptionSource) throws(OptionError) -> ProviderOptions {
-        try OptionError.reading { ProviderOptions(METNorwayOptions(contact: try source.entry.optionalString("contact"))) }
+        try OptionError.reading {
+            let contact = try source.entry.optionalString("contact")
+            return ProviderOptions(METNorwayOptions(contact: contact), contact: contact)
+        }
     }
 }

@@ -5,9 +5,9 @@ import Glibc
 extension PrivateFiles {
     /// Replaces the file at `path` with `bytes` in one step (a new file beside it, renamed over it), so a reader sees the
     /// old text or the new, never a part. A new file gets mode 0600 and its folders 0700; an existing file keeps its
-    /// mode; a symbolic link is followed, so the file it points to is replaced. Returns nil, or the file or folder that
-    /// could not be written and the system's error number.
-    public static func replaceFile(_ path: String, with bytes: [UInt8]) -> (file: String, errorNumber: Int32)? {
+    /// mode unless `mode` is given; a symbolic link is followed, so the file it points to is replaced. Returns nil, or the
+    /// file or folder that could not be written and the system's error number.
+    public static func replaceFile(_ path: String, with bytes: [UInt8], mode wanted: mode_t? = nil) -> (file: String, errorNumber: Int32)? {
         var target = path
         if let resolved = realpath(path, nil) {
             target = String(cString: resolved)
@@ -16,7 +16,7 @@ extension PrivateFiles {
         let folder = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         if !folder.isEmpty, let failure = makeFolder(folder) { return (failure.folder, failure.errorNumber) }
         var info = stat()
-        let mode: mode_t = stat(target, &info) == 0 ? info.st_mode & 0o7777 : 0o600
+        let mode: mode_t = wanted ?? (stat(target, &info) == 0 ? info.st_mode & 0o7777 : 0o600)
         let temporary = "\(target).\(getpid()).new"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return (temporary, errno) }

@@ -57,6 +57,12 @@ enum LineCorpus {
         let pluginConfig = try temporaryConfiguration(#"{"providers": []}"#)
         commands += [["providers", "--available"], ["providers", "enable", "corpus", "--config", pluginConfig],
                      ["providers", "disable", "corpus", "--config", pluginConfig]]
+        // doctor over a replayed provider (no network), setup into a new file, and config reading and changing it.
+        let replayed = try temporaryConfiguration(#"{"providers": [{"id": "open-meteo", "type": "open-meteo", "replay": "\#(dataDirectory)/cassettes/open-meteo"}]}"#)
+        let written = temporaryDirectory("corpus-setup") + "/config.json"
+        commands += [["doctor", "--config", replayed], ["setup", "--yes", "--contact", "me@example.com", "--config", written],
+                     ["config", "list", "--config", written], ["config", "set", "units", "imperial", "--config", written],
+                     ["config", "path", "--config", written]]
         var runs = try goldenRuns()
         for arguments in commands {
             let run = await runCLI(arguments + ["--json"], environment: environment)

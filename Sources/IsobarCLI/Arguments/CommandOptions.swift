@@ -103,6 +103,17 @@ public struct CommandOptions: Sendable, Equatable {
     /// `--available` (providers): list the plug-in programs found on `PATH`, without running them.
     public var available = false
 
+    /// `--contact` (setup): the contact sent to providers whose terms ask for one.
+    public var contact: String?
+    /// `--key-env` (setup): provider types to add, each with the variable its key is read from (nil: its usual one).
+    public var keyVariables: [KeyVariable] = []
+    /// `--write-key-values` (setup): store the keys themselves, not the names of their variables.
+    public var writeKeyValues = false
+    /// `--yes` (setup): ask nothing.
+    public var yes = false
+    /// `--force` (setup): replace an existing file, keeping a copy.
+    public var force = false
+
     /// Defaults only.
     public init() {}
 
@@ -172,6 +183,7 @@ public struct CommandOptions: Sendable, Equatable {
         }
         try readBatchOptions(parsed)
         try readPresentationOptions(parsed)
+        try readSetupOptions(parsed)
         if let list = parsed["providers"] {
             let wanted = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !wanted.isEmpty else { throw UsageError("--providers needs at least one provider id") }

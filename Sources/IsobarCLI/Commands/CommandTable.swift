@@ -102,7 +102,7 @@ enum CommandTable {
     static let all: [any IsobarCommand.Type] = [
         CompareCommand.self, NowCommand.self, ForecastCommand.self, BatchCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
         CacheCommand.self, ArchiveCommand.self, VerifyCommand.self, ProvidersCommand.self,
-        CompletionsCommand.self,
+        DoctorCommand.self, SetupCommand.self, ConfigCommand.self, CompletionsCommand.self,
     ]
 
     /// Every command's description, in help order.

@@ -10,7 +10,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case noneAnswered = 3
     /// Fewer providers answered than `--min-providers` asks for.
     case quorumNotMet = 4
-    /// `providers check`: the provider broke at least one conformance rule.
+    /// `providers check`: the provider broke at least one conformance rule; `doctor`: at least one check failed.
     case checkFailed = 5
     /// `archive import`: some lines are not archive export lines; nothing was imported.
     case badImport = 6

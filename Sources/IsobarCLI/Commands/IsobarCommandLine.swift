@@ -18,15 +18,17 @@ public struct IsobarCommandLine: Sendable {
     let beforeCityChange: @Sendable () async -> Void
     /// Where the engine's tasks run (the program's main thread, see `CallingThreadExecutor`); nil: the runtime's pool.
     let taskExecutor: (any TaskExecutor)?
+    let prompter: Prompter
 
     /// A command line over the given environment, streams, adapters, network transport (made only when a provider goes live) and clock;
     /// `beforeCityChange` is a test aid, awaited by `cities remove` and `cities move` after the list is read and before it is changed,
-    /// where another process's change can fall; `taskExecutor` runs the engine's tasks (nil: the runtime's pool).
+    /// where another process's change can fall; `taskExecutor` runs the engine's tasks (nil: the runtime's pool); `prompter` is where
+    /// `setup` asks its questions.
     public init(environment: [String: String], output: any OutputSink = StandardStream.output,
                 errors: any OutputSink = StandardStream.error, registry: ProviderRegistry = .standard(),
                 liveTransport: @escaping @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/\(IsobarCommandLine.version)") },
                 time: any TimeSource = SystemTime(), beforeCityChange: @escaping @Sendable () async -> Void = {},
-                taskExecutor: (any TaskExecutor)? = nil) {
+                taskExecutor: (any TaskExecutor)? = nil, prompter: Prompter = .standardInput()) {
         self.environment = environment
         self.output = output
         self.errors = TextCharset(environment: environment) == .ascii ? ASCIISink(base: errors, conversion: .fold) : errors
@@ -35,6 +37,7 @@ public struct IsobarCommandLine: Sendable {
         self.time = Self.shiftedClock(time, environment: environment) ?? time
         self.beforeCityChange = beforeCityChange
         self.taskExecutor = taskExecutor
+        self.prompter = prompter
     }
 
     /// The variable that moves Isobar's clock by a number of seconds (see `ShiftedTime`).

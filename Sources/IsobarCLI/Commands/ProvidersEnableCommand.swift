@@ -54,8 +54,9 @@ extension IsobarCommandLine {
         return .success
     }
 
-    /// The configuration file enable and disable change, its text, and whether it is yet to be made.
-    private func editableConfiguration(_ parsed: Invocation) throws(ConfigurationError) -> (path: String, text: ConfigurationText, created: Bool) {
+    /// The configuration file enable, disable and `config set` change (and `config get` reads), its text, and whether it is
+    /// yet to be made; `changing` adds to a refusal that nothing was changed.
+    func editableConfiguration(_ parsed: Invocation, changing: Bool = true) throws(ConfigurationError) -> (path: String, text: ConfigurationText, created: Bool) {
         let path: String
         let bytes: [UInt8]
         var created = false
@@ -77,13 +78,14 @@ extension IsobarCommandLine {
                 bytes = try defaultConfigurationText()
             }
         }
+        let refusal = changing ? "; nothing was changed (fix the file first)" : ""
         do {
             _ = try Configuration.parse(bytes, file: path, directory: Self.folder(of: path), registry: registry)
             return (path, try ConfigurationText(parsing: bytes), created)
         } catch let error as ConfigurationError {
-            throw ConfigurationError("\(error.message); nothing was changed (fix the file first)")
+            throw ConfigurationError("\(error.message)\(refusal)")
         } catch {
-            throw ConfigurationError("\(path): \(error); nothing was changed (fix the file first)")
+            throw ConfigurationError("\(path): \(error)\(refusal)")
         }
     }
 
@@ -98,7 +100,7 @@ extension IsobarCommandLine {
     }
 
     /// The folder holding `path` (relative `replay` and `cache_dir` paths are taken from it).
-    private static func folder(of path: String) -> String {
+    static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

@@ -36,6 +36,26 @@ struct ConfigurationText: Sendable {
         if !enabled { providers[index].append(("enabled", .bool(false))) }
     }
 
+    /// The value of top-level member `key`, when the file has one (`providers` excepted).
+    func member(_ key: String) -> JSONOutput? { members.first { $0.key == key && key != "providers" }?.value }
+
+    /// Sets top-level member `key` where it stands, or after the others when the file has none.
+    mutating func setMember(_ key: String, _ value: JSONOutput) {
+        if let index = members.firstIndex(where: { $0.key == key }) { members[index].value = value } else { members.append((key, value)) }
+    }
+
+    /// The value of member `key` of the entry at `index`, when it has one.
+    func member(_ key: String, ofEntry index: Int) -> JSONOutput? { providers[index].first { $0.key == key }?.value }
+
+    /// Sets member `key` of the entry at `index` where it stands, or after its others.
+    mutating func setMember(_ key: String, _ value: JSONOutput, ofEntry index: Int) {
+        if let position = providers[index].firstIndex(where: { $0.key == key }) {
+            providers[index][position].value = value
+        } else {
+            providers[index].append((key, value))
+        }
+    }
+
     /// Adds an entry after the others.
     mutating func append(_ entry: [(key: String, value: JSONOutput)]) { providers.append(entry) }
 

@@ -102,6 +102,8 @@ public struct ProviderFactory: Sendable {
     public let optionKeys: [String]
     /// Reads its own options from an entry (called for every entry of the type, so that a missing option can be refused).
     public let readOptions: @Sendable (OptionSource) throws(OptionError) -> ProviderOptions
+    /// The environment variable a contact is read from when the entry sets no `contact`; nil when the type needs no contact.
+    public let contactVariable: String?
     /// Builds the provider; may ask the provider about itself first, and may fail with a reason.
     public let make: @Sendable (ProviderContext) async throws(ProviderError) -> any WeatherProvider
     /// Its geocoder for a context, when it has one and can use it (e.g. only with a key).
@@ -110,6 +112,7 @@ public struct ProviderFactory: Sendable {
     /// Declares an adapter type.
     public init(type: String, summary: String, keyVariable: String? = nil, optionKeys: [String] = [],
                 readOptions: @escaping @Sendable (OptionSource) throws(OptionError) -> ProviderOptions = { _ in ProviderOptions() },
+                contactVariable: String? = nil,
                 make: @escaping @Sendable (ProviderContext) async throws(ProviderError) -> any WeatherProvider,
                 geocoder: @escaping @Sendable (ProviderContext) -> (any Geocoding)? = { _ in nil }) {
         self.type = type
@@ -117,6 +120,7 @@ public struct ProviderFactory: Sendable {
         self.keyVariable = keyVariable
         self.optionKeys = optionKeys
         self.readOptions = readOptions
+        self.contactVariable = contactVariable
         self.make = make
         self.geocoder = geocoder
     }

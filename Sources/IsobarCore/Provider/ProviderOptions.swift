@@ -10,13 +10,16 @@ public struct ProviderOptions: Sendable {
     /// The sources they name within the entry, each answering as a source of its own (Open-Meteo's models): output prints
     /// each as `ENTRY/MEMBER`, and commands accept those ids.
     public let members: [String]
+    /// The contact the entry gives, for types whose terms ask for one (see `ProviderFactory.contactVariable`).
+    public let contact: String?
 
     /// Options holding `value`.
-    public init(_ value: some Sendable, endpoint: String? = nil, notes: [String] = [], members: [String] = []) {
+    public init(_ value: some Sendable, endpoint: String? = nil, notes: [String] = [], members: [String] = [], contact: String? = nil) {
         self.value = value
         self.endpoint = endpoint
         self.notes = notes
         self.members = members
+        self.contact = contact
     }
 
     /// No options of its own.
@@ -25,6 +28,7 @@ public struct ProviderOptions: Sendable {
         endpoint = nil
         notes = []
         members = []
+        contact = nil
     }
 
     /// The value, when it is of type `type`.

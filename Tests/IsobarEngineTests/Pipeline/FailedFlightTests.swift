@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarTestKit
@@ -22,11 +23,11 @@ struct FailedFlightTests {
         options.maxRetries = 0
         options.maxConcurrentRequests = 20
         options.timeoutSeconds = EngineOptions.noDeadlineSeconds
-        let engine = Engine(bindings: [ProviderBinding(provider: provider, transport: UnusedTransport(), policy: ProviderPolicy(declaredBy: provider))],
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: provider, transport: UnusedTransport(), policy: ProviderPolicy(declaredBy: provider))],
                             storage: EngineStorage(storage), options: options, time: clock)
         let done = Atomic<Bool>(false)
         let run = Task {
-            var events: [EngineEvent] = []
+            var events: [EngineEvent<ConsensusResult>] = []
             for await event in engine.run(Array(repeating: WeatherRequest(place: Fixture.place, kinds: [.current]), count: 20)) {
                 events.append(event)
             }
@@ -64,7 +65,7 @@ struct FailedFlightTests {
         var options = EngineOptions()
         options.maxRetries = 0
         options.timeoutSeconds = EngineOptions.noDeadlineSeconds
-        let engine = Engine(bindings: [ProviderBinding(provider: provider, transport: UnusedTransport(), policy: ProviderPolicy(declaredBy: provider))],
+        let engine = Engine(consensus: Consensus(), bindings: [ProviderBinding(provider: provider, transport: UnusedTransport(), policy: ProviderPolicy(declaredBy: provider))],
                             storage: EngineStorage(storage), options: options, time: clock)
         for _ in 0..<2 {
             let events = await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current]))
