@@ -312,12 +312,7 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
         let time = time
         let options = options
         let cancelled = ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)
-        var call = ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)
-        // A cache hit answers here, with no deadline to race: no timer, no task, nothing started for it.
-        if let cached = await pipeline.step.cachedAnswer(call) {
-            return turn(of: .success(cached), for: request, from: provider, narrowed: narrowed)
-        }
-        call.cacheReadFoundNothing = true
+        let call = ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)
         let asked = { @Sendable [call] () async -> Result<WeatherReport, ProviderError> in
             do throws(ProviderError) {
                 return .success(try await pipeline.step.answer(call))

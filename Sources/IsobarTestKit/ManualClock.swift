@@ -27,9 +27,6 @@ public final class ManualClock: TimeSource {
     /// How many tasks are asleep on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    /// How many sleeps longer than zero were asked for so far, finished, cancelled or not.
-    public var sleepsAsked: Int { state.withLock { $0.nextID } }
-
     /// Moves the clock forward, waking every sleeper whose time has come.
     public func advance(by seconds: Double) {
         let woken = state.withLock { state -> [Sleeper] in

@@ -11,8 +11,12 @@ ProgramGroups.stopAllOnExit()
 // A reader that goes away (`| head -1`) makes writes fail with EPIPE instead of ending the process mid-run: the command
 // finishes its work (answers fetched are committed to the cache) and exits with its own status for a closed output.
 signal(SIGPIPE, SIG_IGN)
-// The command's async work runs on this thread: no pool of threads is started for a short command (see CallingThreadExecutor).
+// A command's async work runs on this thread: no pool of threads is started for a short command (see CallingThreadExecutor).
+// `batch` decodes and merges thousands of answers, and uses the pool's threads, one per core, as before.
 let executor = CallingThreadExecutor()
-let commandLine = IsobarCommandLine(environment: ProcessInfo.processInfo.environment, taskExecutor: executor)
 let arguments = Array(CommandLine.arguments.dropFirst())
-exit(executor.run { await commandLine.run(arguments) })
+let short = arguments.first != "batch"
+let commandLine = short
+    ? IsobarCommandLine(environment: ProcessInfo.processInfo.environment, time: executor.time, taskExecutor: executor)
+    : IsobarCommandLine(environment: ProcessInfo.processInfo.environment)
+exit(executor.run(preferred: short) { await commandLine.run(arguments) })

@@ -10,9 +10,9 @@ import Glibc
 struct CallingThreadExecutorTests {
     /// Runs `executor.run(operation)` on a thread of its own (never on the test's pool) and returns its result and that
     /// thread's identity.
-    private func onOwnThread<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> (value: T, thread: pthread_t) {
+    private func onOwnThread<T: Sendable>(_ executor: CallingThreadExecutor = CallingThreadExecutor(),
+                                          _ operation: @escaping @Sendable () async -> T) async -> (value: T, thread: pthread_t) {
         await withCheckedContinuation { continuation in
-            let executor = CallingThreadExecutor()
             let started = PlainThread.detach {
                 let value = executor.run(operation)
                 continuation.resume(returning: (value, pthread_self()))
@@ -56,5 +56,39 @@ struct CallingThreadExecutorTests {
         }
         #expect(result.value == 42)
         #expect(pthread_equal(result.after, caller) != 0)
+    }
+
+    @Test func aSleepOnItsClockEndsOnTheCallingThread() async {
+        let executor = CallingThreadExecutor()
+        let time = executor.time
+        let (after, caller) = await onOwnThread(executor) { () async -> pthread_t? in
+            do {
+                try await time.sleep(seconds: 0.001)
+                return pthread_self()
+            } catch {
+                return nil
+            }
+        }
+        #expect(after.map { pthread_equal($0, caller) != 0 } == true)
+    }
+
+    @Test func aCancelledSleepThrowsAtOnceAndTheRunEnds() async {
+        let executor = CallingThreadExecutor()
+        let time = executor.time
+        let (outcome, _) = await onOwnThread(executor) { () async -> String in
+            let sleeper = Task(executorPreference: executor) { () async -> String in
+                do {
+                    try await time.sleep(seconds: 3600)
+                    return "slept an hour"
+                } catch is CancellationError {
+                    return "cancelled"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            sleeper.cancel()
+            return await sleeper.value
+        }
+        #expect(outcome == "cancelled")
     }
 }

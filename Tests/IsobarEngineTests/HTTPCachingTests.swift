@@ -121,19 +121,6 @@ struct HTTPCachingTests {
 
     // MARK: Lifetimes
 
-    @Test func aFreshCachedAnswerIsGivenWithoutADeadlineToRace() async throws {
-        #expect(try await run().get().freshness == .fresh)
-        let sleepsForTheFetch = clock.sleepsAsked
-        #expect(sleepsForTheFetch >= 1, "a call that asks the provider races the command's deadline")
-        clock.advance(by: 30)
-        #expect(try await run().get().freshness == .cached(ageSeconds: 30))
-        #expect(clock.sleepsAsked == sleepsForTheFetch, "a cache hit starts no deadline timer")
-        #expect(origin.requests.count == 1)
-        clock.advance(by: 600)
-        #expect(try await run().get().freshness == .fresh)
-        #expect(clock.sleepsAsked > sleepsForTheFetch, "a stale entry is fetched again, under the deadline")
-        #expect(origin.requests.count == 2)
-    }
 
     @Test func maxAgeShortensTheConfiguredLifetime() async throws {
         origin.update { $0.headers = headers(("Cache-Control", "max-age=60")) }

@@ -30,7 +30,7 @@ public struct CacheStep: PipelineStep {
     /// A fresh cached answer, or the next step's.
     public func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport {
         if offline { return try await offlineAnswer(call.request) }
-        if readCache, !call.cacheReadFoundNothing, misses?.worthReading ?? true {
+        if readCache, misses?.worthReading ?? true {
             if let cached = await cache.usable(call.request, withinTTL: true) {
                 misses?.found()
                 return cached
@@ -38,18 +38,6 @@ public struct CacheStep: PipelineStep {
             misses?.missed()
         }
         return try await next.answer(call)
-    }
-
-    /// What `answer` finds in the cache without asking `next`; a miss counts as one (see `misses`).
-    public func cachedAnswer(_ call: ProviderCall) async -> WeatherReport? {
-        if offline { return try? await offlineAnswer(call.request) }
-        guard readCache, misses?.worthReading ?? true else { return nil }
-        guard let cached = await cache.usable(call.request, withinTTL: true) else {
-            misses?.missed()
-            return nil
-        }
-        misses?.found()
-        return cached
     }
 
     private func offlineAnswer(_ request: WeatherRequest) async throws(ProviderError) -> WeatherReport {

@@ -34,9 +34,6 @@ public struct ProviderCall: Sendable {
     public var healthReadWithLease: HealthReading?
     /// The call's first permit, taken with the fetch lease, when it was: the rate-limit step takes it instead of asking.
     public var permitTakenWithLease: PermitHandoff?
-    /// True when the cache was read for this call just before (see `PipelineStep.cachedAnswer`) and had nothing fresh: the
-    /// cache step then does not read it again.
-    public var cacheReadFoundNothing = false
 
     /// Creates a call.
     public init(request: WeatherRequest, deadline: Date, requestID: RequestID = RequestID(0)) {
@@ -50,14 +47,6 @@ public struct ProviderCall: Sendable {
 public protocol PipelineStep: Sendable {
     /// The provider's report for the call, or why there is none.
     func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport
-    /// The answer the cache step would give at once (a fresh cached answer; offline, any cached one), asking no provider and
-    /// waiting for nothing else; nil when there is none or the pipeline has no cache. A cache hit then needs no deadline.
-    func cachedAnswer(_ call: ProviderCall) async -> WeatherReport?
-}
-
-extension PipelineStep {
-    /// No cache in this step: nothing at hand.
-    public func cachedAnswer(_ call: ProviderCall) async -> WeatherReport? { nil }
 }
 
 /// Sleeps on `time`, turning cancellation into the provider's `cancelled` error.

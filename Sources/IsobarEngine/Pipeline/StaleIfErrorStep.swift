@@ -26,9 +26,6 @@ public struct StaleIfErrorStep: PipelineStep {
         }
     }
 
-    /// The next step's answer at hand.
-    public func cachedAnswer(_ call: ProviderCall) async -> WeatherReport? { await next.cachedAnswer(call) }
-
     /// The cached answer within `max_stale_s`, marked stale because of `error`; nil when there is none, the error is the caller's,
     /// or the provider forbade serving it stale.
     public func staleAnswer(_ request: WeatherRequest, because error: ProviderError) async -> WeatherReport? {
