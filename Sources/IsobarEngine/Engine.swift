@@ -120,12 +120,16 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
     /// Everything above, in one object: each place's tasks capture the engine, and copying it is then one reference.
     private let parts: EngineParts<Strategy>
 
-    /// An engine over the given providers, merging their answers with `consensus`.
+    /// An engine over the given providers, merging their answers with `consensus`. `racesOnTaskExecutor`: a call's race against
+    /// its deadline runs on `taskExecutor` too (a short command's calling thread); otherwise on the runtime's pool, so that a
+    /// deadline never waits for a busy executor's turn (a batch on the HTTP loop).
     public init(consensus: Strategy, bindings: [ProviderBinding], storage: EngineStorage? = nil, options: EngineOptions = EngineOptions(),
                 time: any TimeSource = SystemTime(), diagnostics: any DiagnosticSink = DiagnosticLog(), taskExecutor: (any TaskExecutor)? = nil,
+                racesOnTaskExecutor: Bool = false,
                 random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) {
         parts = EngineParts(consensus: consensus, bindings: bindings, storage: storage, options: options, time: time, diagnostics: diagnostics,
-                            taskExecutor: taskExecutor, random: random, sources: SourceTable(bindings.flatMap(\.provider.sources)))
+                            taskExecutor: taskExecutor, raceExecutor: racesOnTaskExecutor ? taskExecutor : nil, random: random,
+                            sources: SourceTable(bindings.flatMap(\.provider.sources)))
     }
 
     /// Runs one request; total time is that of the slowest provider, never past the deadline.
@@ -326,7 +330,7 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
         guard options.timeoutSeconds < EngineOptions.noDeadlineSeconds else {
             return turn(of: await asked(), for: request, from: provider, narrowed: narrowed)
         }
-        let executor = parts.taskExecutor
+        let executor = parts.raceExecutor
         let outcome = await FirstAnswer.of(on: executor, [
             asked,
             { @Sendable () async -> Result<WeatherReport, ProviderError> in
@@ -386,11 +390,13 @@ private final class EngineParts<Strategy: ConsensusStrategy>: Sendable {
     let time: any TimeSource
     let diagnostics: any DiagnosticSink
     let taskExecutor: (any TaskExecutor)?
+    let raceExecutor: (any TaskExecutor)?
     let random: @Sendable (ClosedRange<Double>) -> Double
     let sources: SourceTable
 
     init(consensus: Strategy, bindings: [ProviderBinding], storage: EngineStorage?, options: EngineOptions, time: any TimeSource, diagnostics: any DiagnosticSink,
-         taskExecutor: (any TaskExecutor)?, random: @escaping @Sendable (ClosedRange<Double>) -> Double, sources: SourceTable) {
+         taskExecutor: (any TaskExecutor)?, raceExecutor: (any TaskExecutor)?, random: @escaping @Sendable (ClosedRange<Double>) -> Double,
+         sources: SourceTable) {
         self.consensus = consensus
         self.bindings = bindings
         self.storage = storage
@@ -398,6 +404,7 @@ private final class EngineParts<Strategy: ConsensusStrategy>: Sendable {
         self.time = time
         self.diagnostics = diagnostics
         self.taskExecutor = taskExecutor
+        self.raceExecutor = raceExecutor
         self.random = random
         self.sources = sources
     }

@@ -30,7 +30,7 @@ extension IsobarCommandLine {
         var options = EngineOptions()
         options.timeoutSeconds = setup.options.timeoutSeconds
         let engine = Engine(consensus: Consensus(), bindings: [binding], storage: EngineStorage(store), options: options, time: time,
-                            diagnostics: setup.diagnostics)
+                            diagnostics: setup.diagnostics, taskExecutor: taskExecutor, racesOnTaskExecutor: taskExecutor != nil)
         var observed: WeatherReport?
         for await event in engine.run(WeatherRequest(place: place, kinds: [.current])) {
             if case .result(_, let result) = event { observed = result.report }

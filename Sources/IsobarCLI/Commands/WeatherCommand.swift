@@ -120,7 +120,9 @@ extension IsobarCommandLine {
             if let outcome = event.outcome, !event.isOutsideCoverage { outcomes.append(outcome) }
             if case .result(_, let result) = event {
                 reports.append(result.report)
-                if observation == nil { observation = Task { [self, setup] in await observe(place, setup, verbose: verbose) } }
+                if observation == nil {
+                    observation = Task(executorPreference: taskExecutor) { [self, setup] in await observe(place, setup, verbose: verbose) }
+                }
             }
             if case .consensus(_, let consensus) = event { merged = consensus }
             renderer.handle(event)
@@ -140,7 +142,8 @@ extension IsobarCommandLine {
     func engine(_ setup: WeatherSetup, taskExecutor: (any TaskExecutor)? = nil) -> Engine<Consensus> {
         Engine(consensus: setup.consensus, bindings: setup.bindings, storage: engineStorage(setup.store, shared: setup.shared, bindings: setup.bindings),
                options: setup.options, time: time,
-               diagnostics: setup.diagnostics, taskExecutor: taskExecutor ?? self.taskExecutor)
+               diagnostics: setup.diagnostics, taskExecutor: taskExecutor ?? self.taskExecutor,
+               racesOnTaskExecutor: taskExecutor == nil && self.taskExecutor != nil)
     }
 
     /// A log of storage problems, shown on stderr under `--verbose`.
