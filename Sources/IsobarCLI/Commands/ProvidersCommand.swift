@@ -104,7 +104,7 @@ extension IsobarCommandLine {
 
     /// `N problem(s) with the store (run with --verbose to see them)`, or nil when there were none.
     static func problemSummary(_ diagnostics: DiagnosticLog) -> String? {
-        let count = diagnostics.diagnostics.count
+        let count = diagnostics.total
         guard count > 0 else { return nil }
         return "\(count) problem(s) with the store while reading it (run with --verbose to see them)"
     }
