@@ -26,7 +26,8 @@ extension IsobarCommandLine {
         // Only reads: the use of each limit is read from a cache on a read-only disk too.
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration, acceptsReadOnly: true) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings)
-        let storage = store == nil && shared == nil ? nil : engineStorage(store, shared: shared, bindings: bindings)
+        let storage = store == nil && shared == nil ? nil
+            : engineStorage(store, shared: shared, bindings: bindings, maxAgeSeconds: parsed.options.maxAgeSeconds)
         let now = time.now()
         let diagnostics = diagnosticLog(parsed)
         let jsonl = parsed.options.format == .jsonl
