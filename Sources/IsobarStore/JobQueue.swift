@@ -1,8 +1,5 @@
 import Synchronization
 import IsobarCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One piece of work for an `Executor`'s thread: runs against its connection, then hands its result to the waiting task.
 final class Job: @unchecked Sendable {
@@ -36,43 +33,28 @@ final class Job: @unchecked Sendable {
     func complete(_ error: StoreError?) { finish(error) }
 }
 
-/// The jobs waiting for an executor's thread: a list guarded by a pthread mutex, and a condition variable the thread sleeps on.
+/// The jobs waiting for an executor's thread: a list behind a `ConditionLock`, which the thread sleeps on.
 ///
-/// Callers hold the mutex only to append; the thread holds it only to take the whole list. Nothing blocks while holding it.
-final class JobQueue: Wakeable, @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: `jobs` and `stopping` are read and written only with `mutex` locked.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var jobs: [Job] = []
-    private var stopping = false
+/// Callers hold the lock only to append; the thread holds it only to take the whole list. Nothing blocks while holding it.
+final class JobQueue: Wakeable, Sendable {
+    private struct Queued: Sendable {
+        var jobs: [Job] = []
+        var stopping = false
+    }
+
+    private let queued = ConditionLock(Queued())
     /// Wake-ups sent to the thread so far (tests: a burst holds them, see `HeldWakeups`).
     let wakes = Atomic<Int>(0)
 
     /// An empty queue.
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        condition.deallocate()
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    init() {}
 
     /// Adds a job and wakes the thread (at the end of the burst the calling thread runs, if it runs one: see
     /// `HeldWakeups`); false once the queue is stopped.
     func push(_ job: Job) -> Bool {
-        let accepted = locked {
-            guard !stopping else { return false }
-            jobs.append(job)
+        let accepted = queued.withLock { queued in
+            guard !queued.stopping else { return false }
+            queued.jobs.append(job)
             return true
         }
         // Signalled after unlocking: the thread either saw the job under the mutex or sleeps until this signal.
@@ -83,24 +65,21 @@ final class JobQueue: Wakeable, @unchecked Sendable {
     /// Wakes the thread if it sleeps.
     func wake() {
         wakes.add(1, ordering: .relaxed)
-        pthread_cond_signal(condition)
+        queued.signal()
     }
 
     /// Every job queued now, waiting for one if there is none; nil once stopped with nothing left.
     func takeAll() -> [Job]? {
-        locked {
-            while jobs.isEmpty && !stopping { pthread_cond_wait(condition, mutex) }
-            guard !jobs.isEmpty else { return nil }
-            defer { jobs.removeAll() }
-            return jobs
+        queued.withLock(when: { !$0.jobs.isEmpty || $0.stopping }) { queued in
+            guard !queued.jobs.isEmpty else { return nil }
+            defer { queued.jobs.removeAll() }
+            return queued.jobs
         }
     }
 
     /// Refuses new jobs; the thread finishes those queued, then ends.
     func stop() {
-        locked {
-            stopping = true
-            pthread_cond_signal(condition)
-        }
+        queued.withLock { $0.stopping = true }
+        queued.signal()
     }
 }

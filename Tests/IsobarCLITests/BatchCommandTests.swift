@@ -165,10 +165,12 @@ func batchInput(_ text: String) throws -> String {
         #expect(run.stderr.contains("deadline passed"), "\(run.stderr)")
         let lines = try parseLines(run)
         let summary = try #require(lines.last)
-        #expect(try summary.int("places") < 50)
         #expect(try summary.int("failed") == summary.int("places"))
         let errors = try lines.filter { try $0.string("type") == "provider_error" }.map { try $0.member("error") }
         let described = try errors.map { "\(try $0.string("code"))/\(try $0.optionalString("reason") ?? "-")" }
+        // Reading stops at the deadline; or, once the calls the deadline cut have opened the provider's breaker, the places
+        // left are skipped at once, never asked and never waited for.
+        #expect(try summary.int("places") < 50 || described.contains("unavailable/breaker_open"), "\(described)")
         // The places under way when the deadline came end at it; on a loaded machine a place may also fail another way first
         // (a loopback connection reset), which is still a failure counted in the summary.
         #expect(try errors.contains { try $0.string("code") == "timeout" && $0.optionalString("reason") == "deadline" }, "\(described)")

@@ -16,13 +16,9 @@ struct InputLine: Sendable, Equatable {
 /// Reads an input's lines lazily, a chunk at a time and only when asked, on a thread of its own: a pipe or a terminal that
 /// blocks never holds a thread of the cooperative pool, and however long the input, at most one chunk is in memory.
 final class InputLines: @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: `waiting`, `stopped` and `asked` are read and written only with `mutex` locked;
-    // `buffer`, `start`, `end`, `number` and `atEnd` only by the reading thread.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var waiting: CheckedContinuation<[InputLine]?, Never>?
-    private var asked = false
-    private var stopped = false
+    // Safety of `@unchecked Sendable`: `buffer`, `start`, `end`, `number` and `atEnd` are read and written only by the
+    // reading thread; what crosses threads is in `handoff`.
+    private let handoff = ConditionLock(Handoff())
     private let descriptor: Int32
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
@@ -38,16 +34,15 @@ final class InputLines: @unchecked Sendable {
     /// Reads `descriptor` (closed when the input ends or the reader stops) on a new thread.
     init(descriptor: Int32) {
         self.descriptor = descriptor
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
         ReaderThread.start { [self] in self.run() }
     }
 
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        condition.deallocate()
+    /// What the caller and the reading thread share: the caller waiting for lines, whether it asked for more, whether reading
+    /// stopped.
+    private struct Handoff: Sendable {
+        var waiting: CheckedContinuation<[InputLine]?, Never>?
+        var asked = false
+        var stopped = false
     }
 
     /// Opens `path` (`-` for standard input) for reading; nil with the reason when it cannot be read.
@@ -66,48 +61,40 @@ final class InputLines: @unchecked Sendable {
     /// The next lines (up to `chunkLines`); nil at the end of the input or once stopped.
     func next() async -> [InputLine]? {
         await withCheckedContinuation { (continuation: CheckedContinuation<[InputLine]?, Never>) in
-            let refused = locked { () -> Bool in
-                guard !stopped else { return true }
-                waiting = continuation
-                asked = true
-                pthread_cond_signal(condition)
+            let refused = handoff.withLock { handoff -> Bool in
+                guard !handoff.stopped else { return true }
+                handoff.waiting = continuation
+                handoff.asked = true
                 return false
             }
-            if refused { continuation.resume(returning: nil) }
+            if refused { continuation.resume(returning: nil) } else { handoff.signal() }
         }
     }
 
     /// Stops reading: a caller waiting for lines gets nil now, whatever the thread is blocked on.
     func stop() {
-        let waiter = locked { () -> CheckedContinuation<[InputLine]?, Never>? in
-            stopped = true
-            pthread_cond_signal(condition)
-            defer { waiting = nil }
-            return waiting
+        let waiter = handoff.withLock { handoff -> CheckedContinuation<[InputLine]?, Never>? in
+            handoff.stopped = true
+            defer { handoff.waiting = nil }
+            return handoff.waiting
         }
+        handoff.signal()
         waiter?.resume(returning: nil)
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 
     /// The thread: waits to be asked, reads a chunk, hands it over; ends at the end of the input or when stopped.
     private func run() {
         defer { close(descriptor) }
         while true {
-            let go = locked { () -> Bool in
-                while !asked && !stopped { pthread_cond_wait(condition, mutex) }
-                asked = false
-                return !stopped
+            let go = handoff.withLock(when: { $0.asked || $0.stopped }) { handoff -> Bool in
+                handoff.asked = false
+                return !handoff.stopped
             }
             guard go else { return }
             let lines = readChunk()
-            let waiter = locked { () -> CheckedContinuation<[InputLine]?, Never>? in
-                defer { waiting = nil }
-                return waiting
+            let waiter = handoff.withLock { handoff -> CheckedContinuation<[InputLine]?, Never>? in
+                defer { handoff.waiting = nil }
+                return handoff.waiting
             }
             waiter?.resume(returning: lines.isEmpty ? nil : lines)
             if lines.isEmpty { return }

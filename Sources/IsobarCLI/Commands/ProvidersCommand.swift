@@ -25,7 +25,8 @@ extension IsobarCommandLine {
         // Only reads: the use of each limit is read from a cache on a read-only disk too.
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration, acceptsReadOnly: true) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings)
-        let storage = store == nil && shared == nil ? nil : engineStorage(store, shared: shared, bindings: bindings)
+        let storage = store == nil && shared == nil ? nil
+            : engineStorage(store, shared: shared, bindings: bindings, maxAgeSeconds: parsed.options.maxAgeSeconds)
         let now = time.now()
         let diagnostics = diagnosticLog(parsed)
         let jsonl = parsed.options.format == .jsonl
@@ -107,7 +108,7 @@ extension IsobarCommandLine {
 
     /// `N problem(s) with the store (run with --verbose to see them)`, or nil when there were none.
     static func problemSummary(_ diagnostics: DiagnosticLog) -> String? {
-        let count = diagnostics.diagnostics.count
+        let count = diagnostics.total
         guard count > 0 else { return nil }
         return "\(count) problem(s) with the store while reading it (run with --verbose to see them)"
     }

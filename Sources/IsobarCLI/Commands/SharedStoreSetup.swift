@@ -72,17 +72,27 @@ extension IsobarCommandLine {
         return SharedStoreSetup(store: store, state: SharedStoreState(fallback: fallback, warn: { warn($0) }), expectedMachines: machines)
     }
 
-    /// The engine's storage: the local store, with the shared one in front of it when configured.
-    func engineStorage(_ local: Store?, shared: SharedStoreSetup?, bindings: [ProviderBinding]) -> EngineStorage? {
+    /// The engine's storage: the local store, with the shared one in front of it when configured; a local answer is served
+    /// without asking the shared store while the cache step would call it fresh (`--max-age` included).
+    func engineStorage(_ local: Store?, shared: SharedStoreSetup?, bindings: [ProviderBinding],
+                       maxAgeSeconds: Double?) -> EngineStorage? {
         guard let shared else { return local.map { EngineStorage($0) } }
-        let policies = Dictionary(bindings.compactMap { binding in binding.policy.map { (binding.storageKey, $0) } }) { first, _ in first }
-        let time = time
         return SharedStorage.compose(local: local.map { EngineStorage($0) } ?? EngineStorage(MemoryStorage()), shared: shared.store,
-                                     state: shared.state, expectedMachines: shared.expectedMachines) { key, entry in
-            guard let policy = policies[key.provider] else { return false }
-            let lifetime = entry.lifetimeSeconds ?? Self.lifetime(policy, key.slot)
-            return time.now().timeIntervalSince(entry.fetchedAt) < lifetime
-        }
+                                     state: shared.state, expectedMachines: shared.expectedMachines,
+                                     isFresh: Self.localIsFresh(bindings: bindings, maxAgeSeconds: maxAgeSeconds, time: time))
+    }
+
+    /// Whether a local answer is fresh enough to skip the shared store: the providers' `FreshnessRule`s, as the cache step
+    /// applies them; an answer of a provider with no policy never is.
+    static func localIsFresh(bindings: [ProviderBinding], maxAgeSeconds: Double?,
+                             time: any TimeSource) -> @Sendable (CacheKey, CacheEntry) -> Bool {
+        let rules = Dictionary(bindings.compactMap { binding in
+            binding.policy.map { policy in
+                (binding.storageKey, FreshnessRule(policy: policy, honoursHTTPExpiry: binding.provider.capabilities.honoursHTTPExpiry,
+                                                   maxAgeSeconds: maxAgeSeconds))
+            }
+        }) { first, _ in first }
+        return { key, entry in rules[key.provider]?.isFresh(entry, slot: key.slot, now: time.now()) ?? false }
     }
 
     /// The configured time to live of a slot.

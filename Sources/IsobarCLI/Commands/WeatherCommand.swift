@@ -140,10 +140,10 @@ extension IsobarCommandLine {
 
     /// The engine over the command's providers and store; its tasks prefer `taskExecutor`, else the command line's.
     func engine(_ setup: WeatherSetup, taskExecutor: (any TaskExecutor)? = nil) -> Engine<Consensus> {
-        Engine(consensus: setup.consensus, bindings: setup.bindings, storage: engineStorage(setup.store, shared: setup.shared, bindings: setup.bindings),
-               options: setup.options, time: time,
-               diagnostics: setup.diagnostics, taskExecutor: taskExecutor ?? self.taskExecutor,
-               racesOnTaskExecutor: taskExecutor == nil && self.taskExecutor != nil)
+        let storage = engineStorage(setup.store, shared: setup.shared, bindings: setup.bindings, maxAgeSeconds: setup.options.maxAgeSeconds)
+        return Engine(consensus: setup.consensus, bindings: setup.bindings, storage: storage, options: setup.options, time: time,
+                      diagnostics: setup.diagnostics, taskExecutor: taskExecutor ?? self.taskExecutor,
+                      racesOnTaskExecutor: taskExecutor == nil && self.taskExecutor != nil)
     }
 
     /// A log of storage problems, shown on stderr under `--verbose`.

@@ -49,18 +49,14 @@ public struct ReportCache: Sendable {
         "\(storageKey)|\(Self.slots(request.kinds).map(\.rawValue).joined(separator: "+"))|\(Self.placeKey(request.place.coordinate))"
     }
 
-    /// Seconds `part` stays fresh: the configured lifetime, shortened by the provider's HTTP lifetime (or replaced by it when
-    /// the provider's terms require it); `--max-age` replaces both, but never lengthens a `must-revalidate` entry's.
-    public func lifetime(_ part: CachedPart) -> Double {
-        let configured = configuredTTL(part.slot)
-        var natural = configured
-        if let http = part.lifetimeSeconds { natural = provider.capabilities.honoursHTTPExpiry ? http : min(configured, http) }
-        guard let maxAgeSeconds else { return natural }
-        return part.mustRevalidate ? min(maxAgeSeconds, natural) : maxAgeSeconds
+    /// The rule that says how long this provider's answers stay fresh.
+    public var freshness: FreshnessRule {
+        FreshnessRule(policy: policy, honoursHTTPExpiry: provider.capabilities.honoursHTTPExpiry, maxAgeSeconds: maxAgeSeconds)
     }
 
-    private func configuredTTL(_ slot: CacheSlot) -> Double {
-        slot == .current ? policy.currentTTLSeconds : policy.forecastTTLSeconds
+    /// Seconds `part` stays fresh (see `FreshnessRule.lifetime`).
+    public func lifetime(_ part: CachedPart) -> Double {
+        freshness.lifetime(part.slot, httpLifetimeSeconds: part.lifetimeSeconds, mustRevalidate: part.mustRevalidate)
     }
 
     /// The keys of every slot `request` needs, in the order `parts` reads them.
@@ -105,7 +101,8 @@ public struct ReportCache: Sendable {
 
     /// True when `part` is within its lifetime.
     public func isFresh(_ part: CachedPart) -> Bool {
-        time.now().timeIntervalSince(part.report.fetchedAt) <= lifetime(part)
+        freshness.isFresh(fetchedAt: part.report.fetchedAt, now: time.now(), slot: part.slot, httpLifetimeSeconds: part.lifetimeSeconds,
+                          mustRevalidate: part.mustRevalidate)
     }
 
     /// True when every part is within its lifetime.

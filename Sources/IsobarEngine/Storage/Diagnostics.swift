@@ -37,27 +37,51 @@ public protocol DiagnosticSink: Sendable {
     func report(_ diagnostic: Diagnostic)
 }
 
-/// Keeps every diagnostic, counted per component, and passes each on to `forward` (stderr under `--verbose`).
+/// Keeps the first diagnostics (`keepLimit` of them) and counts them all, per component, passing each on to `forward` (stderr
+/// under `--verbose`): however many a long run meets, the log holds a bounded number.
 public final class DiagnosticLog: DiagnosticSink {
-    private let recorded = Mutex<[Diagnostic]>([])
-    private let forward: @Sendable (Diagnostic) -> Void
+    private struct Record {
+        var kept: [Diagnostic] = []
+        var counts: [Diagnostic.Component: Int] = [:]
+        var total = 0
+    }
 
-    /// A log passing each diagnostic to `forward` as it comes.
-    public init(forward: @escaping @Sendable (Diagnostic) -> Void = { _ in }) {
+    private let record = Mutex(Record())
+    private let forward: @Sendable (Diagnostic) -> Void
+    /// How many diagnostics are kept; later ones are only counted.
+    public let keepLimit: Int
+
+    /// A log keeping the first `keepLimit` diagnostics and passing each to `forward` as it comes.
+    public init(keepLimit: Int = 100, forward: @escaping @Sendable (Diagnostic) -> Void = { _ in }) {
+        self.keepLimit = max(0, keepLimit)
         self.forward = forward
     }
 
-    /// Records and forwards.
+    /// Counts, keeps while under the limit, and forwards.
     public func report(_ diagnostic: Diagnostic) {
-        recorded.withLock { $0.append(diagnostic) }
+        record.withLock { record in
+            record.total += 1
+            record.counts[diagnostic.component, default: 0] += 1
+            if record.kept.count < keepLimit { record.kept.append(diagnostic) }
+        }
         forward(diagnostic)
     }
 
-    /// Everything reported so far.
-    public var diagnostics: [Diagnostic] { recorded.withLock { $0 } }
+    /// The diagnostics kept: the first `keepLimit` reported.
+    public var diagnostics: [Diagnostic] { record.withLock { $0.kept } }
 
-    /// How many were reported for each component that had any.
-    public var counts: [Diagnostic.Component: Int] {
-        recorded.withLock { Dictionary($0.map { ($0.component, 1) }, uniquingKeysWith: +) }
+    /// How many were reported, kept or not.
+    public var total: Int { record.withLock { $0.total } }
+
+    /// How many were reported for each component that had any, kept or not.
+    public var counts: [Diagnostic.Component: Int] { record.withLock { $0.counts } }
+
+    /// The kept diagnostics, one line each, then `… N more` when some were only counted.
+    public var listing: [String] {
+        record.withLock { record in
+            let lines = record.kept.map(\.description)
+            let more = record.total - record.kept.count
+            return more > 0 ? lines + ["… \(more) more"] : lines
+        }
     }
 }
