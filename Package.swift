@@ -85,7 +85,9 @@ let package = Package(
             ],
             path: "Benchmarks/isobar-bench", swiftSettings: strict),
         // The hello-world the start-up benchmark compares short commands with: FoundationEssentials, linked as `isobar` is.
-        .executableTarget(name: "isobar-hello", path: "Benchmarks/hello", swiftSettings: strict, linkerSettings: staticRuntime),
+        .executableTarget(
+            name: "isobar-hello", path: "Benchmarks/hello", swiftSettings: strict,
+            linkerSettings: staticRuntime + [.unsafeFlags(["-Xlinker", "-lswiftSynchronization"], .when(platforms: [.linux], configuration: .release))]),
 
         // Fuzzing (scripts/fuzz.sh): the targets, and one executable that replays inputs or, built with -D ISOBAR_FUZZ
         // and -sanitize=fuzzer, runs libFuzzer (whose entry point is declared by CFuzzerDriver).

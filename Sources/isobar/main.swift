@@ -6,6 +6,12 @@ import IsobarCore
 import Glibc
 #endif
 
+// Signals that stop a command reach it even when it was started with them blocked (a mask is inherited through exec): the
+// main thread, which waits for the command's work, can then take them (`batch` stops taking places on Ctrl-C).
+var stopping = sigset_t()
+sigemptyset(&stopping)
+for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopping, signalNumber) }
+pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
 // No plug-in program outlives the command: not when it ends, nor when Ctrl-C, SIGTERM or SIGHUP stops it.
 ProgramGroups.stopAllOnExit()
 // A reader that goes away (`| head -1`) makes writes fail with EPIPE instead of ending the process mid-run: the command
