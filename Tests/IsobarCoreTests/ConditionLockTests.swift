@@ -78,4 +78,16 @@ struct ConditionLockTests {
         #expect(await eventually { finished.current == 4 })
         #expect(lock.withLock { $0 } == 4_000)
     }
+
+    @Test func aTimedWaitWakesAtItsInstantWithoutASignal() {
+        let lock = ConditionLock(0)
+        let instant = ConditionLock<Int>.monotonicSeconds() + 0.01
+        // Nobody signals: only the timed wake-up lets the waiter see that the instant has passed.
+        let checks = lock.withLock(when: { _ in ConditionLock<Int>.monotonicSeconds() >= instant }, wakingAt: { _ in instant }) { state -> Int in
+            state += 1
+            return state
+        }
+        #expect(checks == 1)
+        #expect(ConditionLock<Int>.monotonicSeconds() >= instant)
+    }
 }

@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A task executor whose jobs run on the thread that calls `run`, with timers of its own: a short command's async work stays
 /// on the main thread.
@@ -13,76 +10,60 @@ import Glibc
 /// thread resuming a continuation) and wait in a list until the running thread takes them. Sleeps on its clock (`time`) are
 /// kept here too: the running thread waits for its next job or its next timer, whichever comes first. Unstructured tasks
 /// (`Task {}`) still use the pool, which then starts only when something needs it.
-public final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: `jobs`, `timers`, `nextTimer` and `finished` are read and written only with `mutex`
-    // locked.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var jobs: [UnownedJob] = []
-    private var timers: [Timer] = []
-    private var nextTimer = 0
-    private var finished = false
+public final class CallingThreadExecutor: TaskExecutor {
+    /// The jobs waiting, the sleepers, and whether the operation has ended.
+    private struct Loop: Sendable {
+        var jobs: [UnownedJob] = []
+        var timers: [Timer] = []
+        var nextTimer = 0
+        var finished = false
+
+        /// True when the running thread has something to do at `now`.
+        func isReady(at now: Double) -> Bool { !jobs.isEmpty || finished || timers.contains { $0.wakeAt <= now } }
+    }
 
     /// A sleeper waiting for its instant on the monotonic clock.
-    private struct Timer {
+    private struct Timer: Sendable {
         let id: Int
         let wakeAt: Double
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    /// An executor with no jobs.
-    public init() {
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
+    private let loop = ConditionLock(Loop())
 
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        condition.deallocate()
-    }
+    /// An executor with no jobs.
+    public init() {}
 
     /// The wall clock, with sleeps kept by this executor (no timer thread).
     public var time: any TimeSource { ExecutorTime(executor: self) }
 
     /// Queues a job for the running thread (called by the runtime, from any thread).
     public func enqueue(_ job: UnownedJob) {
-        pthread_mutex_lock(mutex)
-        jobs.append(job)
-        pthread_mutex_unlock(mutex)
-        pthread_cond_signal(condition)
+        loop.withLock { $0.jobs.append(job) }
+        loop.signal()
     }
 
     /// Suspends the calling task for `seconds` on the monotonic clock, woken by the running thread; throws when cancelled.
     func sleep(seconds: Double) async throws {
         guard seconds > 0 else { return }
-        let wakeAt = Self.monotonicSeconds() + seconds
-        pthread_mutex_lock(mutex)
-        nextTimer += 1
-        let id = nextTimer
-        pthread_mutex_unlock(mutex)
+        let wakeAt = ConditionLock<Loop>.monotonicSeconds() + seconds
+        let id = loop.withLock { state -> Int in
+            state.nextTimer += 1
+            return state.nextTimer
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                pthread_mutex_lock(mutex)
-                let cancelled = Task.isCancelled
-                if !cancelled { timers.append(Timer(id: id, wakeAt: wakeAt, continuation: continuation)) }
-                pthread_mutex_unlock(mutex)
-                if cancelled {
-                    continuation.resume(throwing: CancellationError())
-                } else {
-                    pthread_cond_signal(condition)
+                let cancelled = loop.withLock { state -> Bool in
+                    guard !Task.isCancelled else { return true }
+                    state.timers.append(Timer(id: id, wakeAt: wakeAt, continuation: continuation))
+                    return false
                 }
+                if cancelled { continuation.resume(throwing: CancellationError()) } else { loop.signal() }
             }
         } onCancel: {
-            pthread_mutex_lock(mutex)
-            let index = timers.firstIndex { $0.id == id }
-            let timer = index.map { timers.remove(at: $0) }
-            pthread_mutex_unlock(mutex)
+            let timer = loop.withLock { state -> Timer? in
+                state.timers.firstIndex { $0.id == id }.map { state.timers.remove(at: $0) }
+            }
             timer?.continuation.resume(throwing: CancellationError())
         }
     }
@@ -93,65 +74,33 @@ public final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// keeps this executor's timers): for long runs that use every core.
     public func run<T: Sendable>(preferred: Bool = true, _ operation: sending @escaping () async -> T) -> T {
         let box = ResultBox<T>()
-        Task.detached(executorPreference: preferred ? self : nil) { [self] in
-            let value = await operation()
-            box.value = value
-            // The flag is set under the mutex, so the running thread sees it with the value before it sleeps again.
-            pthread_mutex_lock(mutex)
-            finished = true
-            pthread_mutex_unlock(mutex)
-            pthread_cond_signal(condition)
+        Task.detached(executorPreference: preferred ? self : nil) { [loop] in
+            box.value = await operation()
+            // Set under the lock after `value`: the running thread sees the value once it sees the flag.
+            loop.withLock { $0.finished = true }
+            loop.signal()
         }
         let unowned = asUnownedTaskExecutor()
         while true {
-            pthread_mutex_lock(mutex)
-            var due = dueTimers()
-            while jobs.isEmpty && due.isEmpty && !finished {
-                if let earliest = timers.map(\.wakeAt).min() {
-                    var until = Self.timespec(earliest)
-                    pthread_cond_timedwait(condition, mutex, &until)
-                } else {
-                    pthread_cond_wait(condition, mutex)
-                }
-                due = dueTimers()
+            let (taken, due, done) = loop.withLock(when: { $0.isReady(at: ConditionLock<Loop>.monotonicSeconds()) },
+                                                   wakingAt: { $0.timers.map(\.wakeAt).min() }) { state in
+                let now = ConditionLock<Loop>.monotonicSeconds()
+                let due = state.timers.filter { $0.wakeAt <= now }
+                state.timers.removeAll { $0.wakeAt <= now }
+                let taken = state.jobs
+                state.jobs.removeAll(keepingCapacity: true)
+                return (taken, due, state.finished && taken.isEmpty)
             }
-            let taken = jobs
-            jobs.removeAll(keepingCapacity: true)
-            let done = finished && taken.isEmpty
-            pthread_mutex_unlock(mutex)
             for timer in due { timer.continuation.resume() }
             if done { break }
             for job in taken { job.runSynchronously(on: unowned) }
         }
-        // `finished` is set after `value`, under the mutex this thread took since.
         return box.value!
-    }
-
-    /// The timers whose instant has come, taken from the list; called with `mutex` locked.
-    private func dueTimers() -> [Timer] {
-        guard !timers.isEmpty else { return [] }
-        let now = Self.monotonicSeconds()
-        let due = timers.filter { $0.wakeAt <= now }
-        if !due.isEmpty { timers.removeAll { $0.wakeAt <= now } }
-        return due
-    }
-
-    /// Seconds of the monotonic clock.
-    private static func monotonicSeconds() -> Double {
-        var now = Glibc.timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// An instant of the monotonic clock as `pthread_cond_timedwait` takes it.
-    private static func timespec(_ seconds: Double) -> Glibc.timespec {
-        let whole = seconds.rounded(.down)
-        return Glibc.timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
     }
 
     /// The operation's result, handed from the task to the running thread.
     private final class ResultBox<T>: @unchecked Sendable {
-        // Safety: written once by the task before it sets `finished` under the mutex; read after the loop saw `finished`.
+        // Safety: written once by the task before it sets `finished` under the lock; read after the loop saw `finished`.
         var value: T?
     }
 }

@@ -16,7 +16,12 @@ public final class ConditionLock<State: Sendable>: @unchecked Sendable {
     public init(_ state: State) {
         self.state = state
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        // Timed waits (`wakingAt`) count on the monotonic clock, which a change of the wall clock does not move.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -40,6 +45,30 @@ public final class ConditionLock<State: Sendable>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         while !ready(state) { pthread_cond_wait(condition, mutex) }
         return body(&state)
+    }
+
+    /// `withLock(when:_:)` that also wakes, to check again, at the instant `wakingAt` gives for the state (seconds of
+    /// `monotonicSeconds()`; nil to sleep until signalled).
+    public func withLock<T>(when ready: (State) -> Bool, wakingAt: (State) -> Double?, _ body: (inout State) -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !ready(state) {
+            if let instant = wakingAt(state) {
+                let whole = instant.rounded(.down)
+                var until = timespec(tv_sec: Int(whole), tv_nsec: Int((instant - whole) * 1e9))
+                pthread_cond_timedwait(condition, mutex, &until)
+            } else {
+                pthread_cond_wait(condition, mutex)
+            }
+        }
+        return body(&state)
+    }
+
+    /// Seconds of the monotonic clock, the clock of `wakingAt`.
+    public static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Wakes one thread sleeping in `withLock(when:_:)`, if any; it checks the state again before going on. Call it after
