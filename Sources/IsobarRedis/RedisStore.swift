@@ -148,18 +148,19 @@ public final class RedisStore: ResponseCache, CallLedger, CooldownStore, Breaker
 
     /// The provider's breaker.
     public func breaker(provider: String) async throws(StorageError) -> BreakerState {
-        let reply = try await call(["HMGET", RedisKeys.breaker(provider), "failures", "opened_at"])
-        guard case .array(let parts) = reply, parts.count == 2 else { throw StorageError("\(url.masked): HMGET had an odd answer") }
-        return Self.breakerState(failures: parts[0].text, openedAt: parts[1].text)
+        let reply = try await call(["HMGET", RedisKeys.breaker(provider), "failures", "opened_at", "last_failure"])
+        guard case .array(let parts) = reply, parts.count == 3 else { throw StorageError("\(url.masked): HMGET had an odd answer") }
+        return Self.breakerState(failures: parts[0].text, openedAt: parts[1].text, lastFailure: parts[2].text)
     }
 
     /// Records an outcome in one script; the breaker opens at `threshold` consecutive failures on any machine.
-    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
+    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date, failure: String?) async throws(StorageError) -> BreakerState {
         let reply = try await evaluate(.breaker, keys: [RedisKeys.breaker(provider)], arguments: [
             succeeded ? "1" : "0", String(threshold), Self.number(now.timeIntervalSince1970), String(Self.healthRetentionMilliseconds),
+            BreakerState.keptFailure(failure) ?? "",
         ])
-        guard case .array(let parts) = reply, parts.count == 2 else { throw StorageError("\(url.masked): the breaker script had an odd answer") }
-        return Self.breakerState(failures: parts[0].text, openedAt: parts[1].text)
+        guard case .array(let parts) = reply, parts.count == 3 else { throw StorageError("\(url.masked): the breaker script had an odd answer") }
+        return Self.breakerState(failures: parts[0].text, openedAt: parts[1].text, lastFailure: parts[2].text)
     }
 
     /// Closes the provider's breaker.
@@ -259,9 +260,10 @@ public final class RedisStore: ResponseCache, CallLedger, CooldownStore, Breaker
         return reply
     }
 
-    private static func breakerState(failures: String?, openedAt: String?) -> BreakerState {
+    private static func breakerState(failures: String?, openedAt: String?, lastFailure: String?) -> BreakerState {
         BreakerState(failures: failures.flatMap { Int($0) } ?? 0,
-                     openedAt: openedAt.flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) })
+                     openedAt: openedAt.flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) },
+                     lastFailure: lastFailure.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     private static func milliseconds(_ seconds: Double) -> String { String(max(1, Int((seconds * 1000).rounded(.up)))) }

@@ -93,17 +93,18 @@ struct Script: Sendable {
     return 1
     """)
 
-    /// Records a breaker outcome. KEYS: the breaker. ARGV: 1 for a success, the threshold, now (seconds since 1970), TTL in ms.
-    /// Returns `{failures, opened_at or ''}`.
+    /// Records a breaker outcome. KEYS: the breaker. ARGV: 1 for a success, the threshold, now (seconds since 1970), TTL in ms,
+    /// what the failure said ('' for nothing). Returns `{failures, opened_at or '', last_failure or ''}`.
     static let breaker = Script("""
     if ARGV[1] == '1' then
       redis.call('DEL', KEYS[1])
-      return {0, ''}
+      return {0, '', ''}
     end
     local failures = redis.call('HINCRBY', KEYS[1], 'failures', 1)
     if failures >= tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], 'opened_at', ARGV[3]) end
+    if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'last_failure', ARGV[5]) end
     redis.call('PEXPIRE', KEYS[1], ARGV[4])
-    return {failures, redis.call('HGET', KEYS[1], 'opened_at') or ''}
+    return {failures, redis.call('HGET', KEYS[1], 'opened_at') or '', redis.call('HGET', KEYS[1], 'last_failure') or ''}
     """)
 
     /// Extends a lease its owner still holds. KEYS: the lease. ARGV: the owner's token, milliseconds. Returns 1 or 0.

@@ -217,11 +217,11 @@ public struct FallbackHealth: CooldownStore, BreakerStore {
     }
 
     /// Records the outcome on the server, or locally.
-    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
+    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date, failure: String?) async throws(StorageError) -> BreakerState {
         if let state = await state.attempt({ () async throws(StorageError) in
-            try await shared.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now)
+            try await shared.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now, failure: failure)
         }) { return state }
-        return try await local.breakers.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now)
+        return try await local.breakers.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now, failure: failure)
     }
 
     /// `recordOutcome`: on the server, awaited (the breaker is one for every machine), or, while it is away, queued when

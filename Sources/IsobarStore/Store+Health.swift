@@ -23,13 +23,15 @@ extension Store: ProviderHealthStore {
     static func health(_ provider: String, now: Date, _ connection: Connection) throws(StoreError) -> HealthReading {
         let row = try connection.query("""
             SELECT (SELECT until FROM cooldowns WHERE provider = ?1), (SELECT reason FROM cooldowns WHERE provider = ?1),
-                   (SELECT failures FROM breakers WHERE provider = ?1), (SELECT opened_at FROM breakers WHERE provider = ?1)
+                   (SELECT failures FROM breakers WHERE provider = ?1), (SELECT opened_at FROM breakers WHERE provider = ?1),
+                   (SELECT last_failure FROM breakers WHERE provider = ?1)
             """, [.text(provider)]).first ?? []
         let value = { (column: Int) in column < row.count ? row[column] : SQLValue.null }
         let until = value(0).double.map(Date.init(timeIntervalSince1970:))
         let cooldown = until.flatMap { $0 > now ? Cooldown(until: $0, reason: value(1).text ?? "") : nil }
         return HealthReading(cooldown: cooldown,
-                             breaker: BreakerState(failures: value(2).int ?? 0, openedAt: value(3).double.map(Date.init(timeIntervalSince1970:))))
+                             breaker: BreakerState(failures: value(2).int ?? 0, openedAt: value(3).double.map(Date.init(timeIntervalSince1970:)),
+                                                   lastFailure: value(4).text))
     }
 
     /// Sets a cooldown every process respects, or extends the one in place (never shortens it); the reason is the new one.
@@ -64,9 +66,9 @@ extension Store: ProviderHealthStore {
 
     /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures); returns the new state.
     @discardableResult
-    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
+    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date, failure: String?) async throws(StorageError) -> BreakerState {
         try await writing { connection throws(StoreError) in
-            try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, connection)
+            try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, failure: failure, connection)
         }
     }
 
@@ -79,11 +81,11 @@ extension Store: ProviderHealthStore {
             return
         }
         writeSoon({ connection throws(StoreError) in
-            _ = try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, connection)
+            _ = try Self.recordOutcome(provider, succeeded: succeeded, threshold: threshold, now: now, failure: nil, connection)
         }, failed: failed, overlay: .success(provider: provider), isOneStatement: true)
     }
 
-    private static func recordOutcome(_ provider: String, succeeded: Bool, threshold: Int, now: Date,
+    private static func recordOutcome(_ provider: String, succeeded: Bool, threshold: Int, now: Date, failure: String?,
                                       _ connection: Connection) throws(StoreError) -> BreakerState {
         guard !succeeded else {
             try connection.query("DELETE FROM breakers WHERE provider = ?", [.text(provider)])
@@ -92,14 +94,16 @@ extension Store: ProviderHealthStore {
         var breaker = try Self.breaker(provider, connection)
         breaker.failures += 1
         if breaker.failures >= threshold { breaker.openedAt = now }
-        try connection.query("INSERT OR REPLACE INTO breakers(provider, failures, opened_at) VALUES (?, ?, ?)",
+        breaker.lastFailure = BreakerState.keptFailure(failure) ?? breaker.lastFailure
+        try connection.query("INSERT OR REPLACE INTO breakers(provider, failures, opened_at, last_failure) VALUES (?, ?, ?, ?)",
                              [.text(provider), .integer(Int64(breaker.failures)),
-                              breaker.openedAt.map { .real($0.timeIntervalSince1970) } ?? .null])
+                              breaker.openedAt.map { .real($0.timeIntervalSince1970) } ?? .null,
+                              breaker.lastFailure.map { .text($0) } ?? .null])
         return breaker
     }
 
     private static func breaker(_ provider: String, _ connection: Connection) throws(StoreError) -> BreakerState {
-        let row = try connection.query("SELECT failures, opened_at FROM breakers WHERE provider = ?", [.text(provider)]).first
-        return BreakerState(failures: row?[0].int ?? 0, openedAt: row?[1].double.map(Date.init(timeIntervalSince1970:)))
+        let row = try connection.query("SELECT failures, opened_at, last_failure FROM breakers WHERE provider = ?", [.text(provider)]).first
+        return BreakerState(failures: row?[0].int ?? 0, openedAt: row?[1].double.map(Date.init(timeIntervalSince1970:)), lastFailure: row?[2].text)
     }
 }

@@ -72,6 +72,10 @@ extension Store {
         """
         ALTER TABLE leases ADD COLUMN holder TEXT;
         """,
+        // What each breaker's last failure said, so that a skipped call names the real cause, not only a count.
+        """
+        ALTER TABLE breakers ADD COLUMN last_failure TEXT;
+        """,
     ]
 
     /// The cache's layout.

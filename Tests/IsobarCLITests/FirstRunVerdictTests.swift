@@ -102,10 +102,15 @@ final class TooManyRequestsTransport: Transport {
         #expect(network.hosts.count == 5)
         let skipped = runs[5].lines.first { $0.hasPrefix("Open-Meteo: ") }
         #expect(skipped?.hasPrefix("Open-Meteo: skipped — not asked for the next ") == true)
-        #expect(skipped?.hasSuffix("after 5 failed attempts") == true)
+        // The real cause stays in view, not only the count.
+        #expect(skipped?.contains("after 5 failed attempts; the last: cannot resolve api.open-meteo.com") == true, "\(skipped ?? "")")
         #expect(runs[6].lines.last?.hasPrefix("No provider answered: OpenWeatherMap and MET Norway are not set up; "
             + "Open-Meteo is rate-limited or paused. Next: set OPENWEATHERMAP_API_KEY") == true)
         #expect(runs[6].lines.last?.contains("try again later") == true)
+        // `isobar providers` shows the same cause beside the breaker.
+        let providers = await runCLI(["providers"], environment: cache, transport: { network })
+        #expect(providers.stdout.contains("breaker: open since "), "\(providers.stdout)")
+        #expect(providers.stdout.contains("(after 5 failed attempts; the last: cannot resolve api.open-meteo.com"), "\(providers.stdout)")
     }
 
     @Test(.tags(.realTime)) func everyConnectionRefusedIsOffline() async throws {

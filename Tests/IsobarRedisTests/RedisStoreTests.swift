@@ -114,6 +114,17 @@ import Testing
         #expect(try await store.breaker(provider: "p") == BreakerState())
     }
 
+    @Test func aBreakerKeepsWhatItsLastFailureSaidForEveryMachine() async throws {
+        let (store, server) = try storeOnNewServer()
+        _ = server
+        _ = try await store.recordOutcome(provider: "p", succeeded: false, threshold: 2, now: t0, failure: "HTTP 503")
+        let open = try await store.recordOutcome(provider: "p", succeeded: false, threshold: 2, now: t0, failure: "connection refused")
+        #expect(open == BreakerState(failures: 2, openedAt: t0, lastFailure: "connection refused"))
+        #expect(try await store.breaker(provider: "p") == open)
+        #expect(try await store.recordOutcome(provider: "p", succeeded: false, threshold: 2, now: t0).lastFailure == "connection refused")
+        #expect(try await store.recordOutcome(provider: "p", succeeded: true, threshold: 2, now: t0) == BreakerState())
+    }
+
     @Test func leasesAreHeldRenewedAndReleasedOnlyByTheirOwner() async throws {
         let (store, server) = try storeOnNewServer()
         _ = server

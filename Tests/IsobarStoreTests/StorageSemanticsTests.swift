@@ -228,6 +228,19 @@ func granted(_ decision: PermitDecision, sourceLocation: SourceLocation = #_sour
         #expect(try await storage.breaker(provider: "p") == BreakerState())
     }
 
+    @Test(arguments: Backend.allCases) func aBreakerKeepsWhatItsLastFailureSaid(_ backend: Backend) async throws {
+        let storage = try await backend.make()
+        _ = try await storage.recordOutcome(provider: "p", succeeded: false, threshold: 2, now: now, failure: "HTTP 503")
+        _ = try await storage.recordOutcome(provider: "p", succeeded: false, threshold: 2, now: now,
+                                            failure: "cannot resolve api.example.test (DNS failure or no network)")
+        let open = BreakerState(failures: 2, openedAt: now, lastFailure: "cannot resolve api.example.test (DNS failure or no network)")
+        #expect(try await storage.breaker(provider: "p") == open)
+        // A failure recorded without words keeps the words before; a success forgets them.
+        #expect(try await storage.recordOutcome(provider: "p", succeeded: false, threshold: 2, now: now).lastFailure == open.lastFailure)
+        _ = try await storage.recordOutcome(provider: "p", succeeded: true, threshold: 2, now: now)
+        #expect(try await storage.breaker(provider: "p") == BreakerState())
+    }
+
     @Test(arguments: Backend.allCases) func aLeaseThatIsNotRenewedIsTakenOverAfterItExpires(_ backend: Backend) async throws {
         let storage = try await backend.make()
         let first = LeaseOwner(token: "first")

@@ -50,8 +50,10 @@ extension IsobarCommandLine {
             let health = await health(of: binding.storageKey, limits: limits, in: storage, now: now, diagnostics: diagnostics)
             let (usage, cooldown, breaker) = (health.usage, health.cooldown, health.breaker)
             let breakerText = breaker.map { state -> String in
-                guard let openedAt = state.openedAt else { return state.failures == 0 ? "closed" : "closed (\(state.failures) failure(s))" }
-                return now.timeIntervalSince(openedAt) < EngineOptions().breakerOpenSeconds ? "open since \(Self.utc(openedAt))" : "half-open"
+                let last = state.lastFailure.map { "; the last: \($0)" } ?? ""
+                guard let openedAt = state.openedAt else { return state.failures == 0 ? "closed" : "closed (\(state.failures) failure(s)\(last))" }
+                return (now.timeIntervalSince(openedAt) < EngineOptions().breakerOpenSeconds ? "open since \(Self.utc(openedAt))" : "half-open")
+                    + (last.isEmpty ? "" : " (after \(state.failures) failed attempts\(last))")
             } ?? "closed"
             if jsonl {
                 text += line("provider_info", [

@@ -53,7 +53,7 @@ public struct BreakerStep: PipelineStep {
             await release(probe)
             return report
         } catch {
-            if Self.countsAgainst(error) { await record(succeeded: false) }
+            if Self.countsAgainst(error) { await recordFailure(error) }
             await release(probe)
             throw error
         }
@@ -115,7 +115,8 @@ public struct BreakerStep: PipelineStep {
         guard time.now() < reopens else { return true }
         throw ProviderError(.unavailable,
                             "\(provider.displayName): not asked for the next \(MessageTime.duration(reopens.timeIntervalSince(time.now()).rounded(.up))) "
-                                + "(until \(MessageTime.clock(reopens)) UTC), after \(state.failures) failed attempts",
+                                + "(until \(MessageTime.clock(reopens)) UTC), after \(state.failures) failed attempts"
+                                + (state.lastFailure.map { "; the last: \($0)" } ?? ""),
                             reason: .breakerOpen)
     }
 
@@ -136,10 +137,13 @@ public struct BreakerStep: PipelineStep {
         }
     }
 
-    private func record(succeeded: Bool) async {
-        if !succeeded { failuresRecorded.add() }
+    /// Counts a failure, keeping what it said without the provider's name (the skip message names the provider already).
+    private func recordFailure(_ error: ProviderError) async {
+        failuresRecorded.add()
+        let prefix = provider.displayName + ": "
+        let said = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
         do {
-            _ = try await breakers.recordOutcome(provider: storageKey, succeeded: succeeded, threshold: threshold, now: time.now())
+            _ = try await breakers.recordOutcome(provider: storageKey, succeeded: false, threshold: threshold, now: time.now(), failure: said)
         } catch {
             diagnostics.report(Diagnostic(.health, "cannot record the breaker of \(provider.id): \(error.message)"))
         }

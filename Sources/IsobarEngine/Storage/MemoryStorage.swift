@@ -168,7 +168,7 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
     }
 
     /// Records an outcome.
-    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
+    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date, failure: String?) async throws(StorageError) -> BreakerState {
         state.withLock { state in
             guard !succeeded else {
                 state.breakers[provider] = nil
@@ -177,6 +177,7 @@ public final class MemoryStorage: ResponseCache, CallLedger, CooldownStore, Brea
             var breaker = state.breakers[provider] ?? BreakerState()
             breaker.failures += 1
             if breaker.failures >= threshold { breaker.openedAt = now }
+            breaker.lastFailure = BreakerState.keptFailure(failure) ?? breaker.lastFailure
             state.breakers[provider] = breaker
             return breaker
         }

@@ -30,11 +30,24 @@ public struct BreakerState: Sendable, Equatable {
     public var failures: Int
     /// When it opened, if it is open.
     public var openedAt: Date?
+    /// What the last failure said (the provider's message without its name), so that a skipped call can name the real cause.
+    public var lastFailure: String?
 
     /// Creates a state.
-    public init(failures: Int = 0, openedAt: Date? = nil) {
+    public init(failures: Int = 0, openedAt: Date? = nil, lastFailure: String? = nil) {
         self.failures = failures
         self.openedAt = openedAt
+        self.lastFailure = lastFailure
+    }
+
+    /// The longest failure text kept: enough for a host name and a cause, never a whole body.
+    public static let failureTextLimit = 200
+
+    /// `text` as a breaker keeps it: one line, at most `failureTextLimit` characters.
+    public static func keptFailure(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count <= failureTextLimit ? line : String(line.prefix(failureTextLimit - 1)) + "…"
     }
 }
 
@@ -42,8 +55,9 @@ public struct BreakerState: Sendable, Equatable {
 public protocol BreakerStore: Sendable {
     /// The provider's breaker.
     func breaker(provider: String) async throws(StorageError) -> BreakerState
-    /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures); returns the new state.
-    func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState
+    /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures, and keeping what
+    /// `failure` says of it); returns the new state.
+    func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date, failure: String?) async throws(StorageError) -> BreakerState
     /// `recordOutcome`, queued when the backend queues writes (see `QueuedWriting`), else awaited; a failure goes to `failed`.
     func recordOutcomeSoon(provider: String, succeeded: Bool, threshold: Int, now: Date, failed: @escaping @Sendable (StorageError) -> Void) async
     /// Closes the provider's breaker and forgets its failures (`isobar providers reset`).
@@ -55,4 +69,12 @@ public protocol BreakerStore: Sendable {
 public protocol ProviderHealthStore: CooldownStore, BreakerStore {
     /// The provider's cooldown, if one lasts beyond `now`, and its breaker, read together.
     func health(provider: String, now: Date) async throws(StorageError) -> (cooldown: Cooldown?, breaker: BreakerState)
+}
+
+extension BreakerStore {
+    /// `recordOutcome` with nothing said of the failure.
+    @discardableResult
+    public func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
+        try await recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now, failure: nil)
+    }
 }

@@ -41,6 +41,31 @@ struct BreakerStepTests {
         #expect(next.callCount == 3)
     }
 
+    @Test func theSkipNamesTheLastFailureWithoutTheProvidersNameTwice() async throws {
+        let timeout = ProviderError(.timeout, "P: no answer within 10 s", reason: .totalTimeout)
+        let dns = ProviderError(.unavailable, "P: cannot resolve api.example.test (DNS failure or no network)", reason: .dnsFailure)
+        let next = ScriptedStep(clock: clock, script: [.failure(timeout), .failure(timeout), .failure(dns)])
+        for _ in 1...3 { _ = await answer(step(next)) }
+        #expect(try await breaker().lastFailure == "cannot resolve api.example.test (DNS failure or no network)")
+        let skipped = try #require(await answer(step(next)).error)
+        #expect(skipped.reason == .breakerOpen)
+        #expect(skipped.message.hasSuffix("after 3 failed attempts; the last: cannot resolve api.example.test (DNS failure or no network)"))
+    }
+
+    @Test func aFailureThatSaysNothingKeepsTheCauseBefore() async throws {
+        _ = try await storage.base.recordOutcome(provider: "p", succeeded: false, threshold: 3, now: clock.now(), failure: "refused")
+        _ = try await storage.base.recordOutcome(provider: "p", succeeded: false, threshold: 3, now: clock.now())
+        #expect(try await breaker() == BreakerState(failures: 2, lastFailure: "refused"))
+        // A long or many-line message is kept as one bounded line.
+        let long = String(repeating: "x", count: 500) + "\nsecond line"
+        let state = try await storage.base.recordOutcome(provider: "p", succeeded: false, threshold: 9, now: clock.now(), failure: long)
+        #expect(state.lastFailure?.count == BreakerState.failureTextLimit)
+        #expect(state.lastFailure?.contains("\n") == false)
+        // A success forgets it with the count.
+        _ = try await storage.base.recordOutcome(provider: "p", succeeded: true, threshold: 3, now: clock.now())
+        #expect(try await breaker() == BreakerState())
+    }
+
     @Test func skipsWithBreakerOpenWhileOpen() async throws {
         let next = ScriptedStep(clock: clock, script: [.failure(Self.outage)])
         for _ in 1...3 { _ = await answer(step(next)) }
@@ -49,8 +74,9 @@ struct BreakerStepTests {
             let error = try #require(await answer(step(next)).error)
             #expect(error.code == .unavailable)
             #expect(error.reason == .breakerOpen)
-            // Said in plain words: how long it is left alone, and after how many failed attempts.
-            #expect(error.message == "P: not asked for the next \(left) (until 2026-11-28 09:01 UTC), after 3 failed attempts")
+            // Said in plain words: how long it is left alone, after how many failed attempts, and what the last one said.
+            #expect(error.message == "P: not asked for the next \(left) (until 2026-11-28 09:01 UTC), after 3 failed attempts; "
+                + "the last: P answered HTTP 503")
             #expect(ProviderOutcome(error) == .skipped)
         }
         #expect(next.callCount == 3)
@@ -85,7 +111,7 @@ struct BreakerStepTests {
         let next = ScriptedStep(clock: clock, script: [.failure(Self.outage), .failure(Self.outage), .success(9), .failure(Self.outage)])
         for _ in 1...5 { _ = await answer(step(next)) }
         // Two failures, a success, then two more: never three in a row.
-        #expect(try await breaker() == BreakerState(failures: 2))
+        #expect(try await breaker() == BreakerState(failures: 2, lastFailure: "P answered HTTP 503"))
         #expect(next.callCount == 5)
     }
 

@@ -267,9 +267,9 @@ final class InstrumentedStorage: ResponseCache, CallLedger, CooldownStore, Break
         try await perform(.readBreaker) { () async throws(StorageError) in try await base.breaker(provider: provider) }
     }
 
-    func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date) async throws(StorageError) -> BreakerState {
+    func recordOutcome(provider: String, succeeded: Bool, threshold: Int, now: Date, failure: String?) async throws(StorageError) -> BreakerState {
         try await perform(.recordOutcome) { () async throws(StorageError) in
-            try await base.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now)
+            try await base.recordOutcome(provider: provider, succeeded: succeeded, threshold: threshold, now: now, failure: failure)
         }
     }
 

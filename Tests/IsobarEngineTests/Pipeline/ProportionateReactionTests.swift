@@ -88,7 +88,7 @@ struct ProportionateReactionTests {
         #expect(try #require(await answer(step).error).message == "P answered HTTP 503")
         #expect(next.callCount == 4)
         let error = try #require(await answer(step).error)
-        #expect(error.message.hasPrefix("P: not asked for the next ") && error.message.hasSuffix("after 4 failed attempts"))
+        #expect(error.message.hasPrefix("P: not asked for the next ") && error.message.hasSuffix("after 4 failed attempts; the last: P answered HTTP 503"))
         #expect(next.callCount == 4)
     }
 
