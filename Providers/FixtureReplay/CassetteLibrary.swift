@@ -53,7 +53,7 @@ public struct CassetteLibrary: Sendable {
             let differing = Self.differingNames(nearest, wanted, ignored)
             message += "; nearest is in \(nearest.file), differing in \(differing.joined(separator: ", "))"
         }
-        throw ProviderError(.unavailable, message)
+        throw ProviderError(.unavailable, message, reason: .notRecorded)
     }
 
     private static func normalized(_ query: [QueryItem], ignoring ignored: Set<String>) -> [String: [String]] {

@@ -196,7 +196,7 @@ final class TooManyRequestsTransport: Transport {
         let run = await runCLI(["compare", "10,10", "--demo"])
         #expect(run.code == ExitCode.noneAnswered.rawValue)
         #expect(run.lines.last?.hasPrefix("No provider answered: ") == true)
-        #expect(run.lines.last?.contains("--demo") == false)
+        #expect(run.lines.last?.contains("add --demo") == false)
     }
 }
 

@@ -8,14 +8,49 @@ import Testing
 @Suite struct SayWhatHappenedTests {
     let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
 
-    @Test func theDemoSaysWhichPlacesItCoversWhenItHasNoRecording() async {
+    @Test func theDemoSaysWhichPlacesItCoversWhenItHasNoRecording() async throws {
         let run = await runCLI(["compare", "10,10", "--demo"])
         #expect(run.code == ExitCode.noneAnswered.rawValue)
-        let notes = run.stderr.split(separator: "\n").filter { $0.contains("the demo has recordings for") }
-        #expect(notes.count == 1)
-        #expect(notes.first?.contains("Minsk, Moscow, London, New York, Tokyo and São Paulo only") == true)
+        // Short lines: no cassette path, no request, one verdict naming the places recorded.
+        #expect(!run.stdout.contains("cassettes") && !run.stdout.contains("https://") && !run.stderr.contains("cassettes"), "\(run.stdout)")
+        #expect(run.stdout.contains("OpenWeatherMap: not recorded — the demo has no recording of "), "\(run.stdout)")
+        let verdict = run.stdout.split(separator: "\n").drop { !$0.hasPrefix("No provider answered") }.joined(separator: " ")
+        #expect(verdict.hasPrefix("No provider answered: the demo has no recording of "), "\(run.stdout)")
+        #expect(verdict.hasSuffix("Next: ask Minsk, Moscow, London, New York, Tokyo or São Paulo, or leave out --demo for live data."), "\(verdict)")
+        // Plain sentences and JSON lines say the same.
+        let plain = await runCLI(["now", "10,10", "--demo", "--plain"])
+        #expect(plain.stdout.contains("did not answer: not recorded, the demo has no recording of "), "\(plain.stdout)")
+        #expect(plain.stdout.contains("ask Minsk, Moscow, London, New York, Tokyo or São Paulo, or leave out --demo"), "\(plain.stdout)")
+        let lines = await runCLI(["compare", "10,10", "--demo", "--format", "jsonl"])
+        #expect(lines.stdout.contains("\"cause\":\"not_recorded\""), "\(lines.stdout)")
+        #expect(lines.stdout.contains("\"reason\":\"not_recorded\""))
         // A covered place says nothing of the kind.
-        #expect(!(await runCLI(["compare", "Minsk", "--demo"])).stderr.contains("the demo has recordings"))
+        let covered = await runCLI(["compare", "Minsk", "--demo"])
+        #expect(!covered.stdout.contains("no recording") && !covered.stderr.contains("no recording"))
+    }
+
+    @Test func replayOutsideTheDemoKeepsTheWholeRequestForWhoeverRecords() async throws {
+        let directory = temporaryDirectory("replay-miss")
+        for id in ["openweathermap", "open-meteo", "met-norway", "nws"] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + id, withIntermediateDirectories: true)
+        }
+        let run = await runCLI(["compare", "10,10", "--replay", directory, "--providers", "open-meteo"])
+        #expect(run.code == ExitCode.noneAnswered.rawValue)
+        #expect(run.stdout.contains("no recorded response for GET https://api.open-meteo.com/v1/forecast?"), "\(run.stdout)")
+        #expect(run.stdout.contains("No provider answered: no recording answers for "), "\(run.stdout)")
+        #expect(!run.stdout.contains("leave out --demo"))
+    }
+
+    @Test func citiesInTheDemoNameTheRecordedPlacesInOneShortNote() async throws {
+        let environment = ["XDG_DATA_HOME": temporaryDirectory("demo-cities-data"), "XDG_CONFIG_HOME": temporaryDirectory("demo-cities-config")]
+        #expect(await runCLI(["cities", "add", "10,10"], environment: environment).code == 0)
+        let run = await runCLI(["cities", "--demo"], environment: environment)
+        let notes = run.stdout.split(separator: "\n").filter { $0.hasPrefix("[") }
+        #expect(!notes.isEmpty, "\(run.stdout)")
+        for note in notes {
+            #expect(note.contains("not recorded — the demo has no recording of this city: it has recordings of Minsk, Moscow"), "\(note)")
+            #expect(!note.contains("cassettes") && !note.contains("https://"))
+        }
     }
 
     @Test func recordingWithAWarmCacheAsksAgainAndRecords() async throws {

@@ -100,7 +100,8 @@ extension IsobarCommandLine {
         } else {
             var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
             table.leftAligned = [1, 3, 5]
-            let notes = CityFailureNotes(failures, name: { id in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id })
+            let notes = CityFailureNotes(failures, name: { id in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id },
+                                         demoPlaces: setup.demo ? demoPlaceNames() : nil)
             table.narrowing = TableLayouts.cities
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current

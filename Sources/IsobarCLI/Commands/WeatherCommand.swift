@@ -100,6 +100,7 @@ extension IsobarCommandLine {
         context.configured = names.configured
         context.minimumAnswers = setup.minimum ?? 1
         context.isDemo = setup.demo
+        if setup.demo { context.demoPlaces = demoPlaceNames() }
         let presentation = Presentation(parsed.options, environment: environment)
         if presentation.plain { context.countryName = countryNames()(place.countryCode) }
         var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
@@ -133,7 +134,6 @@ extension IsobarCommandLine {
         if observation == nil { noteObservationSkipped(setup, verbose: parsed.options.verbose) }
         if await !(observation?.value ?? false) { await archiveProxyObservation(reports, place: place, setup) }
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
-        if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)
         return exitCode(outcomes, minimum: setup.minimum)
     }
@@ -167,11 +167,9 @@ extension IsobarCommandLine {
             + "\(horizons.joined(separator: ", ")) ahead (days computed from steps count only when complete)\n")
     }
 
-    /// Says which places the bundled recordings cover, when none of them answered for the place asked.
-    private func noteDemoCoverage() {
-        guard let names = try? places().places.map(\.name), !names.isEmpty else { return }
-        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names[0]
-        errors.write("isobar: note: the demo has recordings for \(list) only; ask one of those, or leave out --demo\n")
+    /// The places the bundled recordings cover, by name, in their order (said when the demo is asked about another).
+    func demoPlaceNames() -> [String] {
+        (try? places().places.map(\.name)) ?? []
     }
 
     /// 0 when every provider answered (now or from a fresh cache), 2 when some failed or answered stale, 3 when none answered,

@@ -4,8 +4,9 @@ import IsobarCore
 struct CityFailureNotes {
     private var notes: [(key: String, text: String, cities: [Int])] = []
 
-    /// Notes for each city's failures; `name` gives a provider's display name.
-    init(_ failures: [[(provider: String, error: ProviderError)]], name: (String) -> String) {
+    /// Notes for each city's failures; `name` gives a provider's display name. `demoPlaces`, in the demo, are the places
+    /// recorded: a city with no recording is then one short note naming them, not the request that found none.
+    init(_ failures: [[(provider: String, error: ProviderError)]], name: (String) -> String, demoPlaces: [String]? = nil) {
         for (city, list) in failures.enumerated() {
             for failure in list {
                 let key = "\(failure.provider)|\(failure.error.codeName)|\(failure.error.reason?.rawValue ?? "")"
@@ -13,6 +14,11 @@ struct CityFailureNotes {
                     notes[index].cities.append(city)
                 } else {
                     let provider = name(failure.provider)
+                    if let demoPlaces, failure.error.reason == .notRecorded {
+                        let recorded = demoPlaces.isEmpty ? "" : ": it has recordings of \(PlainWords.list(demoPlaces)) only"
+                        notes.append((key, "\(provider): not recorded — the demo has no recording of this city\(recorded)", [city]))
+                        continue
+                    }
                     let message = failure.error.message.hasPrefix(provider + ": ")
                         ? String(failure.error.message.dropFirst(provider.count + 2)) : failure.error.message
                     notes.append((key, "\(provider): \(failure.error.codeName.replacingUnderscores) — \(message)", [city]))

@@ -83,6 +83,13 @@ extension ProviderError {
 }
 
 extension RenderContext {
+    /// How a provider's failure is told: as `ProviderError.told(by:)`, except that in the demo a request with no recording is
+    /// said briefly (the verdict names the places recorded; the request itself is in the JSON lines).
+    func told(_ error: ProviderError, by name: String) -> (label: String, message: String) {
+        if isDemo, error.reason == .notRecorded { return ("not recorded", "the demo has no recording of \(place.name)") }
+        return error.told(by: name)
+    }
+
     /// The credits the licences of the answers shown ask for, each once, in their order.
     func credits(of shown: [WeatherReport]) -> [String] {
         var credits: [String] = []

@@ -51,7 +51,7 @@ public struct PlainRenderer: Renderer {
                 text += "\(name) was not asked: \(context.place.name) is outside its coverage.\n"
                 continue
             }
-            let (label, message) = failure.error.told(by: context.name(of: failure.id))
+            let (label, message) = context.told(failure.error, by: context.name(of: failure.id))
             text += "\(name) did not answer: \(label), \(message).\n"
         }
         for (id, note) in events.notes { text += "\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place)).\n" }

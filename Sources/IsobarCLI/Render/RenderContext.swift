@@ -71,6 +71,8 @@ public struct RenderContext: Sendable {
     public var minimumAnswers = 1
     /// True when the data is the bundled demo's recordings (the verdict then suggests no `--demo`).
     public var isDemo = false
+    /// The places the demo has recordings of, named when it is asked about another (empty outside the demo).
+    public var demoPlaces: [String] = []
 
     /// `Minsk, Minsk City, Belarus`: the place as sentences name it.
     var spokenPlace: String { place.spokenLabel(country: countryName) }

@@ -43,7 +43,7 @@ public struct TableRenderer: Renderer {
                 text += style.dim("\(name): not asked — \(context.place.name) is outside its coverage") + "\n"
                 continue
             }
-            let (label, message) = failure.error.told(by: context.name(of: failure.id))
+            let (label, message) = context.told(failure.error, by: context.name(of: failure.id))
             text += style.red("\(name): \(label) — \(message)") + "\n"
         }
         for (id, note) in events.notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }

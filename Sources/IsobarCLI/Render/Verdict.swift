@@ -13,6 +13,8 @@ struct Verdict: Equatable {
         case rateLimited = "rate_limited"
         /// No configured provider covers the place.
         case outsideCoverage = "outside_coverage"
+        /// Replayed data (`--demo`, `--replay`) has no recording of the place.
+        case notRecorded = "not_recorded"
         /// Every provider failed, for other reasons (timeouts, answers that could not be read).
         case failed
         /// The failures have different causes.
@@ -64,6 +66,8 @@ struct Verdict: Equatable {
         case .notConfigured: return "none is set up yet (a key or a contact is missing)"
         case .rateLimited: return "every provider is rate-limited or paused for now"
         case .outsideCoverage: return "no configured provider covers \(context.place.name)"
+        case .notRecorded:
+            return context.isDemo ? "the demo has no recording of \(context.place.name)" : "no recording answers for \(context.place.name)"
         case .failed: return failures.isEmpty ? "no provider was asked" : "every provider failed (see the lines above)"
         case .mixed:
             return FailureKind.allCases.compactMap { kind -> String? in
@@ -91,6 +95,10 @@ struct Verdict: Equatable {
                 ? "leave out --offline" : "check the network connection")
         }
         if failures.contains(where: { $0.kind == .paused }) { steps.append("try again later") }
+        if context.isDemo, failures.contains(where: { $0.kind == .notRecorded }) {
+            let places = context.demoPlaces.isEmpty ? "a recorded place" : PlainWords.list(context.demoPlaces, conjunction: "or")
+            steps.append("ask \(places), or leave out --demo for live data")
+        }
         if failures.contains(where: { $0.kind == .outsideCoverage }) && failures.allSatisfy({ $0.kind == .outsideCoverage }) {
             steps.append("enable a provider that covers it (isobar providers --available)")
         }
@@ -115,6 +123,8 @@ enum FailureKind: CaseIterable, Hashable {
     case unreachable
     /// Rate-limited, or paused (after failed attempts, or because the provider asked for a pause).
     case paused
+    /// Replayed, and no recording answers the request.
+    case notRecorded
     /// Any other failure.
     case other
     /// Not asked: the place is outside its coverage.
@@ -126,6 +136,7 @@ enum FailureKind: CaseIterable, Hashable {
         case (_, .outsideCoverage?): self = .outsideCoverage
         case (.notConfigured, _), (.unauthorized, _): self = .notSetUp
         case (_, .dnsFailure?), (_, .connectionRefused?), (_, .connectTimeout?), (_, .offline?): self = .unreachable
+        case (_, .notRecorded?): self = .notRecorded
         case (.rateLimited, _), (_, .breakerOpen?), (_, .cooldown?), (_, .cooldownWait?), (_, .localLimit?): self = .paused
         default: self = .other
         }
@@ -138,6 +149,7 @@ enum FailureKind: CaseIterable, Hashable {
         case .unreachable: .offline
         case .paused: .rateLimited
         case .other: .failed
+        case .notRecorded: .notRecorded
         case .outsideCoverage: .outsideCoverage
         }
     }
@@ -149,6 +161,7 @@ enum FailureKind: CaseIterable, Hashable {
         case .unreachable: "could not be reached"
         case .paused: plural ? "are rate-limited or paused" : "is rate-limited or paused"
         case .other: "failed"
+        case .notRecorded: plural ? "have no recording of \(place)" : "has no recording of \(place)"
         case .outsideCoverage: plural ? "do not cover \(place)" : "does not cover \(place)"
         }
     }

@@ -28,6 +28,8 @@ public enum FailureCause: String, Sendable, CaseIterable, Hashable {
     case insecureURL = "insecure_url"
     /// Isobar's own rate-limit ledger has no room before the deadline.
     case localLimit = "local_limit"
+    /// Replayed: no recording answers the request (the place, or the question, was not recorded).
+    case notRecorded = "not_recorded"
     /// Skipped: offline, and nothing is cached.
     case offline
     /// Skipped: the place lies outside the coverage the provider declares (not a failure: it has no data there).
