@@ -113,6 +113,8 @@ public struct CommandOptions: Sendable, Equatable {
     public var yes = false
     /// `--force` (setup): replace an existing file, keeping a copy.
     public var force = false
+    /// `--words` (completions): print the words offered for this kind instead of the script.
+    public var completionWords: String?
 
     /// Defaults only.
     public init() {}
@@ -127,6 +129,7 @@ public struct CommandOptions: Sendable, Equatable {
         demo = parsed.has("demo")
         recordDirectory = parsed["record"]
         replayDirectory = parsed["replay"]
+        completionWords = parsed["words"]
         refresh = parsed.has("refresh")
         offline = parsed.has("offline")
         verbose = parsed.has("verbose")

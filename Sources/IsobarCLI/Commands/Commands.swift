@@ -172,6 +172,8 @@ enum Commands {
     static let completions = CommandSpec(
         name: "completions", summary: "The shell completion script for bash, zsh or fish",
         arguments: ["SHELL"], actions: CompletionShell.allCases.map(\.rawValue),
-        options: [.flag("help", "show this help")],
+        options: [.value("words", "KIND", "print the words the script offers for KIND, one per line: places (home, cities, recent places) or providers (the configured ids)",
+                         choices: CompletionWords.allCases.map(\.rawValue)),
+                  .flag("help", "show this help")],
         discussion: "bash: isobar completions bash > ~/.local/share/bash-completion/completions/isobar; zsh: write _isobar into a folder of $fpath; fish: isobar completions fish > ~/.config/fish/completions/isobar.fish. scripts/install.sh installs all three.")
 }

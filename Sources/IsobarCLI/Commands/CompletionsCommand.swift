@@ -8,6 +8,10 @@ enum CompletionsCommand: IsobarCommand {
             let suggestion = Spelling.closest(to: name, in: shells).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("no completions for the shell '\(name)'\(suggestion); shells are \(shells.joined(separator: ", "))")
         }
+        if let kind = invocation.options.completionWords.flatMap(CompletionWords.init(rawValue:)) {
+            cli.output.write(await cli.completionWords(kind).map { $0 + "\n" }.joined())
+            return .success
+        }
         cli.output.write(CompletionModel.standard.script(for: shell))
         return .success
     }

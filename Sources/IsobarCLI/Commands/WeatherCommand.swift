@@ -33,6 +33,7 @@ extension IsobarCommandLine {
     func runWeather(_ view: View, _ parsed: Invocation) async throws -> ExitCode {
         let setup = try await weatherSetup(parsed)
         let resolution = try await resolvePlace(parsed.positionals[0], setup: setup, parsed: parsed)
+        rememberPlace(parsed.positionals[0], resolution)
         return await showWeather(view, resolution, setup, parsed)
     }
 

@@ -8,6 +8,23 @@ enum CompletionShell: String, Sendable, CaseIterable {
     case fish
 }
 
+/// Words a completion script asks `isobar completions SHELL --words KIND` for while completing, read from the user's data.
+enum CompletionWords: String, Sendable, CaseIterable {
+    /// Home, the saved cities and the places asked about lately by name.
+    case places
+    /// Every id output prints for the configured providers (`open-meteo`, `open-meteo/ecmwf_ifs025`).
+    case providers
+
+    /// The words a positional argument of this name takes, if any are known.
+    static func forArgument(_ name: String) -> CompletionWords? {
+        switch name {
+        case "PLACE", "TO": .places
+        case "ID": .providers
+        default: nil
+        }
+    }
+}
+
 /// What a shell can complete after `isobar`, read from the command table so the scripts never drift from the commands.
 struct CompletionModel: Sendable {
     /// What may follow an option.
@@ -20,8 +37,10 @@ struct CompletionModel: Sendable {
         case file
         /// A directory name.
         case directory
-        /// Free text (a number, a list of ids): nothing to offer.
+        /// Free text (a number): nothing to offer.
         case text
+        /// A comma-separated list of words read from the user's data when completing.
+        case listed(CompletionWords)
     }
 
     /// One option of a command.
@@ -48,6 +67,8 @@ struct CompletionModel: Sendable {
         let required: Int
         /// The words the first argument may be, or empty.
         let actions: [String]
+        /// What each positional argument (in `arguments`' order) is completed from, if anything.
+        var argumentWords: [CompletionWords?] { arguments.map(CompletionWords.forArgument) }
         /// Its options, in help order.
         let options: [Option]
     }
@@ -95,6 +116,7 @@ struct CompletionModel: Sendable {
             case nil: value = .none
             case "FILE": value = .file
             case "DIR": value = .directory
+            case "IDS": value = .listed(.providers)
             default: value = .text
             }
         }

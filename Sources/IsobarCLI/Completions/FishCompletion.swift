@@ -38,6 +38,10 @@ struct FishCompletion {
             end
         end
 
+        function __fish_isobar_list --description 'What isobar offers for $argv[1]: places (home, cities, recent) or providers'
+            command -q isobar; and command isobar completions fish --words $argv[1] 2>/dev/null
+        end
+
         complete -c isobar -e
         complete -c isobar -f
 
@@ -46,12 +50,18 @@ struct FishCompletion {
             text += "complete -c isobar -n '__fish_isobar_in \"\"' -a \(command.name) -d \(Self.quoted(command.summary))\n"
         }
         text += "complete -c isobar -n '__fish_isobar_in \"\"' -a \(model.helpWord) -d 'Show help for a command'\n"
+        text += "complete -c isobar -n '__fish_isobar_in \"\"' -a '(__fish_isobar_list places)' -d 'place'\n"
         for option in model.topLevel { text += line("__fish_isobar_in \"\"", option) }
         text += "complete -c isobar -n '__fish_isobar_in \(model.helpWord) 0' -a \(Self.quoted(model.commands.map(\.name).joined(separator: " ")))\n"
         for command in model.commands {
             text += "\n"
             if !command.actions.isEmpty {
                 text += "complete -c isobar -n '__fish_isobar_in \(command.name) 0' -a \(Self.quoted(command.actions.joined(separator: " ")))\n"
+            }
+            for (index, words) in command.argumentWords.enumerated() {
+                guard let words, index > 0 || command.actions.isEmpty else { continue }
+                text += "complete -c isobar -n '__fish_isobar_in \(command.name) \(index)' -a '(__fish_isobar_list \(words.rawValue))'"
+                    + " -d \(words == .places ? "place" : "provider")\n"
             }
             for option in command.options { text += line("__fish_isobar_in \(command.name)", option) }
         }
@@ -69,6 +79,7 @@ struct FishCompletion {
         case .file: text += " -r -F"
         case .directory: text += " -x -a '(__fish_complete_directories (commandline -ct))'"
         case .text: text += " -x"
+        case .listed(let words): text += " -x -a '(__fish_append , (__fish_isobar_list \(words.rawValue)))'"
         }
         return text + " -d \(Self.quoted(option.help))\n"
     }
