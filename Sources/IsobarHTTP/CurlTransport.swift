@@ -40,16 +40,17 @@ public final class CurlTransport: Transport {
         /// How many easy handles have been created (the rest of the transfers reused one).
         let handlesMade = Atomic<Int>(0)
         /// Jobs of tasks that prefer the I/O thread (see `LoopExecutor`), run there between polls.
-        let jobs = LoopJobs()
+        let jobs: LoopJobs
         /// The I/O thread, once it runs (0 before).
         let loopThread = Atomic<UInt>(0)
         /// Wake-ups sent to the I/O thread so far (tests).
         let wakes = Atomic<Int>(0)
 
-        init(multi: UnsafeMutableRawPointer, loop: OpaquePointer, userAgent: String) {
+        init(multi: UnsafeMutableRawPointer, loop: OpaquePointer, userAgent: String, heldWakeups: HeldWakeups?) {
             self.multi = multi
             self.loop = loop
             self.userAgent = userAgent
+            jobs = LoopJobs(heldWakeups: heldWakeups)
         }
 
         deinit {
@@ -82,15 +83,21 @@ public final class CurlTransport: Transport {
     public let userAgent: String
     /// The most connections open to one host (name and port) at once; at least 1.
     public let maxConnectionsPerHost: Int
+    /// Held while the I/O thread runs a burst of jobs; nil for none.
+    public let heldWakeups: HeldWakeups?
 
     /// Cheap: libcurl is loaded and the I/O thread started by the first `send`. One transport serves a whole process.
     ///
     /// - Parameter maxConnectionsPerHost: the most connections open to one host at once (less than 1 counts as 1). Transfers
     ///   beyond it wait for a connection to free up, within their timeouts; over HTTP/2 one connection carries many.
-    public init(defaultLimits: TransferLimits = TransferLimits(), userAgent: String = "isobar", maxConnectionsPerHost: Int = 8) {
+    /// - Parameter heldWakeups: held while the I/O thread runs a burst of jobs (see `LoopExecutor`), so that the work they
+    ///   queue for the threads sharing it (the store's writes) is taken there in one go; nil to hold none.
+    public init(defaultLimits: TransferLimits = TransferLimits(), userAgent: String = "isobar", maxConnectionsPerHost: Int = 8,
+                heldWakeups: HeldWakeups? = nil) {
         self.defaultLimits = defaultLimits
         self.userAgent = userAgent
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
+        self.heldWakeups = heldWakeups
     }
 
     deinit {
@@ -130,14 +137,15 @@ public final class CurlTransport: Transport {
     /// The running core, loading libcurl and starting the I/O thread on the first call; `label` names the request in errors.
     private func start(label: String) throws(ProviderError) -> Core {
         try phase.withLock { phase throws(ProviderError) -> Core in try Self.start(&phase, label: label, userAgent: userAgent,
-                                                                                   maxConnectionsPerHost: maxConnectionsPerHost) }
+                                                                                   maxConnectionsPerHost: maxConnectionsPerHost, heldWakeups: heldWakeups) }
     }
 
     /// A task executor that runs its jobs on the I/O thread, between polls (see `LoopExecutor`); one per transport, so that
     /// every task preferring it sees the same executor. Nil when libcurl cannot be used or the transport was stopped.
     public func loopExecutor() -> LoopExecutor? {
         phase.withLock { phase -> LoopExecutor? in
-            guard let core = try? Self.start(&phase, label: "isobar", userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost)
+            guard let core = try? Self.start(&phase, label: "isobar", userAgent: userAgent, maxConnectionsPerHost: maxConnectionsPerHost,
+                                            heldWakeups: heldWakeups)
             else { return nil }
             if case .running(_, let made?) = phase { return made }
             let executor = LoopExecutor(core: core)
@@ -148,7 +156,7 @@ public final class CurlTransport: Transport {
 
     /// The running core, starting it when `phase` is idle.
     private static func start(_ phase: inout Phase, label: String, userAgent: String,
-                              maxConnectionsPerHost: Int) throws(ProviderError) -> Core {
+                              maxConnectionsPerHost: Int, heldWakeups: HeldWakeups?) throws(ProviderError) -> Core {
         switch phase {
         case .running(let core, _):
             return core
@@ -172,7 +180,7 @@ public final class CurlTransport: Transport {
                 _ = isobar_curl_multi_cleanup(multi)
                 throw ProviderError(.unavailable, "\(label): cannot set up the HTTP event loop", reason: .transportFailure)
             }
-            let core = Core(multi: multi, loop: loop, userAgent: userAgent)
+            let core = Core(multi: multi, loop: loop, userAgent: userAgent, heldWakeups: heldWakeups)
             let ioLoop = IOLoop(core: core)
             if case .failure(let error) = PlainThread.detach({ ioLoop.run() }) {
                 throw ProviderError(.unavailable, "\(label): cannot start the HTTP I/O thread (error \(error.code))",

@@ -41,6 +41,11 @@ final class LoopJobs: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Held while a burst of jobs runs, so the work they queue for other threads is taken there in one go.
+    private let heldWakeups: HeldWakeups?
+
+    /// An empty queue; bursts hold `heldWakeups` when given.
+    init(heldWakeups: HeldWakeups?) { self.heldWakeups = heldWakeups }
 
     /// Queues `job` to run on `executor`'s behalf.
     func append(_ job: UnownedJob, for executor: UnownedTaskExecutor) -> Appended {
@@ -62,9 +67,8 @@ final class LoopJobs: Sendable {
         }
         guard !waiting.isEmpty else { return }
         // The store work these jobs queue starts once they are all run, in one transaction where it can.
-        HeldWakeups.holding {
-            for (job, executor) in waiting { job.runSynchronously(on: executor) }
-        }
+        let run = { for (job, executor) in waiting { job.runSynchronously(on: executor) } }
+        if let heldWakeups { heldWakeups.holding(run) } else { run() }
     }
 
     /// Refuses further jobs and hands those still waiting to the global concurrent executor: when the I/O thread ends.

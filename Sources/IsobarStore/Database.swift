@@ -1,3 +1,5 @@
+import IsobarCore
+
 /// One SQLite file served by the store's own threads: a writer that commits the writes queued together, and a reader.
 ///
 /// Shared by the cache (`Store`) and the user's data (`UserDataStore`): each brings its schema, its connection settings and
@@ -39,15 +41,16 @@ final class Database: Sendable {
     /// would sync a new WAL. SQLite's auto-checkpoint keeps its WAL short instead. The user's data keeps SQLite's
     /// checkpoint at close.
     static func open(path: String, schema: Schema, busyTimeoutMilliseconds: Int32, pragmas: String = "", delay: Duration?,
-                     recovery: Recovery?, separateReader: Bool = true, inlineReads: Bool = false) async throws(StoreError) -> Database {
+                     recovery: Recovery?, separateReader: Bool = true, inlineReads: Bool = false,
+                     heldWakeups: HeldWakeups? = nil) async throws(StoreError) -> Database {
         let checkpointOnClose = recovery == nil
         let connect: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
             try schema.connect(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, pragmas: pragmas, checkpointOnClose: checkpointOnClose)
         }
-        let writer = try Executor(path: path, delay: delay, recovery: recovery, connect: connect)
+        let writer = try Executor(path: path, delay: delay, recovery: recovery, heldWakeups: heldWakeups, connect: connect)
         try await writer.submit(.bare) { _ in }
         guard separateReader else { return Database(path: path, writer: writer, reader: writer) }
-        let reader = try Executor(path: path, delay: delay, recovery: recovery, connect: connect)
+        let reader = try Executor(path: path, delay: delay, recovery: recovery, heldWakeups: heldWakeups, connect: connect)
         try await reader.submit(.bare) { _ in }
         return Database(path: path, writer: writer, reader: reader, inline: inlineReads ? InlineReader(recovery: recovery) : nil,
                         connect: connect)

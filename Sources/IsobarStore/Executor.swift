@@ -22,7 +22,7 @@ import Glibc
 ///
 /// A damaged file found by any job is moved aside once (see `Recovery`), the connection reopened, and the batch run again.
 final class Executor: Sendable {
-    private let queue = JobQueue()
+    private let queue: JobQueue
     private let counters = Counters()
     /// The file, or `:memory:`, for messages.
     let path: String
@@ -30,10 +30,12 @@ final class Executor: Sendable {
     private let thread: pthread_t
 
     /// Starts the thread; `connect` opens the connection on it, at the first job and again after a recovery.
-    /// `delay` is a test aid: each job first blocks the thread that long.
-    init(path: String, delay: Duration?, recovery: Recovery?,
+    /// `delay` is a test aid: each job first blocks the thread that long. A job posted while its poster runs a burst of
+    /// `heldWakeups` wakes the thread when the burst ends.
+    init(path: String, delay: Duration?, recovery: Recovery?, heldWakeups: HeldWakeups? = nil,
          connect: @escaping @Sendable () throws(StoreError) -> Connection) throws(StoreError) {
         self.path = path
+        queue = JobQueue(heldWakeups: heldWakeups)
         let worker = Worker(queue: queue, counters: counters, delay: delay,
                             recovery: recovery, connect: connect)
         switch PlainThread.detach({ worker.run() }) {

@@ -45,9 +45,11 @@ final class JobQueue: Wakeable, Sendable {
     private let queued = ConditionLock(Queued())
     /// Wake-ups sent to the thread so far (tests: a burst holds them, see `HeldWakeups`).
     let wakes = Atomic<Int>(0)
+    /// Where a push asks for its wake-up: held while the pushing thread runs a burst; nil to wake at once.
+    private let heldWakeups: HeldWakeups?
 
-    /// An empty queue.
-    init() {}
+    /// An empty queue; its wake-ups go through `heldWakeups` when given.
+    init(heldWakeups: HeldWakeups? = nil) { self.heldWakeups = heldWakeups }
 
     /// Adds a job and wakes the thread (at the end of the burst the calling thread runs, if it runs one: see
     /// `HeldWakeups`); false once the queue is stopped.
@@ -58,7 +60,7 @@ final class JobQueue: Wakeable, Sendable {
             return true
         }
         // Signalled after unlocking: the thread either saw the job under the mutex or sleeps until this signal.
-        if accepted { HeldWakeups.wake(self) }
+        if accepted { heldWakeups.wake(self) }
         return accepted
     }
 

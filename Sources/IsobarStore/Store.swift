@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarCore
 import IsobarEngine
 import Synchronization
 #if canImport(Glibc)
@@ -23,13 +24,23 @@ public final class Store: QueuedWriting {
         /// True to use a file that can only be read (`isobar cache stats`): reads answer and every write fails. Otherwise
         /// such a file is not used, and the store is in memory.
         public var acceptsReadOnly: Bool
+        /// The wake-ups the HTTP transport's I/O thread holds while it runs a burst of jobs (see `HeldWakeups`): the writes
+        /// those jobs queue here are then taken in one go, in one transaction. Nil to wake the store's threads at once.
+        public var heldWakeups: HeldWakeups?
 
         /// Options; the defaults are what a real store uses.
         public init(artificialDelayPerJob: Duration? = nil, lockWaitMilliseconds: Int32 = Store.lockWaitMilliseconds,
-                    acceptsReadOnly: Bool = false) {
+                    acceptsReadOnly: Bool = false, heldWakeups: HeldWakeups? = nil) {
             self.artificialDelayPerJob = artificialDelayPerJob
             self.lockWaitMilliseconds = lockWaitMilliseconds
             self.acceptsReadOnly = acceptsReadOnly
+            self.heldWakeups = heldWakeups
+        }
+
+        /// Equal when every setting is, the wake-ups by identity.
+        public static func == (left: Options, right: Options) -> Bool {
+            left.artificialDelayPerJob == right.artificialDelayPerJob && left.lockWaitMilliseconds == right.lockWaitMilliseconds
+                && left.acceptsReadOnly == right.acceptsReadOnly && left.heldWakeups === right.heldWakeups
         }
     }
 
@@ -78,7 +89,7 @@ public final class Store: QueuedWriting {
             let database = try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: options.lockWaitMilliseconds,
                                                    pragmas: Self.cachePragmas,
                                                    delay: options.artificialDelayPerJob, recovery: recovery,
-                                                   inlineReads: options.artificialDelayPerJob == nil)
+                                                   inlineReads: options.artificialDelayPerJob == nil, heldWakeups: options.heldWakeups)
             // A file SQLite could open only for reading would answer old entries and refuse every lease, permit and answer
             // kept: rate limits would then hold in no process. Memory keeps them for this one.
             if !options.acceptsReadOnly, try await database.bare({ $0.isReadOnly }) { throw PrivateFiles.readOnly(path) }

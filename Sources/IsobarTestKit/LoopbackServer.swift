@@ -280,22 +280,11 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Minimal thread helpers over pthreads.
+/// The server's threads: started as every thread of Isobar is (`PlainThread`), and slept on plainly.
 enum Thread {
-    /// Runs `body` on a new detached thread.
+    /// Runs `body` on a new detached thread; a server that cannot start one stops the test here, loudly.
     static func start(_ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        let created = pthread_create(&thread, nil, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
-        precondition(created == 0, "cannot start a thread")
-        pthread_detach(thread)
+        if case .failure(let error) = PlainThread.detach(body) { preconditionFailure("cannot start a thread (error \(error.code))") }
     }
 
     /// Blocks this (server) thread.

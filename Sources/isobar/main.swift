@@ -2,6 +2,7 @@ import Exec
 import FoundationEssentials
 import IsobarCLI
 import IsobarCore
+import IsobarHTTP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +23,12 @@ signal(SIGPIPE, SIG_IGN)
 let executor = CallingThreadExecutor()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let short = arguments.first != "batch"
+// The HTTP transport's I/O thread holds these while it runs a burst of the engine's jobs (`batch`), and the cache's queue
+// wakes its thread through them: the writes of a burst are committed together.
+let heldWakeups = HeldWakeups()
+let live: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/\(IsobarCommandLine.version)", heldWakeups: heldWakeups) }
+let environment = ProcessInfo.processInfo.environment
 let commandLine = short
-    ? IsobarCommandLine(environment: ProcessInfo.processInfo.environment, time: executor.time, taskExecutor: executor)
-    : IsobarCommandLine(environment: ProcessInfo.processInfo.environment)
+    ? IsobarCommandLine(environment: environment, liveTransport: live, time: executor.time, taskExecutor: executor, heldWakeups: heldWakeups)
+    : IsobarCommandLine(environment: environment, liveTransport: live, heldWakeups: heldWakeups)
 exit(executor.run(preferred: short) { await commandLine.run(arguments) })

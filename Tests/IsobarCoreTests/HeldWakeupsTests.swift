@@ -5,6 +5,8 @@ import Testing
 
 /// A wake-up asked for during a burst is made once, when the burst ends; outside a burst, or on another thread, at once.
 @Suite struct HeldWakeupsTests {
+    /// The wake-ups under test, as a loop and the queues it feeds would share them.
+    let wakeups = HeldWakeups()
     /// The names of the probes woken, in order.
     final class Log: Sendable {
         let names = Mutex<[String]>([])
@@ -31,7 +33,7 @@ import Testing
 
     @Test func outsideABurstAWakeUpIsMadeAtOnce() {
         let probe = Probe("a")
-        HeldWakeups.wake(probe)
+        wakeups.wake(probe)
         #expect(probe.wakes == 1)
     }
 
@@ -40,10 +42,10 @@ import Testing
         let first = Probe("first", log: log)
         let second = Probe("second", log: log)
         var seenInside: [Int] = []
-        HeldWakeups.holding {
-            HeldWakeups.wake(first)
-            HeldWakeups.wake(second)
-            HeldWakeups.wake(first)
+        wakeups.holding {
+            wakeups.wake(first)
+            wakeups.wake(second)
+            wakeups.wake(first)
             seenInside = [first.wakes, second.wakes]
         }
         #expect(seenInside == [0, 0])
@@ -56,12 +58,12 @@ import Testing
         let outer = Probe("outer")
         var innerAfterInnerBurst = -1
         var outerAfterInnerBurst = -1
-        HeldWakeups.holding {
-            HeldWakeups.wake(outer)
-            HeldWakeups.holding { HeldWakeups.wake(inner) }
+        wakeups.holding {
+            wakeups.wake(outer)
+            wakeups.holding { wakeups.wake(inner) }
             innerAfterInnerBurst = inner.wakes
             outerAfterInnerBurst = outer.wakes
-            HeldWakeups.wake(inner)
+            wakeups.wake(inner)
             #expect(inner.wakes == 1, "held again, by the outer burst")
         }
         #expect(innerAfterInnerBurst == 1)
@@ -73,9 +75,9 @@ import Testing
         let probe = Probe("other")
         let done = DispatchSemaphore(value: 0)
         var seenInside = -1
-        HeldWakeups.holding {
+        wakeups.holding {
             let thread = Thread {
-                HeldWakeups.wake(probe)
+                wakeups.wake(probe)
                 done.signal()
             }
             thread.start()

@@ -45,11 +45,12 @@ import Testing
     }
 
     @Test func wakeUpsAskedForByAJobOnTheLoopAreMadeWhenItsBurstOfJobsEnds() async throws {
-        let transport = CurlTransport(userAgent: "isobar/test")
+        let wakeups = HeldWakeups()
+        let transport = CurlTransport(userAgent: "isobar/test", heldWakeups: wakeups)
         let executor = try #require(transport.loopExecutor())
         let probe = WakeCount()
         let seen = await Task(executorPreference: executor) { () async -> [Int] in
-            HeldWakeups.wake(probe)
+            wakeups.wake(probe)
             let duringTheBurst = probe.value.load(ordering: .relaxed)
             // Queued again, the task runs in the loop's next burst: this one has ended.
             await Task.yield()

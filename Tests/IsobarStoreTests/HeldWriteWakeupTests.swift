@@ -12,8 +12,11 @@ private final class RanCount: Sendable {
 
 /// Writes queued for the store's thread during a held burst (see `HeldWakeups`) wait for its end, then commit together.
 @Suite struct HeldWriteWakeupTests {
+    /// The wake-ups the store's queue shares with whoever runs bursts (the HTTP transport's I/O thread, here the test).
+    let wakeups = HeldWakeups()
+
     private func executor() throws -> Executor {
-        try Executor(path: ":memory:", delay: nil, recovery: nil) { () throws(StoreError) -> Connection in
+        try Executor(path: ":memory:", delay: nil, recovery: nil, heldWakeups: wakeups) { () throws(StoreError) -> Connection in
             let connection = try Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
             try connection.execute("CREATE TABLE written(value INTEGER)")
             return connection
@@ -27,7 +30,7 @@ private final class RanCount: Sendable {
         let ran = RanCount()
         let wakesBefore = executor.wakes
         var wakesDuringBurst = -1
-        HeldWakeups.holding {
+        wakeups.holding {
             for value in 0..<3 {
                 executor.post(.grouped) { connection throws(StoreError) in
                     try connection.query("INSERT INTO written(value) VALUES (?)", [.integer(Int64(value))])

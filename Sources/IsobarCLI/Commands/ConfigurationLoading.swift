@@ -67,7 +67,7 @@ extension IsobarCommandLine {
             return inMemoryStore()
         }
         do {
-            return try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: acceptsReadOnly), warn: warn)
+            return try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: acceptsReadOnly, heldWakeups: heldWakeups), warn: warn)
         } catch {
             warn("cannot open the cache in \(directory) (\(error.message)); nothing is cached")
             return nil

@@ -19,16 +19,19 @@ public struct IsobarCommandLine: Sendable {
     /// Where the engine's tasks run (the program's main thread, see `CallingThreadExecutor`); nil: the runtime's pool.
     let taskExecutor: (any TaskExecutor)?
     let prompter: Prompter
+    /// Shared with the live transport's I/O thread, which holds them while it runs a burst of jobs: the cache writes those
+    /// jobs queue are then committed together (see `HeldWakeups`); nil to commit each as it comes.
+    let heldWakeups: HeldWakeups?
 
     /// A command line over the given environment, streams, adapters, network transport (made only when a provider goes live) and clock;
     /// `beforeCityChange` is a test aid, awaited by `cities remove` and `cities move` after the list is read and before it is changed,
     /// where another process's change can fall; `taskExecutor` runs the engine's tasks (nil: the runtime's pool); `prompter` is where
-    /// `setup` asks its questions.
+    /// `setup` asks its questions; `heldWakeups` are those `liveTransport`'s I/O thread holds (see `HeldWakeups`).
     public init(environment: [String: String], output: any OutputSink = StandardStream.output,
                 errors: any OutputSink = StandardStream.error, registry: ProviderRegistry = .standard(),
                 liveTransport: @escaping @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/\(IsobarCommandLine.version)") },
                 time: any TimeSource = SystemTime(), beforeCityChange: @escaping @Sendable () async -> Void = {},
-                taskExecutor: (any TaskExecutor)? = nil, prompter: Prompter = .standardInput()) {
+                taskExecutor: (any TaskExecutor)? = nil, prompter: Prompter = .standardInput(), heldWakeups: HeldWakeups? = nil) {
         self.environment = environment
         self.output = output
         self.errors = TextCharset(environment: environment) == .ascii ? ASCIISink(base: errors, conversion: .fold) : errors
@@ -38,6 +41,7 @@ public struct IsobarCommandLine: Sendable {
         self.beforeCityChange = beforeCityChange
         self.taskExecutor = taskExecutor
         self.prompter = prompter
+        self.heldWakeups = heldWakeups
     }
 
     /// The variable that moves Isobar's clock by a number of seconds (see `ShiftedTime`).
