@@ -3,6 +3,7 @@ import Foundation
 import IsobarConsensus
 import IsobarCore
 import IsobarEngine
+@testable import IsobarRender
 import Testing
 
 /// No line of table output is wider than the terminal, whatever its width. One test at a time: together they keep both

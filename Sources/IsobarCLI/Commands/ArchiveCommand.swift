@@ -1,5 +1,6 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarRender
 import IsobarStore
 
 extension IsobarCommandLine {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarRedis
+import IsobarRender
 import IsobarStore
 import Synchronization
 

@@ -3,6 +3,7 @@ import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarPlaces
+import IsobarRender
 import IsobarStore
 
 extension IsobarCommandLine {

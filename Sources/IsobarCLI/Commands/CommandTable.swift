@@ -1,3 +1,5 @@
+import IsobarRender
+
 /// One `isobar` command: its description, and how it runs once its invocation is parsed and validated.
 protocol IsobarCommand: Sendable {
     /// Name, arguments, options and help.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarPlaces
+import IsobarRender
 import IsobarStore
 
 extension IsobarCommandLine {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarHTTP
+import IsobarRender
 import IsobarStore
 
 /// The `isobar` command: parses arguments, loads configuration, runs the engine and renders, returning an exit code.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarPlaces
+import IsobarRender
 import IsobarStore
 import IsobarEngine
 

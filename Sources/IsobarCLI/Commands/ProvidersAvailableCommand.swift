@@ -1,5 +1,6 @@
 import Exec
 import IsobarCore
+import IsobarRender
 
 extension IsobarCommandLine {
     /// `isobar providers --available`: the plug-in programs found on `PATH` and in the user's plug-in folder, each with

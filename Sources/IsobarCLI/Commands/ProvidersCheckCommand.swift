@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarRender
 
 extension IsobarCommandLine {
     /// `isobar providers check ID [PLACE]`: every conformance rule and the report validation, run against one configured

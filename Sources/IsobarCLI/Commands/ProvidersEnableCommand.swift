@@ -1,6 +1,7 @@
 import Exec
 import FoundationEssentials
 import IsobarCore
+import IsobarRender
 import IsobarStore
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarRender
 
 /// `isobar doctor`: every check of what Isobar needs here, one line each.
 enum DoctorCommand: IsobarCommand {

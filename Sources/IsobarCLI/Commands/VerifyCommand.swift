@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarRender
 import IsobarStore
 
 extension IsobarCommandLine {

@@ -4,6 +4,7 @@ import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarHTTP
+import IsobarRender
 import IsobarStore
 import Synchronization
 #if canImport(Glibc)
