@@ -11,4 +11,13 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     public static let weather: [OutputFormat] = [.table, .jsonl, .csv]
     /// The formats of the other commands.
     public static let lines: [OutputFormat] = [.table, .jsonl]
+
+    /// The kind of text the format writes, which decides how it is put in ASCII under a locale that is not UTF-8.
+    public var text: OutputText {
+        switch self {
+        case .table: .people
+        case .jsonl: .jsonLines
+        case .csv: .csv
+        }
+    }
 }
