@@ -55,6 +55,8 @@ let package = Package(
         // The merge, learned weights, the skill record and verification: pure functions over Core's model.
         .target(name: "IsobarConsensus", dependencies: ["IsobarCore"], swiftSettings: inheriting),
         .target(name: "IsobarPlaces", dependencies: ["IsobarCore"], swiftSettings: inheriting),
+        // Tables, sentences, charts, CSV and JSON lines: report values in, bytes out; never the engine, storage or the network.
+        .target(name: "IsobarRender", dependencies: ["IsobarCore", "IsobarConsensus", "IsobarPlaces"], swiftSettings: inheriting),
 
         .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: inheriting),
         .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: inheriting),
@@ -65,7 +67,7 @@ let package = Package(
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarConsensus", "IsobarPlaces", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarConsensus", "IsobarPlaces", "IsobarRender", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec"],
             swiftSettings: inheriting),
         // A release build on Linux carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "IsobarHTTP", "Exec"], swiftSettings: strict, linkerSettings: staticRuntime),
@@ -117,7 +119,7 @@ let package = Package(
             name: "METARTests", dependencies: ["METAR", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
-            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarConsensus", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),
+            name: "IsobarCLITests", dependencies: ["IsobarCLI", "IsobarRender", "IsobarConsensus", "IsobarTestKit", "FixtureReplay", "IsobarStore"], exclude: ["Golden", "Readers"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 @testable import IsobarCLI
+@testable import IsobarRender
 import Testing
 
 /// Under a locale that is not UTF-8, every command's output is ASCII: tables and sentences folded cell for cell, JSON

@@ -180,13 +180,13 @@ func batchInput(_ text: String) throws -> String {
         func counts(ok: Int = 0, partial: Int = 0, failed: Int = 0, bad: Int = 0) -> BatchCounts {
             BatchCounts(places: ok + partial + failed, ok: ok, partial: partial, failed: failed, inputErrors: bad, cacheHits: 0)
         }
-        #expect(IsobarCommandLine.batchExitCode(counts(), cutShort: false) == .success)
-        #expect(IsobarCommandLine.batchExitCode(counts(ok: 3), cutShort: false) == .success)
-        #expect(IsobarCommandLine.batchExitCode(counts(ok: 3), cutShort: true) == .partial)
-        #expect(IsobarCommandLine.batchExitCode(counts(ok: 3, bad: 1), cutShort: false) == .partial)
-        #expect(IsobarCommandLine.batchExitCode(counts(ok: 1, failed: 1), cutShort: false) == .partial)
-        #expect(IsobarCommandLine.batchExitCode(counts(partial: 1), cutShort: false) == .partial)
-        #expect(IsobarCommandLine.batchExitCode(counts(failed: 2), cutShort: false) == .noneAnswered)
-        #expect(IsobarCommandLine.batchExitCode(counts(bad: 2), cutShort: false) == .noneAnswered)
+        #expect(BatchCommand.batchExitCode(counts(), cutShort: false) == .success)
+        #expect(BatchCommand.batchExitCode(counts(ok: 3), cutShort: false) == .success)
+        #expect(BatchCommand.batchExitCode(counts(ok: 3), cutShort: true) == .partial)
+        #expect(BatchCommand.batchExitCode(counts(ok: 3, bad: 1), cutShort: false) == .partial)
+        #expect(BatchCommand.batchExitCode(counts(ok: 1, failed: 1), cutShort: false) == .partial)
+        #expect(BatchCommand.batchExitCode(counts(partial: 1), cutShort: false) == .partial)
+        #expect(BatchCommand.batchExitCode(counts(failed: 2), cutShort: false) == .noneAnswered)
+        #expect(BatchCommand.batchExitCode(counts(bad: 2), cutShort: false) == .noneAnswered)
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import IsobarCLI
+@testable import IsobarRender
 import Testing
 
 /// A sink that says it is a terminal, and which one.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import IsobarCLI
 import IsobarCore
+@testable import IsobarRender
 import Testing
 
 /// Splits RFC 4180 text into records of fields (quoted fields may hold commas, quotes and line breaks).

@@ -2,6 +2,7 @@ import Foundation
 import IsobarCLI
 import IsobarCore
 import IsobarHTTP
+@testable import IsobarRender
 import IsobarTestKit
 import Testing
 

@@ -57,10 +57,13 @@ func expectOneLineError(_ run: CLIRun, code: ExitCode, containing fragment: Stri
     }
 
     @Test func unrecordedCoordinatesNameTheMissingRecording() async throws {
+        // The table says it in short; the JSON lines keep the request that found no recording, for whoever records.
         let run = await runCLI(["compare", "10,10", "--demo"])
         #expect(run.code == ExitCode.noneAnswered.rawValue)
-        #expect(run.stdout.contains("no recorded response for GET"))
-        #expect(run.stdout.contains("/data/2.5/weather"))
+        #expect(run.stdout.contains("OpenWeatherMap: not recorded — the demo has no recording of 10,10"), "\(run.stdout)")
+        let lines = await runCLI(["compare", "10,10", "--demo", "--format", "jsonl"])
+        #expect(lines.stdout.contains("no recorded response for GET"))
+        #expect(lines.stdout.contains("/data/2.5/weather"))
     }
 
     @Test func unknownOptionSuggestsTheClosestSpelling() async {

@@ -3,6 +3,7 @@ import Foundation
 import IsobarConsensus
 import IsobarCore
 import IsobarEngine
+@testable import IsobarRender
 import Testing
 
 /// No line of table output is wider than the terminal, whatever its width. One test at a time: together they keep both
@@ -102,12 +103,12 @@ import Testing
         case "now": .now
         default: .forecast(days: parsed.options.days, hourly: parsed.options.hourly)
         }
-        let setup = try await cli.weatherSetup(parsed)
-        let resolution = try await cli.resolvePlace(parsed.positionals[0], setup: setup, parsed: parsed)
+        let setup = try await cli.context.weatherSetup(parsed)
+        let resolution = try await cli.context.resolvePlace(parsed.positionals[0], setup: setup, parsed: parsed)
         var events: [EngineEvent<ConsensusResult>] = []
         let presentation = Presentation(parsed.options, environment: environment)
         let kinds = presentation.kinds(for: view, format: .table)
-        for await event in cli.engine(setup).run(WeatherRequest(place: resolution.place, kinds: kinds)) { events.append(event) }
+        for await event in cli.context.engine(setup).run(WeatherRequest(place: resolution.place, kinds: kinds)) { events.append(event) }
         var drawings: [(width: Int, text: String)] = []
         for width in widths {
             let context = RenderContext(view: view, place: resolution.place, units: setup.units,

@@ -3,6 +3,7 @@ import Foundation
 @testable import IsobarConsensus
 import IsobarCore
 import IsobarEngine
+@testable import IsobarRender
 import Testing
 
 @Suite struct PlainAgreementTests {

@@ -2,6 +2,7 @@ import Foundation
 @testable import IsobarCLI
 import IsobarCore
 import IsobarEngine
+@testable import IsobarRender
 import Testing
 
 @Suite struct PresentationTests {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import IsobarCLI
 import IsobarCore
+@testable import IsobarRender
 import Synchronization
 import Testing
 

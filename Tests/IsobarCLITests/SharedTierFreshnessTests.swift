@@ -62,7 +62,7 @@ struct SharedTierFreshnessTests {
         let entry = CacheEntry(fetchedAt: fetchedAt, payload: "{}", lifetimeSeconds: given.httpLifetimeSeconds,
                                mustRevalidate: given.mustRevalidate)
 
-        let sharedTier = IsobarCommandLine.localIsFresh(bindings: [binding], maxAgeSeconds: given.maxAgeSeconds, time: clock)
+        let sharedTier = CommandContext.localIsFresh(bindings: [binding], maxAgeSeconds: given.maxAgeSeconds, time: clock)
         let cacheStep = ReportCache(provider: provider, cache: MemoryStorage(), policy: Self.policy, maxAgeSeconds: given.maxAgeSeconds,
                                     time: clock, diagnostics: DiagnosticLog(), storageKey: binding.storageKey)
         let part = CachedPart(slot: given.slot, report: WeatherReport(providerID: provider.id, place: Self.place, fetchedAt: fetchedAt),
@@ -77,7 +77,7 @@ struct SharedTierFreshnessTests {
         let capabilities = ProviderCapabilities(kinds: [.current], horizonDays: 1, stepHours: 1, quantities: [], requiresAPIKey: false,
                                                 geocoding: false)
         let replayed = ProviderBinding(provider: StillProvider(id: "replayed", capabilities: capabilities), transport: NoNetworkTransport())
-        let isFresh = IsobarCommandLine.localIsFresh(bindings: [replayed], maxAgeSeconds: nil, time: clock)
+        let isFresh = CommandContext.localIsFresh(bindings: [replayed], maxAgeSeconds: nil, time: clock)
         let entry = CacheEntry(fetchedAt: clock.now(), payload: "{}")
         #expect(!isFresh(CacheKey(provider: replayed.storageKey, slot: .current, placeKey: "10,20"), entry))
         #expect(!isFresh(CacheKey(provider: "unknown", slot: .current, placeKey: "10,20"), entry))

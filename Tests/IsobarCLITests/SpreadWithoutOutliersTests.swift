@@ -3,6 +3,7 @@ import Foundation
 @testable import IsobarConsensus
 import IsobarCore
 import IsobarEngine
+@testable import IsobarRender
 import Testing
 
 /// The compare table's Spread counts the values that made the consensus, and says what an outlier adds.

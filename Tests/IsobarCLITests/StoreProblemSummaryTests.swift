@@ -8,7 +8,7 @@ struct StoreProblemSummaryTests {
     @Test func theStoreProblemSummaryCountsProblemsBeyondThoseKept() {
         let log = DiagnosticLog(keepLimit: 2)
         for number in 0..<250 { log.report(Diagnostic(.cache, "cannot read entry \(number)")) }
-        #expect(IsobarCommandLine.problemSummary(log) == "250 problem(s) with the store while reading it (run with --verbose to see them)")
-        #expect(IsobarCommandLine.problemSummary(DiagnosticLog()) == nil)
+        #expect(ProvidersCommand.problemSummary(log) == "250 problem(s) with the store while reading it (run with --verbose to see them)")
+        #expect(ProvidersCommand.problemSummary(DiagnosticLog()) == nil)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import IsobarCLI
 import IsobarCore
+@testable import IsobarRender
 
 /// The package root, found from this file's path.
 let packageRoot: String = {

@@ -1,5 +1,6 @@
 @testable import IsobarCLI
 @testable import IsobarConsensus
+@testable import IsobarRender
 import Testing
 
 @Suite struct TableFittingTests {

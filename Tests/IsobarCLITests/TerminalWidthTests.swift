@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import IsobarCLI
 import IsobarCore
+@testable import IsobarRender
 import Testing
 
 @Suite struct TerminalWidthTests {

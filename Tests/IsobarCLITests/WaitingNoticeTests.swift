@@ -2,6 +2,7 @@ import Foundation
 @testable import IsobarCLI
 import IsobarCore
 import IsobarHTTP
+@testable import IsobarRender
 import IsobarTestKit
 import Synchronization
 import Testing

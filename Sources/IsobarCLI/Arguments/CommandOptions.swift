@@ -1,19 +1,5 @@
 import IsobarCore
-
-/// How a command writes its output.
-public enum OutputFormat: String, Sendable, CaseIterable {
-    /// Tables and sentences for people.
-    case table
-    /// One JSON object per line.
-    case jsonl
-    /// Comma-separated values: one row per place × source × time.
-    case csv
-
-    /// The formats of commands that show weather (compare, now, forecast).
-    static let weather: [OutputFormat] = [.table, .jsonl, .csv]
-    /// The formats of the other commands.
-    static let lines: [OutputFormat] = [.table, .jsonl]
-}
+import IsobarRender
 
 /// A provider's weight given with `--weights`.
 public struct WeightOverride: Sendable, Equatable {

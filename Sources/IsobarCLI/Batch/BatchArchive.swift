@@ -88,7 +88,7 @@ final class BatchArchive: Sendable {
         case .consensus(let request, _):
             guard keepsProxies else { return }
             let reports = collected.state.withLock { $0.current.removeValue(forKey: request.id) } ?? []
-            guard let (provider, current) = IsobarCommandLine.proxyObservation(reports, order: order, now: now()) else { return }
+            guard let (provider, current) = CommandContext.proxyObservation(reports, order: order, now: now()) else { return }
             let observation = ObservationToArchive(current, source: ArchivedObservation.proxySource, station: provider, place: request.place)
             collected.state.withLock { state in if !state.failed { state.observations.append(observation) } }
         case .failure:
@@ -173,11 +173,11 @@ private final class WriterOutcome: Sendable {
     func settle(_ failure: String?) { state.withLock { $0 = (true, failure) } }
 }
 
-extension IsobarCommandLine {
+extension BatchCommand {
     /// The run's archive writer; nil when archiving is off (`archive_days` 0), with `--demo`, or with no data folder.
     func batchArchive(_ setup: WeatherSetup) -> BatchArchive? {
-        guard setup.configuration.archiveDays > 0, !setup.demo, let directory = userDataDirectory() else { return nil }
-        let time = time
+        guard setup.configuration.archiveDays > 0, !setup.demo, let directory = context.userDataDirectory() else { return nil }
+        let time = context.time
         return BatchArchive(directory: directory, days: setup.configuration.archiveDays, keepsProxies: setup.configuration.observations != nil,
                             order: setup.bindings.map(\.provider.id), now: { time.now() })
     }

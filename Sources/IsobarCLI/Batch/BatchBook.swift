@@ -1,6 +1,7 @@
 import IsobarConsensus
 import IsobarCore
 import IsobarEngine
+import IsobarRender
 import Synchronization
 
 /// Counts of a batch so far, for the progress line and the summary.

@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarRender
 
 /// What `isobar batch --kind` asks each place for.
 public enum BatchKind: String, Sendable, CaseIterable {

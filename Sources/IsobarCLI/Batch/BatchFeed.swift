@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarRender
 
 /// Turns a batch's input lines into the engine's requests, one at a time and only when the engine asks for the next:
 /// bad lines become `input_error` lines on the way, and nothing is read ahead beyond one chunk of lines.

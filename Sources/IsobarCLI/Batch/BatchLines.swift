@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarRender
 
 /// The lines only a batch writes: `input_error` for a line that cannot be asked about, and the closing `summary`.
 enum BatchLines {

@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarRender
 
 /// The one-line progress of a batch on a terminal: done (of the total, when known), rate, time left and failures so far.
 struct BatchProgress {

@@ -2,28 +2,40 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarHTTP
+import IsobarRender
 import IsobarStore
 import Synchronization
 
-extension IsobarCommandLine {
+/// `isobar batch [FILE|-]`: every place of the input through one engine, lines streamed as they complete, a summary last.
+struct BatchCommand: IsobarCommand {
+    static let spec = Commands.batch
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// JSON lines unless `--format csv`: a batch has no table.
+    static func writes(_ invocation: Invocation) -> OutputText { invocation.options.format == .csv ? .csv : .jsonLines }
+
     /// Seconds in-flight places may still finish after Ctrl-C before they are cancelled.
     static let interruptGraceSeconds = 0.6
+
     /// Seconds between progress redraws (at most ten a second), and between looks at Ctrl-C and the deadline.
     static let batchTickSeconds = 0.1
 
-    /// `isobar batch [FILE|-]`: every place of the input through one engine, lines streamed as they complete, a summary last.
-    func runBatch(_ parsed: Invocation) async throws -> ExitCode {
-        let options = parsed.options
-        let path = parsed.positionals.first ?? "-"
+    /// Runs the command and returns its exit code.
+    func run() async throws -> ExitCode {
+        let options = invocation.options
+        let path = invocation.positionals.first ?? "-"
         let lines: InputLines
         switch InputLines.open(path) {
         case .success(let opened): lines = opened
         case .failure(let error):
-            errors.write("isobar: \(error.message)\n")
+            context.errors.write("isobar: \(error.message)\n")
             return .noInput
         }
         defer { lines.stop() }
-        var setup = try await weatherSetup(parsed)
+        var setup = try await context.weatherSetup(invocation)
         setup.options.timeoutSeconds = options.deadlineSeconds ?? EngineOptions.noDeadlineSeconds
         setup.options.waitsForRateLimits = true
         setup.options.maxConcurrentCallsPerProvider = min(options.jobs, EngineOptions().maxConcurrentCallsPerProvider)
@@ -33,25 +45,25 @@ extension IsobarCommandLine {
         // Resuming asks the same kinds again: answers a provider gives beyond them are not worth encoding.
         setup.options.cachesOnlyAskedKinds = true
         // Learned weights over every place in the archive: one record for the whole run.
-        setup = await learned(setup, near: nil)
+        setup = await context.learned(setup, near: nil)
         // Live answers go to the forecast archive through one writer, a transaction at a time, off the consumer's path.
         let archive = batchArchive(setup)
         let view = options.kind.view(days: options.days)
-        let started = time.now()
-        let book = BatchBook(order: options.order, window: 4 * options.jobs + 32, providers: setup.bindings.count, output: output)
-        let errors = errors
-        let places = BatchPlaces(resolver: try placeResolver(), geocoding: geocodingChain(setup, parsed), network: networkTransport(setup, parsed),
-                                 time: time, missingData: DataDirectory.notFoundMessage(environment: environment),
+        let started = context.time.now()
+        let book = BatchBook(order: options.order, window: 4 * options.jobs + 32, providers: setup.bindings.count, output: context.output)
+        let errors = context.errors
+        let places = BatchPlaces(resolver: try context.placeResolver(), geocoding: context.geocodingChain(setup, invocation), network: context.networkTransport(setup, invocation),
+                                 time: context.time, missingData: DataDirectory.notFoundMessage(environment: context.environment),
                                  warn: { errors.write("isobar: warning: \($0)\n") })
         let csv = options.format == .csv ? CSVRows(view: view, units: setup.units, now: started, leadingColumns: ["input_line", "id"]) : nil
         let feed = BatchFeed(lines: lines, book: book, places: places, kinds: view.kinds, inputErrorText: { line, error in
             csv.map { $0.inputErrorLine(leading: [String(line.number), error.id], code: error.code.rawValue) }
                 ?? BatchLines.inputError(line: line, error)
         })
-        let context = RenderContext(view: view, place: Self.noPlace, units: setup.units,
-                                    providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
-                                    attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false, now: started)
-        if let csv { output.write(csv.header) }
+        let rendering = RenderContext(view: view, place: Self.noPlace, units: setup.units,
+                                      providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
+                                      attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false, now: started)
+        if let csv { context.output.write(csv.header) }
         let interrupt = InterruptSignal()
         defer { interrupt.restore() }
 
@@ -61,10 +73,10 @@ extension IsobarCommandLine {
         let onLoop = options.kind == .current && setup.bindings.contains { $0.policy != nil } && !options.offline && setup.shared == nil
         let loop = onLoop ? setup.live.loopExecutor() : nil
         // A place's lines are written together (as its consensus needs every answer anyway): one hand-over a place.
-        let placesEvents = engine(setup, taskExecutor: loop ?? globalConcurrentExecutor).runByPlace(AsyncStream(unfolding: { await feed.next() }))
-        let output = output
+        let placesEvents = context.engine(setup, taskExecutor: loop ?? globalConcurrentExecutor).runByPlace(AsyncStream(unfolding: { await feed.next() }))
+        let output = context.output
         let consumer = Task {
-            var renderer = JSONLinesRenderer(context: context, output: output)
+            var renderer = JSONLinesRenderer(context: rendering, output: output)
             var rows = csv
             for await events in placesEvents {
                 for event in events {
@@ -86,7 +98,7 @@ extension IsobarCommandLine {
         let showsProgress = !options.quiet && BatchProgress.belongs(on: errors, besides: output)
         let watch = BatchWatch(interrupt: interrupt, deadline: options.deadlineSeconds.map { started.addingTimeInterval($0) },
                                progress: showsProgress ? errors : nil, total: showsProgress ? path : nil)
-        let ticker = Task { await watch.run(book: book, consumer: consumer, time: time, started: started, stopTaking: stopTaking) }
+        let ticker = Task { await watch.run(book: book, consumer: consumer, time: context.time, started: started, stopTaking: stopTaking) }
         await consumer.value
         // What is left for the archive is written meanwhile; a run cut short waits for it no longer than for the cache.
         let cutShort = interrupt.wasRaised || output.isClosed
@@ -98,11 +110,11 @@ extension IsobarCommandLine {
         stopTaking()
         ticker.cancel()
         let ending = await ticker.value
-        if let failure = await archived { warn("the forecast archive was not updated: \(failure)") }
+        if let failure = await archived { context.warn("the forecast archive was not updated: \(failure)") }
         guard !output.isClosed else { return .outputClosed }
         book.flushHeld()
         let counts = book.counts
-        let wall = time.now().timeIntervalSince(started)
+        let wall = context.time.now().timeIntervalSince(started)
         if csv != nil {
             // A CSV file holds one table: the summary goes to stderr, in words.
             book.writeLast("")
@@ -111,7 +123,7 @@ extension IsobarCommandLine {
             book.writeLast(BatchLines.summary(counts, requests: setup.live.requestCount, wallSeconds: wall, interrupted: ending.interrupted))
         }
         if ending.pastDeadline && !ending.interrupted {
-            warn("the \(SpokenDuration.seconds(options.deadlineSeconds ?? 0)) s deadline passed: \(counts.done) input lines were done and the rest "
+            context.warn("the \(SpokenDuration.seconds(options.deadlineSeconds ?? 0)) s deadline passed: \(counts.done) input lines were done and the rest "
                 + "not read; run the same command again to resume (every fresh answer comes from the cache)")
         }
         if ending.interrupted { return .interrupted }
@@ -177,7 +189,7 @@ struct BatchWatch: Sendable {
         var cancelAt: Date?
         while !Task.isCancelled {
             do {
-                try await time.sleep(seconds: IsobarCommandLine.batchTickSeconds)
+                try await time.sleep(seconds: BatchCommand.batchTickSeconds)
             } catch {
                 break
             }
@@ -185,7 +197,7 @@ struct BatchWatch: Sendable {
             if interrupt.wasRaised && !ending.interrupted {
                 ending.interrupted = true
                 stopTaking()
-                cancelAt = now.addingTimeInterval(IsobarCommandLine.interruptGraceSeconds)
+                cancelAt = now.addingTimeInterval(BatchCommand.interruptGraceSeconds)
             }
             if let deadline, now >= deadline, !book.isStopped {
                 ending.pastDeadline = true

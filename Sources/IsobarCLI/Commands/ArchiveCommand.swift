@@ -1,47 +1,60 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarRender
 import IsobarStore
 
-extension IsobarCommandLine {
-    /// `isobar archive stats|prune|clear|export`: the forecast archive in the user's data file.
-    func runArchive(_ parsed: Invocation) async throws -> ExitCode {
-        let action = parsed.positionals.first ?? "stats"
+/// `isobar archive stats|prune|clear|export`: the forecast archive in the user's data file.
+struct ArchiveCommand: IsobarCommand {
+    static let spec = Commands.archive
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// `export` writes JSON lines whatever `--format` says; the other actions follow it.
+    static func writes(_ invocation: Invocation) -> OutputText {
+        invocation.positionals.first == "export" ? .jsonLines : invocation.options.format == .jsonl ? .jsonLines : .people
+    }
+
+    /// Runs the command and returns its exit code.
+    func run() async throws -> ExitCode {
+        let action = invocation.positionals.first ?? "stats"
         let actions = Commands.archive.actions
         guard actions.contains(action) else {
             let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("unknown archive action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
         }
-        let configuration = try loadConfiguration(parsed)
-        guard let directory = userDataDirectory() else {
+        let configuration = try context.loadConfiguration(invocation)
+        guard let directory = context.userDataDirectory() else {
             throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME")
         }
-        if action != "import", parsed.positionals.count > 1 { throw UsageError("archive \(action) takes no file; only import does") }
+        if action != "import", invocation.positionals.count > 1 { throw UsageError("archive \(action) takes no file; only import does") }
         let store = try await UserDataStore.open(directory: directory)
-        let jsonl = parsed.options.format == .jsonl
+        let jsonl = invocation.options.format == .jsonl
         switch action {
         case "import":
-            return try await importArchive(parsed, into: store, jsonl: jsonl)
+            return try await importArchive(invocation, into: store, jsonl: jsonl)
         case "prune":
-            let seconds = parsed.options.olderThanGiven ? parsed.options.olderThanSeconds : Double(configuration.archiveDays) * 86_400
-            let removed = try await store.pruneArchive(before: time.now().addingTimeInterval(-seconds))
-            output.write(jsonl ? line("archive_pruned", [("removed", .integer(removed)), ("older_than_s", .number(seconds))])
-                               : "Removed \(removed) archived forecast step(s) and observation(s) older than \(Self.age(seconds)).\n")
+            let seconds = invocation.options.olderThanGiven ? invocation.options.olderThanSeconds : Double(configuration.archiveDays) * 86_400
+            let removed = try await store.pruneArchive(before: context.time.now().addingTimeInterval(-seconds))
+            context.output.write(jsonl ? JSONLine.text("archive_pruned", [("removed", .integer(removed)), ("older_than_s", .number(seconds))])
+                               : "Removed \(removed) archived forecast step(s) and observation(s) older than \(CacheCommand.age(seconds)).\n")
         case "clear":
             let removed = try await store.clearArchive()
-            output.write(jsonl ? line("archive_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
+            context.output.write(jsonl ? JSONLine.text("archive_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
                                : "Removed \(removed) archived forecast step(s) and observation(s) from \(store.path).\n")
         case "export":
-            try await exportArchive(store, units: parsed.options.units ?? configuration.units)
+            try await exportArchive(store, units: invocation.options.units ?? configuration.units)
         default:
             let stats = try await store.archiveStats()
-            output.write(jsonl ? archiveStatsLine(stats, path: store.path, days: configuration.archiveDays)
+            context.output.write(jsonl ? archiveStatsLine(stats, path: store.path, days: configuration.archiveDays)
                                : archiveStatsText(stats, path: store.path, days: configuration.archiveDays))
         }
         return .success
     }
 
     private func archiveStatsLine(_ stats: ArchiveStats, path: String, days: Int) -> String {
-        line("archive_stats", [
+        JSONLine.text("archive_stats", [
             ("path", .string(path)), ("steps", .integer(stats.steps)), ("observations", .integer(stats.observations)),
             ("providers", .array(stats.providers.map(JSONOutput.string))), ("places", .integer(stats.places)),
             ("first_issued_at", stats.issued.map { .string(CivilTime.iso($0.lowerBound, utcOffsetSeconds: 0)) } ?? .null),
@@ -71,7 +84,7 @@ extension IsobarCommandLine {
             })
         }
         for step in try await store.archivedSteps() {
-            output.write(line("archived_step", [
+            context.output.write(JSONLine.text("archived_step", [
                 ("provider", .string(step.provider)), ("latitude", .number(step.latitude)), ("longitude", .number(step.longitude)),
                 ("issued_at", .string(CivilTime.iso(step.issuedAt, utcOffsetSeconds: 0))),
                 ("valid_at", .string(CivilTime.iso(step.validAt, utcOffsetSeconds: 0))),
@@ -80,7 +93,7 @@ extension IsobarCommandLine {
             ]))
         }
         for observation in try await store.archivedObservations() {
-            output.write(line("archived_observation", [
+            context.output.write(JSONLine.text("archived_observation", [
                 ("observed_by", .string(observation.source)), ("station", .string(observation.station)),
                 ("latitude", .number(observation.latitude)), ("longitude", .number(observation.longitude)),
                 ("observed_at", .string(CivilTime.iso(observation.observedAt, utcOffsetSeconds: 0))),
@@ -89,7 +102,9 @@ extension IsobarCommandLine {
             ]))
         }
     }
+}
 
+extension CommandContext {
     /// Archives the forecast steps of answers fetched live in this run, then drops what is older than `archive_days`.
     /// The archive is a by-product: a failure is a warning, never the command's failure.
     func archiveLive(_ reports: [WeatherReport], _ configuration: Configuration) async {

@@ -1,8 +1,9 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarRender
 import IsobarStore
 
-extension IsobarCommandLine {
+extension ArchiveCommand {
     /// How far past the command's clock an imported time may lie: a year (366 days).
     static let importFutureSeconds = 366.0 * 86_400
 
@@ -11,30 +12,30 @@ extension IsobarCommandLine {
     /// records added in bounded batches) inside one transaction, so it is all or nothing: any bad line (see
     /// `ArchiveLineRules`, or longer than 1 MiB) is named with its line number and nothing is imported (exit code 6); an
     /// unreadable file is exit code 66.
-    func importArchive(_ parsed: Invocation, into store: UserDataStore, jsonl: Bool) async throws -> ExitCode {
-        guard parsed.positionals.count == 2 else { throw UsageError("archive import needs a FILE (or - for stdin): isobar archive import FILE") }
-        let path = parsed.positionals[1]
+    func importArchive(_ invocation: Invocation, into store: UserDataStore, jsonl: Bool) async throws -> ExitCode {
+        guard invocation.positionals.count == 2 else { throw UsageError("archive import needs a FILE (or - for stdin): isobar archive import FILE") }
+        let path = invocation.positionals[1]
         let name = path == "-" ? "stdin" : path
-        let rules = ArchiveLineRules(latest: time.now().addingTimeInterval(Self.importFutureSeconds))
+        let rules = ArchiveLineRules(latest: context.time.now().addingTimeInterval(Self.importFutureSeconds))
         guard let input = ArchiveImportInput.open(path, rules: rules) else {
-            errors.write("isobar: cannot read \(name)\n")
+            context.errors.write("isobar: cannot read \(name)\n")
             return .noInput
         }
         let counted = try await store.importArchive(batches: { input.next() })
         let tally = input.tally
         guard let count = counted else {
-            for error in tally.errors { errors.write("isobar: \(name) \(error)\n") }
-            if tally.bad > tally.errors.count { errors.write("isobar: … and \(tally.bad - tally.errors.count) more bad line(s)\n") }
+            for error in tally.errors { context.errors.write("isobar: \(name) \(error)\n") }
+            if tally.bad > tally.errors.count { context.errors.write("isobar: … and \(tally.bad - tally.errors.count) more bad line(s)\n") }
             if tally.bad == 0 {
-                errors.write("isobar: cannot read \(name) to its end; nothing was imported\n")
+                context.errors.write("isobar: cannot read \(name) to its end; nothing was imported\n")
                 return .noInput
             }
-            errors.write("isobar: nothing was imported: \(tally.bad) line(s) are not archive export lines\n")
+            context.errors.write("isobar: nothing was imported: \(tally.bad) line(s) are not archive export lines\n")
             return .badImport
         }
         let settled = try await store.foldSkill()
         let skipped = tally.records - count.steps - count.observations
-        output.write(jsonl ? line("archive_imported", [("steps", .integer(count.steps)), ("observations", .integer(count.observations)),
+        context.output.write(jsonl ? JSONLine.text("archive_imported", [("steps", .integer(count.steps)), ("observations", .integer(count.observations)),
                                                         ("skipped", .integer(skipped)), ("folded", .integer(settled)), ("path", .string(store.path))])
                            : "Imported \(count.steps) forecast step(s) and \(count.observations) observation(s) into \(store.path) "
                              + "(\(skipped) already there); \(settled) step(s) folded into the skill record.\n")

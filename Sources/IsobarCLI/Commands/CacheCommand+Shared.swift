@@ -1,8 +1,9 @@
 import IsobarCore
 import IsobarEngine
 import IsobarRedis
+import IsobarRender
 
-extension IsobarCommandLine {
+extension CacheCommand {
     /// `isobar cache clear --shared`: deletes Isobar's answers on the shared store (by `SCAN`, never `FLUSHDB`).
     func clearShared(_ shared: RedisStore?, jsonl: Bool) async throws -> ExitCode {
         guard let shared else {
@@ -14,7 +15,7 @@ extension IsobarCommandLine {
         } catch {
             throw ConfigurationError("cannot clear the shared store: \(error.message)")
         }
-        output.write(jsonl ? line("cache_cleared", [("removed", .integer(removed)), ("path", .string(shared.location)), ("level", .string("shared"))])
+        context.output.write(jsonl ? JSONLine.text("cache_cleared", [("removed", .integer(removed)), ("path", .string(shared.location)), ("level", .string("shared"))])
                            : "Removed \(removed) cached answer(s) from the shared store \(shared.location).\n")
         return .success
     }
@@ -25,7 +26,7 @@ extension IsobarCommandLine {
             let statistics = try await shared.statistics()
             return try (jsonl ? "" : "\n") + statisticsText(statistics, location: shared.location, fileBytes: nil, level: "shared", jsonl: jsonl)
         } catch {
-            warn("cannot read the shared store: \(error)")
+            context.warn("cannot read the shared store: \(error)")
             return ""
         }
     }

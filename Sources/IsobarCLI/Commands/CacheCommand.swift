@@ -2,23 +2,31 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarRedis
+import IsobarRender
 import IsobarStore
 import Synchronization
 
-extension IsobarCommandLine {
-    /// `isobar cache stats|clear|prune`.
-    func runCache(_ parsed: Invocation) async throws -> ExitCode {
-        let action = parsed.positionals[0]
+/// `isobar cache stats|clear|prune`.
+struct CacheCommand: IsobarCommand {
+    static let spec = Commands.cache
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Runs the command and returns its exit code.
+    func run() async throws -> ExitCode {
+        let action = invocation.positionals[0]
         let actions = Commands.cache.actions
         guard actions.contains(action) else {
             let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("unknown cache action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
         }
-        let configuration = try loadConfiguration(parsed)
-        if parsed.options.shared && action != "clear" { throw UsageError("--shared goes with cache clear only") }
-        let shared = try sharedStoreURL(parsed, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
-        if parsed.options.shared { return try await clearShared(shared, jsonl: parsed.options.format == .jsonl) }
-        guard let directory = cacheDirectory(parsed, configuration) else {
+        let configuration = try context.loadConfiguration(invocation)
+        if invocation.options.shared && action != "clear" { throw UsageError("--shared goes with cache clear only") }
+        let shared = try context.sharedStoreURL(invocation, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
+        if invocation.options.shared { return try await clearShared(shared, jsonl: invocation.options.format == .jsonl) }
+        guard let directory = context.cacheDirectory(invocation, configuration) else {
             throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
         }
         let store: Store
@@ -34,24 +42,24 @@ extension IsobarCommandLine {
         guard store.path != ":memory:" else {
             throw ConfigurationError(warnings.withLock { $0.last } ?? "cannot use the cache in \(directory)")
         }
-        for message in warnings.withLock({ $0 }) { warn(message) }
-        let jsonl = parsed.options.format == .jsonl
+        for message in warnings.withLock({ $0 }) { context.warn(message) }
+        let jsonl = invocation.options.format == .jsonl
         do {
             switch action {
             case "clear":
                 let removed = try await store.clear()
-                output.write(jsonl ? line("cache_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
+                context.output.write(jsonl ? JSONLine.text("cache_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
                                    : "Removed \(removed) cached answer(s) from \(store.path).\n")
             case "prune":
-                let olderThan = parsed.options.olderThanSeconds
-                let now = time.now()
+                let olderThan = invocation.options.olderThanSeconds
+                let now = context.time.now()
                 let removed = try await store.prune(fetchedBefore: now.addingTimeInterval(-olderThan),
                                                    ledgerBefore: now.addingTimeInterval(-31 * 86_400))
-                output.write(jsonl ? line("cache_pruned", [("removed", .integer(removed)), ("older_than_s", .number(olderThan))])
+                context.output.write(jsonl ? JSONLine.text("cache_pruned", [("removed", .integer(removed)), ("older_than_s", .number(olderThan))])
                                    : "Removed \(removed) cached answer(s) fetched more than \(Int(olderThan)) s ago.\n")
             default:
-                output.write(try await statistics(store, jsonl: jsonl))
-                if let shared { output.write(await sharedStatistics(shared, jsonl: jsonl)) }
+                context.output.write(try await statistics(store, jsonl: jsonl))
+                if let shared { context.output.write(await sharedStatistics(shared, jsonl: jsonl)) }
             }
         } catch let error as StorageError {
             throw ConfigurationError(error.message)
@@ -65,9 +73,9 @@ extension IsobarCommandLine {
 
     /// The `cache stats` text (or JSON line) of one level; `level` is said in JSON lines when a shared store is configured.
     func statisticsText(_ statistics: CacheStatistics, location: String, fileBytes: Int?, level: String? = nil, jsonl: Bool) throws -> String {
-        let now = time.now()
+        let now = context.time.now()
         if jsonl {
-            return line("cache_stats", [
+            return JSONLine.text("cache_stats", [
                 ("path", .string(location)), ("file_bytes", .integer(fileBytes ?? 0)), ("payload_bytes", .integer(statistics.payloadBytes)),
             ] + (level.map { [("level", JSONOutput.string($0))] } ?? []) + [
                 ("entries", .array(statistics.groups.map { entry in
@@ -86,8 +94,8 @@ extension IsobarCommandLine {
         }
         let total = statistics.groups.reduce(0) { $0 + $1.count }
         let size = fileBytes.map { "\($0 / 1024) KiB on disk" } ?? "\(statistics.payloadBytes / 1024) KiB of answers"
-        let heading = TextWrap.fit("\(level == "shared" ? "Shared cache" : "Cache") \(location): \(total) answer(s), \(size)", width: width)
-        return heading + "\n" + (total > 0 ? table.render(width: width) : "")
+        let heading = TextWrap.fit("\(level == "shared" ? "Shared cache" : "Cache") \(location): \(total) answer(s), \(size)", width: context.width)
+        return heading + "\n" + (total > 0 ? table.render(width: context.width) : "")
     }
 
     /// The provider id of a storage key (`open-meteo@3f2a…` → `open-meteo`).
@@ -96,11 +104,6 @@ extension IsobarCommandLine {
     /// The endpoint fingerprint of a storage key, or nil when it has none.
     static func endpoint(_ storageKey: String) -> String? {
         storageKey.firstIndex(of: "@").map { String(storageKey[storageKey.index(after: $0)...]) }
-    }
-
-    /// One JSON line of a maintenance command.
-    func line(_ type: String, _ members: [(String, JSONOutput)]) -> String {
-        JSONOutput.object([("schema", .integer(JSONLinesRenderer.schemaVersion)), ("type", .string(type))] + members).serialized() + "\n"
     }
 
     /// `42 s`, `5 min`, `3 h`, `2 d`.

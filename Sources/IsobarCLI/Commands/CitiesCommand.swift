@@ -3,45 +3,53 @@ import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarPlaces
+import IsobarRender
 import IsobarStore
 
-extension IsobarCommandLine {
-    /// `isobar cities`, `isobar cities add PLACE`, `isobar cities remove|rm PLACE|NUMBER`, `isobar cities move FROM TO`.
-    func runCities(_ parsed: Invocation) async throws -> ExitCode {
-        let action = parsed.positionals.first ?? "list"
+/// `isobar cities`, `isobar cities add PLACE`, `isobar cities remove|rm PLACE|NUMBER`, `isobar cities move FROM TO`.
+struct CitiesCommand: IsobarCommand {
+    static let spec = Commands.cities
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Runs the command and returns its exit code.
+    func run() async throws -> ExitCode {
+        let action = invocation.positionals.first ?? "list"
         let arguments = ["list": 0, "add": 1, "remove": 1, "rm": 1, "move": 2]
         guard let wanted = arguments[action] else {
             let names = ["list", "add", "remove", "rm", "move"]
             let suggestion = Spelling.closest(to: action, in: names).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("unknown cities action '\(action)'\(suggestion); actions are \(names.joined(separator: ", "))")
         }
-        let given = max(0, parsed.positionals.count - 1)
+        let given = max(0, invocation.positionals.count - 1)
         switch (action, given) {
         case ("list", 1...): throw UsageError("'cities' lists your cities; to add one: isobar cities add PLACE")
         case ("move", ..<2): throw UsageError("'cities move' needs FROM and TO: a number, a name or coordinates, e.g. isobar cities move 3 1")
         case (_, ..<1) where wanted > 0: throw UsageError("'cities \(action)' needs a PLACE")
         case (_, let count) where count > wanted:
-            throw UsageError("unexpected argument '\(parsed.positionals[wanted + 1])' for 'cities \(action)' (quote a place name with spaces: \"New York\")")
+            throw UsageError("unexpected argument '\(invocation.positionals[wanted + 1])' for 'cities \(action)' (quote a place name with spaces: \"New York\")")
         default: break
         }
         // Learned weights over every place in the archive, as for a batch.
-        let setup = await learned(try await weatherSetup(parsed), near: nil)
-        let store = try await userData(setup.configuration)
-        let cities = try await store.cities(seed: seedCities(), now: time.now())
-        if ["remove", "rm", "move"].contains(action) { await beforeCityChange() }
+        let setup = await context.learned(try await context.weatherSetup(invocation), near: nil)
+        let store = try await context.userData(setup.configuration)
+        let cities = try await store.cities(seed: context.seedCities(), now: context.time.now())
+        if ["remove", "rm", "move"].contains(action) { await context.beforeCityChange() }
         switch action {
-        case "add": return try await addCity(parsed.positionals[1], store, setup, parsed)
-        case "remove", "rm": return try await removeCity(parsed.positionals[1], store, parsed)
-        case "move": return try await moveCity(parsed.positionals[1], to: parsed.positionals[2], store, parsed)
-        default: return await listCities(cities, setup, parsed)
+        case "add": return try await addCity(invocation.positionals[1], store, setup, invocation)
+        case "remove", "rm": return try await removeCity(invocation.positionals[1], store, invocation)
+        case "move": return try await moveCity(invocation.positionals[1], to: invocation.positionals[2], store, invocation)
+        default: return await listCities(cities, setup, invocation)
         }
     }
 
     /// The consensus now for every city, fetched concurrently (cached answers are reused; only stale ones are asked again).
-    private func listCities(_ cities: [Place], _ setup: WeatherSetup, _ parsed: Invocation) async -> ExitCode {
+    private func listCities(_ cities: [Place], _ setup: WeatherSetup, _ invocation: Invocation) async -> ExitCode {
         guard !cities.isEmpty else {
             // JSON lines: no city, no line.
-            if parsed.options.format != .jsonl { output.write("You have no cities. Add one: isobar cities add PLACE\n") }
+            if invocation.options.format != .jsonl { context.output.write("You have no cities. Add one: isobar cities add PLACE\n") }
             return .success
         }
         var consensus = [ConsensusResult?](repeating: nil, count: cities.count)
@@ -50,10 +58,10 @@ extension IsobarCommandLine {
         // Providers whose coverage leaves a city out: not asked about it, so not counted among those asked.
         var notAsked = [Set<String>](repeating: [], count: cities.count)
         var recordings: [String: Date] = [:]
-        let waiting = WaitingNotice(sink: errors)
+        let waiting = WaitingNotice(sink: context.errors)
         let live = setup.bindings.filter { $0.policy != nil }.count
-        if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s") about \(cities.count) cities…", time: time) }
-        for await event in engine(setup).run(cities.map { WeatherRequest(place: $0, kinds: [.current]) }) {
+        if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s") about \(cities.count) cities…", time: context.time) }
+        for await event in context.engine(setup).run(cities.map { WeatherRequest(place: $0, kinds: [.current]) }) {
             let index = event.request.id.rawValue
             guard !event.isOutsideCoverage else {
                 if let provider = event.providerID { notAsked[index].insert(provider) }
@@ -75,11 +83,11 @@ extension IsobarCommandLine {
             setup.bindings.filter { !skipped.contains($0.provider.id) }.reduce(0) { $0 + $1.provider.sources.count }
         }
         let units = setup.units
-        if parsed.options.format == .jsonl {
+        if invocation.options.format == .jsonl {
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
-                output.write(line("city", [
-                    ("index", .integer(index + 1)), ("place", Self.placeJSON(cities[index])),
+                context.output.write(JSONLine.text("city", [
+                    ("index", .integer(index + 1)), ("place", CommandContext.placeJSON(cities[index])),
                     ("units", .object([("temperature", .string(units.symbol(.temperature)))])),
                     ("temperature", .number(current?.values[.temperature].map { OutputNumber.converted($0.value, .temperature, units) })),
                     ("condition", .string(current?.condition?.value.id)),
@@ -90,10 +98,10 @@ extension IsobarCommandLine {
                              ("reason", .string(failure.error.reason?.rawValue)), ("message", .string(failure.error.message))])
                 }))])))
             }
-        } else if Presentation(parsed.options, environment: environment).plain {
+        } else if Presentation(invocation.options, environment: context.environment).plain {
             let name = { (id: String) in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id }
-            let country = countryNames()
-            output.write("Your cities, now:\n" + results.map { index, consensus, _ in
+            let country = context.countryNames()
+            context.output.write("Your cities, now:\n" + results.map { index, consensus, _ in
                 PlainCities.sentence(number: index + 1, place: cities[index].spokenLabel(country: country(cities[index].countryCode)),
                                      consensus: consensus, asked: asked[index], units: units, failures: failures[index], name: name)
             }.joined() + replayNotice(recordings, setup).replacing("\n", with: ".\n"))
@@ -101,7 +109,7 @@ extension IsobarCommandLine {
             var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
             table.leftAligned = [1, 3, 5]
             let notes = CityFailureNotes(failures, name: { id in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id },
-                                         demoPlaces: setup.demo ? demoPlaceNames() : nil)
+                                         demoPlaces: setup.demo ? context.demoPlaceNames() : nil)
             table.narrowing = TableLayouts.cities
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
@@ -110,9 +118,9 @@ extension IsobarCommandLine {
                 table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
                                    "\(consensus?.providers.count ?? 0)/\(asked[index])", from])
             }
-            output.write(table.render(width: width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: width))
+            context.output.write(table.render(width: context.width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: context.width))
         }
-        return exitCode(results.flatMap { $0.2.map(\.outcome) }, minimum: nil)
+        return context.exitCode(results.flatMap { $0.2.map(\.outcome) }, minimum: nil)
     }
 
     /// Provider outcomes in the order the providers are configured, whatever order they finished in.

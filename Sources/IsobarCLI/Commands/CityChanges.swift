@@ -1,35 +1,36 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarPlaces
+import IsobarRender
 import IsobarStore
 
-extension IsobarCommandLine {
+extension CitiesCommand {
     /// `isobar cities add PLACE`: an ambiguous name means its best match, as everywhere, said on stderr with the others.
-    func addCity(_ text: String, _ store: UserDataStore, _ setup: WeatherSetup, _ parsed: Invocation) async throws -> ExitCode {
-        let resolution = try await resolvePlace(text, setup: setup, parsed: parsed)
+    func addCity(_ text: String, _ store: UserDataStore, _ setup: WeatherSetup, _ invocation: Invocation) async throws -> ExitCode {
+        let resolution = try await context.resolvePlace(text, setup: setup, parsed: invocation)
         let place = resolution.place
-        let addition = try await store.addCity(place, now: time.now())
+        let addition = try await store.addCity(place, now: context.time.now())
         let (position, already) = switch addition {
         case .added(let position): (position, false)
         case .alreadyThere(let position): (position, true)
         }
-        if parsed.options.format == .jsonl {
-            output.write(line("city_added", [("index", .integer(position)), ("place", Self.placeJSON(place)), ("already_there", .bool(already)),
-                                             ("runners_up", .array(resolution.runnersUp.map(Self.placeJSON)))]))
+        if invocation.options.format == .jsonl {
+            context.output.write(JSONLine.text("city_added", [("index", .integer(position)), ("place", CommandContext.placeJSON(place)), ("already_there", .bool(already)),
+                                             ("runners_up", .array(resolution.runnersUp.map(CommandContext.placeJSON)))]))
         } else {
-            output.write(already ? "\(place.fullLabel) is already city number \(position).\n" : "Added \(place.fullLabel) as city number \(position).\n")
+            context.output.write(already ? "\(place.fullLabel) is already city number \(position).\n" : "Added \(place.fullLabel) as city number \(position).\n")
         }
         return .success
     }
 
     /// `isobar cities remove|rm PLACE|NUMBER`: the city is looked for in the list as it is when it is removed, in the same
     /// transaction, so that what goes is what was named even while other processes change the list.
-    func removeCity(_ text: String, _ store: UserDataStore, _ parsed: Invocation) async throws -> ExitCode {
+    func removeCity(_ text: String, _ store: UserDataStore, _ invocation: Invocation) async throws -> ExitCode {
         let city = try NamedCity(text)
         switch try await store.removeCity(city.reference) {
         case .removed(let removed, let position):
-            output.write(parsed.options.format == .jsonl
-                ? line("city_removed", [("index", .integer(position)), ("place", Self.placeJSON(removed))])
+            context.output.write(invocation.options.format == .jsonl
+                ? JSONLine.text("city_removed", [("index", .integer(position)), ("place", CommandContext.placeJSON(removed))])
                 : "Removed \(removed.fullLabel).\n")
             return .success
         case .noCity(let cities):
@@ -39,13 +40,13 @@ extension IsobarCommandLine {
 
     /// `isobar cities move FROM TO`: FROM and TO are numbers, names or coordinates, looked for in the list as it is when the
     /// city moves, in the same transaction.
-    func moveCity(_ from: String, to: String, _ store: UserDataStore, _ parsed: Invocation) async throws -> ExitCode {
+    func moveCity(_ from: String, to: String, _ store: UserDataStore, _ invocation: Invocation) async throws -> ExitCode {
         let city = try NamedCity(from)
         let destination = try NamedCity(to)
         switch try await store.moveCity(city.reference, to: destination.reference) {
         case .moved(let moved, let source, let target):
-            output.write(parsed.options.format == .jsonl
-                ? line("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", Self.placeJSON(moved))])
+            context.output.write(invocation.options.format == .jsonl
+                ? JSONLine.text("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", CommandContext.placeJSON(moved))])
                 : "Moved \(moved.fullLabel) to number \(target).\n")
             return .success
         case .noCity(let cities):

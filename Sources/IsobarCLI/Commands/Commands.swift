@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarRender
 
 /// The commands and their options, described once for parsing, validation and help.
 enum Commands {

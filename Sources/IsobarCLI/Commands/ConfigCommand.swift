@@ -1,11 +1,19 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarRender
 import IsobarStore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-extension IsobarCommandLine {
+/// `isobar config [list|path|get KEY|set KEY VALUE]`.
+struct ConfigCommand: IsobarCommand {
+    static let spec = Commands.config
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
     /// A setting named on the command line: a top-level one, the contact of every entry that takes one, or one entry's.
     enum SettingKey {
         /// A top-level member.
@@ -16,15 +24,15 @@ extension IsobarCommandLine {
         case provider(ConfigSetting, index: Int)
     }
 
-    /// `isobar config [list|path|get KEY|set KEY VALUE]`.
-    func runConfig(_ parsed: Invocation) throws -> ExitCode {
+    /// Runs the command and returns its exit code.
+    func run() throws -> ExitCode {
         let actions = Commands.config.actions
-        let action = parsed.positionals.first ?? "list"
+        let action = invocation.positionals.first ?? "list"
         guard actions.contains(action) else {
             let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("unknown config action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
         }
-        let arguments = Array(parsed.positionals.dropFirst())
+        let arguments = Array(invocation.positionals.dropFirst())
         let wanted = ["list": 0, "path": 0, "get": 1, "set": 2][action] ?? 0
         guard arguments.count == wanted else {
             let usage = ["list": "config list", "path": "config path", "get": "config get KEY", "set": "config set KEY VALUE"][action] ?? action
@@ -32,18 +40,18 @@ extension IsobarCommandLine {
                              : "unexpected argument '\(arguments[wanted])' for '\(usage)'")
         }
         switch action {
-        case "path": return try printConfigPath(parsed)
-        case "set": return try setConfig(parsed, key: arguments[0], value: arguments[1])
+        case "path": return try printConfigPath(invocation)
+        case "set": return try setConfig(invocation, key: arguments[0], value: arguments[1])
         default:
-            let file = try editableConfiguration(parsed, changing: false)
+            let file = try context.editableConfiguration(invocation, changing: false)
             let keys = try arguments.first.map { [try settingKey($0, in: file.text, path: file.path)] } ?? allSettingKeys(file.text)
             let source = file.created ? "the bundled defaults" : file.path
             var text = ""
             for key in keys {
                 let (name, setting, value) = describe(key, file.text)
                 let inEffect = value ?? setting.defaultValue
-                if parsed.options.format == .jsonl {
-                    text += line("config_value", [("key", .string(name)), ("value", inEffect.map(setting.json) ?? .null), ("set", .bool(value != nil)),
+                if invocation.options.format == .jsonl {
+                    text += JSONLine.text("config_value", [("key", .string(name)), ("value", inEffect.map(setting.json) ?? .null), ("set", .bool(value != nil)),
                                                   ("file", file.created ? .null : .string(file.path))])
                 } else if arguments.isEmpty {
                     text += "\(name) = \(inEffect.map(setting.shown) ?? "(not set)")\(value == nil && inEffect != nil ? " (default)" : "")\n"
@@ -51,28 +59,28 @@ extension IsobarCommandLine {
                     text += setting.shown(inEffect) + "\n"
                 }
             }
-            if arguments.isEmpty && parsed.options.format != .jsonl { text = "Settings of \(source):\n\n" + text }
-            output.write(text)
+            if arguments.isEmpty && invocation.options.format != .jsonl { text = "Settings of \(source):\n\n" + text }
+            context.output.write(text)
             return .success
         }
     }
 
     /// `config path`: the file `config set` changes (`--config`, else yours), whether or not it exists.
-    private func printConfigPath(_ parsed: Invocation) throws -> ExitCode {
-        guard let path = parsed.options.configFile ?? userConfigurationPath() else {
+    private func printConfigPath(_ invocation: Invocation) throws -> ExitCode {
+        guard let path = invocation.options.configFile ?? context.userConfigurationPath() else {
             throw ConfigurationError("no place for your configuration file: set XDG_CONFIG_HOME or HOME, or pass --config FILE")
         }
-        if parsed.options.format == .jsonl {
-            output.write(line("config_path", [("path", .string(path)), ("exists", .bool(ConfigurationFile.isPresent(path)))]))
+        if invocation.options.format == .jsonl {
+            context.output.write(JSONLine.text("config_path", [("path", .string(path)), ("exists", .bool(ConfigurationFile.isPresent(path)))]))
         } else {
-            output.write(path + "\n")
+            context.output.write(path + "\n")
         }
         return .success
     }
 
     /// `config set KEY VALUE`: the value checked, the one member changed, the rest of the file kept, written in one step.
-    private func setConfig(_ parsed: Invocation, key: String, value text: String) throws -> ExitCode {
-        var file = try editableConfiguration(parsed)
+    private func setConfig(_ invocation: Invocation, key: String, value text: String) throws -> ExitCode {
+        var file = try context.editableConfiguration(invocation)
         let resolved = try settingKey(key, in: file.text, path: file.path)
         switch resolved {
         case .topLevel(let setting): file.text.setMember(setting.name, try setting.value(text))
@@ -81,14 +89,14 @@ extension IsobarCommandLine {
             let value = try setting.value(text)
             let entries = contactEntries(file.text)
             guard !entries.isEmpty else {
-                let types = registry.factories.filter { $0.contactVariable != nil }.map(\.type).joined(separator: ", ")
+                let types = context.registry.factories.filter { $0.contactVariable != nil }.map(\.type).joined(separator: ", ")
                 throw UsageError("no provider in \(file.path) takes a contact (types that do: \(types)); add one to the file first")
             }
             for index in entries { file.text.setMember(setting.name, value, ofEntry: index) }
         }
         let bytes = file.text.rendered()
         do {
-            _ = try Configuration.parse(bytes, file: file.path, directory: Self.folder(of: file.path))
+            _ = try Configuration.parse(bytes, file: file.path, directory: CommandContext.folder(of: file.path))
         } catch {
             throw UsageError("cannot set \(key): \(error.message); nothing was changed")
         }
@@ -97,12 +105,12 @@ extension IsobarCommandLine {
         }
         let (name, setting, stored) = describe(resolved, file.text)
         let shown = stored.map(setting.shown) ?? ""
-        if parsed.options.format == .jsonl {
-            output.write(line("config_changed", [("key", .string(name)), ("value", stored.map(setting.json) ?? .null), ("file", .string(file.path)),
+        if invocation.options.format == .jsonl {
+            context.output.write(JSONLine.text("config_changed", [("key", .string(name)), ("value", stored.map(setting.json) ?? .null), ("file", .string(file.path)),
                                                  ("created", .bool(file.created))]))
         } else {
             let made = file.created ? ", made with the bundled defaults' providers" : ""
-            output.write(TextWrap.fit("Set \(name) = \(shown) in \(file.path)\(made).\n", width: width))
+            context.output.write(TextWrap.fit("Set \(name) = \(shown) in \(file.path)\(made).\n", width: context.width))
         }
         return .success
     }
@@ -154,7 +162,7 @@ extension IsobarCommandLine {
     private func contactEntries(_ text: ConfigurationText) -> [Int] {
         text.providers.indices.filter { index in
             guard case .string(let type) = text.member("type", ofEntry: index) else { return false }
-            return registry.factory(for: type)?.contactVariable != nil
+            return context.registry.factory(for: type)?.contactVariable != nil
         }
     }
 

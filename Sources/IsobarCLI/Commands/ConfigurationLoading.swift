@@ -1,7 +1,7 @@
 import FoundationEssentials
 import IsobarStore
 
-extension IsobarCommandLine {
+extension CommandContext {
     /// The configuration a command uses: `--config`, `--demo`, the user's file, the bundled default, or built-in defaults.
     /// Plug-in programs on `PATH` are never added here: only entries in the configuration run (see `providers enable`).
     func loadConfiguration(_ parsed: Invocation) throws(ConfigurationError) -> Configuration {

@@ -1,4 +1,5 @@
 import IsobarCore
+import IsobarRender
 
 /// One check of `isobar doctor`: what was checked, whether it works, what was found, and the fix when it does not.
 struct DoctorCheck: Sendable {

@@ -2,40 +2,49 @@ import Exec
 import FoundationEssentials
 import IsobarCore
 import IsobarRedis
+import IsobarRender
 import IsobarStore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-extension IsobarCommandLine {
+/// `isobar doctor`: every check, one line each with the fix when it fails; `checkFailed` when one fails.
+struct DoctorCommand: IsobarCommand {
+    static let spec = Commands.doctor
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
     /// Seconds `isobar doctor` may take without `--timeout`.
     static let doctorSeconds = 10.0
+
     /// The largest difference from a provider's clock that still counts as sane, in seconds.
     static let clockToleranceSeconds = 60.0
 
-    /// `isobar doctor`: every check, one line each with the fix when it fails; `checkFailed` when one fails.
-    func runDoctor(_ parsed: Invocation) async throws -> ExitCode {
-        if !parsed.positionals.isEmpty { throw UsageError("unexpected argument '\(parsed.positionals[0])' for 'doctor'") }
-        let deadline = Date().addingTimeInterval(parsed.options.timeoutSeconds ?? Self.doctorSeconds)
+    /// Runs the command and returns its exit code.
+    func run() async throws -> ExitCode {
+        if !invocation.positionals.isEmpty { throw UsageError("unexpected argument '\(invocation.positionals[0])' for 'doctor'") }
+        let deadline = Date().addingTimeInterval(invocation.options.timeoutSeconds ?? Self.doctorSeconds)
         // Each request gets a short time of its own, or with --timeout all of it.
-        let limits = parsed.options.timeoutSeconds.map { (connect: $0, total: $0) } ?? ProbeTransport.shortLimits
+        let limits = invocation.options.timeoutSeconds.map { (connect: $0, total: $0) } ?? ProbeTransport.shortLimits
         var checks: [DoctorCheck] = []
         var configuration: Configuration?
         do {
-            let loaded = try loadConfiguration(parsed)
+            let loaded = try context.loadConfiguration(invocation)
             configuration = loaded
             checks.append(configurationCheck(loaded))
         } catch {
             checks.append(.failed("configuration", error.message, fix: "correct the file, or write a new one with isobar setup --force"))
         }
         checks.append(bundledDataCheck())
-        let settings = configuration ?? registry.defaultConfiguration()
-        checks.append(Self.folderCheck("cache folder", cacheDirectory(parsed, settings),
+        let settings = configuration ?? context.registry.defaultConfiguration()
+        checks.append(Self.folderCheck("cache folder", context.cacheDirectory(invocation, settings),
                                        fix: "make it writable, or choose another: --cache-dir DIR, cache_dir in the configuration, or XDG_CACHE_HOME"))
-        checks.append(Self.folderCheck("data folder", userDataDirectory(), fix: "make it writable, or set XDG_DATA_HOME to a folder you can write"))
+        checks.append(Self.folderCheck("data folder", context.userDataDirectory(), fix: "make it writable, or set XDG_DATA_HOME to a folder you can write"))
         var dates: [(host: String, date: Date)] = []
         if let configuration {
-            let live = LazyTransport(make: makeLiveTransport)
+            let live = LazyTransport(make: context.makeLiveTransport)
             let entries = configuration.providers.filter(\.enabled)
             var needs: [[DoctorCheck]] = entries.map { requirementChecks($0) }
             let probed = await withTaskGroup(of: (Int, ProbeOutcome).self) { group in
@@ -63,16 +72,16 @@ extension IsobarCommandLine {
                 checks += needs[index]
             }
             checks.append(pluginsCheck(configuration))
-            if let shared = await sharedStoreCheck(parsed, configuration, deadline: deadline) { checks.append(shared) }
+            if let shared = await sharedStoreCheck(invocation, configuration, deadline: deadline) { checks.append(shared) }
         }
         checks.append(clockCheck(dates))
-        if parsed.options.format == .jsonl {
-            output.write(checks.map { line("doctor_check", $0.members) }.joined())
+        if invocation.options.format == .jsonl {
+            context.output.write(checks.map { JSONLine.text("doctor_check", $0.members) }.joined())
         } else {
-            let marks = DoctorMarks.choose(environment: environment)
+            let marks = DoctorMarks.choose(environment: context.environment)
             let failed = checks.filter { $0.status == .failed }.count
             let summary = failed == 0 ? "All \(checks.count) checks passed.\n" : "\(failed) of \(checks.count) checks failed.\n"
-            output.write(checks.map { $0.text(marks) }.joined() + "\n" + summary)
+            context.output.write(checks.map { $0.text(marks) }.joined() + "\n" + summary)
         }
         return checks.contains { $0.status == .failed } ? .checkFailed : .success
     }
@@ -89,15 +98,15 @@ extension IsobarCommandLine {
         if holdsSecret, stat(file, &info) == 0, info.st_mode & 0o077 != 0 {
             return .failed("configuration", "\(file) holds a key or password and others may read it", fix: "chmod 600 \(file)")
         }
-        let yours = userConfigurationPath().map { ConfigurationFile.isPresent($0) } ?? false
-        let note = yours || file == userConfigurationPath() ? "" : " (no file of yours; isobar setup writes one)"
+        let yours = context.userConfigurationPath().map { ConfigurationFile.isPresent($0) } ?? false
+        let note = yours || file == context.userConfigurationPath() ? "" : " (no file of yours; isobar setup writes one)"
         return .passed("configuration", "\(file) is valid\(note), \(providers)")
     }
 
     /// The bundled data (places, gazetteer, demo).
     private func bundledDataCheck() -> DoctorCheck {
-        guard DataDirectory.hasDemo(environment: environment), let directory = DataDirectory.locate(environment: environment) else {
-            return .failed("bundled data", DataDirectory.notFoundMessage(environment: environment),
+        guard DataDirectory.hasDemo(environment: context.environment), let directory = DataDirectory.locate(environment: context.environment) else {
+            return .failed("bundled data", DataDirectory.notFoundMessage(environment: context.environment),
                            fix: "set ISOBAR_DATA_DIR to the folder holding demo.json, or reinstall Isobar")
         }
         return .passed("bundled data", "found in \(directory)")
@@ -123,21 +132,21 @@ extension IsobarCommandLine {
     private func requirementChecks(_ entry: ProviderEntry) -> [DoctorCheck] {
         guard entry.replay == nil else { return [] }
         var checks: [DoctorCheck] = []
-        if let variable = registry.keyVariable(entry) {
+        if let variable = context.registry.keyVariable(entry) {
             let name = "key \(entry.id)"
             if entry.apiKey?.isEmpty == false {
                 checks.append(.passed(name, "set in the configuration file (not shown)"))
-            } else if registry.key(entry, environment) != nil {
+            } else if context.registry.key(entry, context.environment) != nil {
                 checks.append(.passed(name, "set in \(variable) (not shown)"))
             } else {
                 checks.append(.failed(name, "\(variable) is not set", fix: "export \(variable)=YOUR_KEY (in ~/.profile to keep it)"))
             }
         }
-        if let variable = registry.factory(for: entry.type)?.contactVariable {
+        if let variable = context.registry.factory(for: entry.type)?.contactVariable {
             let name = "contact \(entry.id)"
             if let contact = entry.options.contact, !contact.allSatisfy(\.isWhitespace) {
                 checks.append(.passed(name, "\(contact) (from the configuration)"))
-            } else if let contact = environment[variable], !contact.allSatisfy(\.isWhitespace) {
+            } else if let contact = context.environment[variable], !contact.allSatisfy(\.isWhitespace) {
                 checks.append(.passed(name, "\(contact) (from \(variable))"))
             } else {
                 checks.append(.failed(name, "no contact: its terms ask for one", fix: "isobar config set contact you@example.com (or export \(variable)=...)"))
@@ -148,20 +157,20 @@ extension IsobarCommandLine {
 
     /// The plug-in programs found, listed and never run here.
     private func pluginsCheck(_ configuration: Configuration) -> DoctorCheck {
-        let found = ExecDiscovery.discover(environment: environment).programs
+        let found = ExecDiscovery.discover(environment: context.environment).programs
         guard !found.isEmpty else {
-            return .passed("plug-ins", "none found (\(ExecDiscovery.prefix)NAME in \(ExecDiscovery.folders(environment: environment).joined(separator: ":")))")
+            return .passed("plug-ins", "none found (\(ExecDiscovery.prefix)NAME in \(ExecDiscovery.folders(environment: context.environment).joined(separator: ":")))")
         }
-        let listed = found.map { "\($0.name) (\(Self.pluginStatus($0, configuration).words))" }
+        let listed = found.map { "\($0.name) (\(ProvidersAvailableCommand.pluginStatus($0, configuration).words))" }
         return .passed("plug-ins", "found \(listed.joined(separator: ", ")); none runs until enabled: isobar providers enable NAME")
     }
 
     /// Whether the shared store answers a PING, when one is configured; nil when none is.
-    private func sharedStoreCheck(_ parsed: Invocation, _ configuration: Configuration, deadline: Date) async -> DoctorCheck? {
+    private func sharedStoreCheck(_ invocation: Invocation, _ configuration: Configuration, deadline: Date) async -> DoctorCheck? {
         let fix = "start Redis there, or correct or remove shared_store (or ISOBAR_REDIS_URL, --shared-store)"
         let url: RedisURL
         do {
-            guard let given = try sharedStoreURL(parsed, configuration) else { return nil }
+            guard let given = try context.sharedStoreURL(invocation, configuration) else { return nil }
             url = given
         } catch {
             return .failed("shared store", error.message, fix: fix)
@@ -180,7 +189,7 @@ extension IsobarCommandLine {
         guard let (host, date) = dates.first else {
             return .unknown("clock", "cannot tell: no provider answered with a Date header to compare with")
         }
-        let offset = time.now().timeIntervalSince(date)
+        let offset = context.time.now().timeIntervalSince(date)
         let size = abs(offset) < 120 ? "\(Int(abs(offset).rounded())) s" : "\(Int((abs(offset) / 60).rounded())) min"
         guard abs(offset) <= Self.clockToleranceSeconds else {
             return .failed("clock", "\(size) \(offset > 0 ? "ahead of" : "behind") \(host)'s clock",

@@ -67,7 +67,7 @@ struct ProbeOutcome: Sendable {
     var dates: [(host: String, date: Date)]
 }
 
-extension IsobarCommandLine {
+extension DoctorCommand {
     /// The network check of an enabled live entry: its provider built as any command builds it and asked once for current
     /// conditions at a bundled place it covers, through `live` with each request held to `limits`; what failed says which step broke.
     func probe(_ entry: ProviderEntry, in configuration: Configuration, live: any Transport, deadline: Date,
@@ -78,7 +78,7 @@ extension IsobarCommandLine {
         let watch = ProbeTransport(base: live, deadline: deadline, limits: limits)
         let binding: ProviderBinding
         do {
-            guard let built = try await registry.bindings(for: single, environment: environment, time: time, deadline: deadline,
+            guard let built = try await context.registry.bindings(for: single, environment: context.environment, time: context.time, deadline: deadline,
                                                           live: { watch }).first else {
                 return ProbeOutcome(check: .unknown(name, "not tried: the provider is not enabled"), dates: [])
             }
@@ -96,22 +96,22 @@ extension IsobarCommandLine {
         var failure: ProviderError?
         do {
             _ = try await provider.fetch(WeatherRequest(place: place, kinds: kinds),
-                                         context: FetchContext(transport: binding.transport, time: time, deadline: deadline, onlyAskedKinds: true))
+                                         context: FetchContext(transport: binding.transport, time: context.time, deadline: deadline, onlyAskedKinds: true))
         } catch {
-            failure = error.redacting(registry.key(entry, environment).map { [$0] } ?? [])
+            failure = error.redacting(context.registry.key(entry, context.environment).map { [$0] } ?? [])
         }
         let exchanges = watch.exchanges
         let dates = exchanges.compactMap { exchange in exchange.date.map { (host: exchange.host, date: $0) } }
-        return ProbeOutcome(check: Self.judge(name, entry: entry, keyVariable: registry.keyVariable(entry), connectSeconds: limits.connect,
+        return ProbeOutcome(check: Self.judge(name, entry: entry, keyVariable: context.registry.keyVariable(entry), connectSeconds: limits.connect,
                                               exchanges, failure), dates: dates)
     }
 
     /// The first bundled place the provider covers; Minsk when the bundled places cannot be read and it covers Minsk.
     private func probePlace(for provider: any WeatherProvider) -> Place? {
-        let bundled = (try? places())?.places ?? []
+        let bundled = (try? context.places())?.places ?? []
         let fallback = Coordinate(latitude: 53.9, longitude: 27.5667).map { Place(name: "Minsk", coordinate: $0) }
         let candidates = bundled.isEmpty ? fallback.map { [$0] } ?? [] : bundled
-        return candidates.first { provider.coverage.contains($0.coordinate) }?.withZoneOffset(at: time.now())
+        return candidates.first { provider.coverage.contains($0.coordinate) }?.withZoneOffset(at: context.time.now())
     }
 
     /// The check's line from what came of the requests and the fetch's failure.

@@ -19,7 +19,7 @@ struct DemoLedger: Sendable {
     let observations: [ArchivedObservation]
 }
 
-extension IsobarCommandLine {
+extension CommandContext {
     /// The learning the consensus starts from: nil for configured weights; with `--weights auto` or `"weights": "auto"`,
     /// an empty record (filled per place by `learned(_:near:)`) with the bias correction asked for.
     func learningTemplate(_ options: CommandOptions, _ configuration: Configuration) throws(UsageError) -> ConsensusLearning? {

@@ -4,7 +4,7 @@ import IsobarCore
 import IsobarEngine
 import IsobarStore
 
-extension IsobarCommandLine {
+extension CommandContext {
     /// Asks the configured observation source what the weather at `place` is now, through an engine of its own (cached and
     /// rate-limited like any provider), and archives the answer. Only for live commands with an archive; no answer is
     /// nothing to archive, never the command's failure. Returns true when an observation was archived. `verbose` says so on stderr.

@@ -1,10 +1,11 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarPlaces
+import IsobarRender
 import IsobarStore
 import IsobarEngine
 
-extension IsobarCommandLine {
+extension CommandContext {
     /// The bundled places and the offline gazetteer (loaded only when a name is not among the bundled places).
     func placeResolver() throws(PlaceError) -> PlaceResolver {
         let directory = DataDirectory.locate(environment: environment)
@@ -94,7 +95,7 @@ struct StoreGeocodingCache: GeocodingCache {
     func places(geocoder: String, query: String) async throws(StorageError) -> (fetchedAt: Date, places: [Place])? {
         do {
             guard let entry = try await store.geocoded(provider: geocoder, query: query),
-                  let places = IsobarCommandLine.decodePlaces(entry.payload) else { return nil }
+                  let places = CommandContext.decodePlaces(entry.payload) else { return nil }
             return (entry.fetchedAt, places)
         } catch {
             throw StorageError(error.message)
@@ -104,7 +105,7 @@ struct StoreGeocodingCache: GeocodingCache {
     func store(_ places: [Place], geocoder: String, query: String, fetchedAt: Date) async throws(StorageError) {
         do {
             try await store.storeGeocoded(provider: geocoder, query: query,
-                                          entry: CacheEntry(fetchedAt: fetchedAt, payload: IsobarCommandLine.encodePlaces(places)))
+                                          entry: CacheEntry(fetchedAt: fetchedAt, payload: CommandContext.encodePlaces(places)))
         } catch {
             throw StorageError(error.message)
         }

@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarPlaces
 import IsobarStore
 
-extension IsobarCommandLine {
+extension CommandContext {
     /// Where the user's cities and home live: `$XDG_DATA_HOME/isobar`, else `~/.local/share/isobar`; never the cache.
     func userDataDirectory() -> String? {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/isobar" }

@@ -1,18 +1,25 @@
 import Exec
 import IsobarCore
+import IsobarRender
 
-extension IsobarCommandLine {
-    /// `isobar providers --available`: the plug-in programs found on `PATH` and in the user's plug-in folder, each with
+/// `isobar providers --available`: the plug-in programs found on `PATH` and in the user's plug-in folder, each with
+struct ProvidersAvailableCommand {
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Runs the command and returns its exit code.
     /// whether an entry uses it, and the ones hidden by an earlier program of the same name; none is run.
-    func runProvidersAvailable(_ parsed: Invocation) throws -> ExitCode {
-        if let action = parsed.positionals.first, action != "list" {
+    func run() throws -> ExitCode {
+        if let action = invocation.positionals.first, action != "list" {
             throw UsageError("--available lists plug-in programs; it cannot be used with 'providers \(action)'")
         }
-        let configuration = try loadConfiguration(parsed)
-        let found = ExecDiscovery.discover(environment: environment)
-        if parsed.options.format == .jsonl {
-            output.write(found.programs.map { program in
-                line("plugin_available", [
+        let configuration = try context.loadConfiguration(invocation)
+        let found = ExecDiscovery.discover(environment: context.environment)
+        if invocation.options.format == .jsonl {
+            context.output.write(found.programs.map { program in
+                JSONLine.text("plugin_available", [
                     ("provider", .string(program.name)), ("path", .string(program.path)),
                     ("state", .string(Self.pluginStatus(program, configuration).rawValue)),
                     ("shadowed", .array(found.shadowed.filter { $0.usedInstead == program.path }.map { .string($0.program.path) })),
@@ -20,9 +27,9 @@ extension IsobarCommandLine {
             }.joined())
             return .success
         }
-        let folders = ExecDiscovery.folders(environment: environment).joined(separator: ":")
+        let folders = ExecDiscovery.folders(environment: context.environment).joined(separator: ":")
         guard !found.programs.isEmpty else {
-            output.write(TextWrap.fit("No plug-in programs (\(ExecDiscovery.prefix)NAME) in \(folders).\n", width: width))
+            context.output.write(TextWrap.fit("No plug-in programs (\(ExecDiscovery.prefix)NAME) in \(folders).\n", width: context.width))
             return .success
         }
         var text = "Plug-in programs found (none runs until you enable it: isobar providers enable NAME):\n\n"
@@ -32,7 +39,7 @@ extension IsobarCommandLine {
                 text += "  shadows \(hidden.program.path), never used\n"
             }
         }
-        output.write(TextWrap.fit(text, width: width))
+        context.output.write(TextWrap.fit(text, width: context.width))
         return .success
     }
 

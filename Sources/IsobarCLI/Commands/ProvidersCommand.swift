@@ -1,35 +1,43 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarEngine
+import IsobarRender
 import IsobarStore
 
-extension IsobarCommandLine {
-    /// `isobar providers [list]`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
-    func runProviders(_ parsed: Invocation) async throws -> ExitCode {
+/// `isobar providers [list]`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
+struct ProvidersCommand: IsobarCommand {
+    static let spec = Commands.providers
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Runs the command and returns its exit code.
+    func run() async throws -> ExitCode {
         let actions = Commands.providers.actions
-        if parsed.options.available { return try runProvidersAvailable(parsed) }
-        if let action = parsed.positionals.first {
+        if invocation.options.available { return try ProvidersAvailableCommand(context: context, invocation: invocation).run() }
+        if let action = invocation.positionals.first {
             guard actions.contains(action) else {
                 let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError("unknown providers action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
             }
-            if action == "reset" { return try await runProvidersReset(parsed, id: parsed.positionals.dropFirst().first) }
-            if action == "check" { return try await runProvidersCheck(parsed) }
-            if action == "new" { return try runProvidersNew(parsed) }
-            if action == "enable" || action == "disable" { return try runProvidersEnable(parsed, enable: action == "enable") }
-            if parsed.positionals.count > 1 { throw UsageError("unexpected argument '\(parsed.positionals[1])' for 'providers list'") }
+            if action == "reset" { return try await ProvidersResetCommand(context: context, invocation: invocation).run(id: invocation.positionals.dropFirst().first) }
+            if action == "check" { return try await ProvidersCheckCommand(context: context, invocation: invocation).run() }
+            if action == "new" { return try ProvidersNewCommand(context: context, invocation: invocation).run() }
+            if action == "enable" || action == "disable" { return try ProvidersEnableCommand(context: context, invocation: invocation).run(enable: action == "enable") }
+            if invocation.positionals.count > 1 { throw UsageError("unexpected argument '\(invocation.positionals[1])' for 'providers list'") }
         }
-        if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
-        let configuration = try loadConfiguration(parsed)
-        let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
+        if invocation.options.demo && (invocation.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
+        let configuration = try context.loadConfiguration(invocation)
+        let bindings = try await context.registry.bindings(for: configuration, environment: context.environment, time: context.time, live: { NoNetworkTransport() })
         // Only reads: the use of each limit is read from a cache on a read-only disk too.
-        let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration, acceptsReadOnly: true) : nil
-        let shared = try openSharedStore(parsed, configuration, bindings: bindings)
+        let store = bindings.contains { $0.policy != nil } ? await context.openStore(invocation, configuration, acceptsReadOnly: true) : nil
+        let shared = try context.openSharedStore(invocation, configuration, bindings: bindings)
         let storage = store == nil && shared == nil ? nil
-            : engineStorage(store, shared: shared, bindings: bindings, maxAgeSeconds: parsed.options.maxAgeSeconds)
-        let now = time.now()
-        let diagnostics = diagnosticLog(parsed)
-        let jsonl = parsed.options.format == .jsonl
+            : context.engineStorage(store, shared: shared, bindings: bindings, maxAgeSeconds: invocation.options.maxAgeSeconds)
+        let now = context.time.now()
+        let diagnostics = context.diagnosticLog(invocation)
+        let jsonl = invocation.options.format == .jsonl
         var text = jsonl ? "" : "Providers (\(configuration.file ?? "built-in defaults")):\n\n"
         if let shared, !jsonl { text += "Limits, cooldowns and breakers shared through \(shared.store.location).\n\n" }
         for binding in bindings {
@@ -40,8 +48,8 @@ extension IsobarCommandLine {
             let (configured, keyAdvice): (Bool, String)
             switch provider.keyNeed {
             case .asConfigured:
-                configured = !needsKey || entry.flatMap { registry.key($0, environment) } != nil
-                keyAdvice = "set \(entry.flatMap(registry.keyVariable) ?? "its API key variable (api_key_env)")"
+                configured = !needsKey || entry.flatMap { context.registry.key($0, context.environment) } != nil
+                keyAdvice = "set \(entry.flatMap(context.registry.keyVariable) ?? "its API key variable (api_key_env)")"
             case .met: (configured, keyAdvice) = (true, "")
             case .unmet(let advice): (configured, keyAdvice) = (!needsKey, advice)
             }
@@ -56,7 +64,7 @@ extension IsobarCommandLine {
                     + (last.isEmpty ? "" : " (after \(state.failures) failed attempts\(last))")
             } ?? "closed"
             if jsonl {
-                text += line("provider_info", [
+                text += JSONLine.text("provider_info", [
                     ("provider", .string(provider.id)), ("provider_name", .string(provider.displayName)), ("provider_type", .string(entry?.type ?? "")),
                     ("mode", .string(entry?.replay == nil ? "live" : "replay")), ("configured", .bool(configured)),
                     ("kinds", .array(DataKind.allCases.filter(capabilities.kinds.contains).map { .string($0.rawValue) })),
@@ -81,9 +89,9 @@ extension IsobarCommandLine {
             text += "  data: \(kinds); \(capabilities.horizonDays) days in \(capabilities.stepHours)-hour steps"
                 + (capabilities.geocoding ? "; finds places by name\n" : "\n")
             if let policy = binding.policy {
-                text += "  fresh for: current \(Self.age(policy.currentTTLSeconds)), forecast \(Self.age(policy.forecastTTLSeconds))\n"
+                text += "  fresh for: current \(CacheCommand.age(policy.currentTTLSeconds)), forecast \(CacheCommand.age(policy.forecastTTLSeconds))\n"
                 let windows = zip(limits, usage).map { limit, used in
-                    "\(JSONOutput.format((used * 10).rounded() / 10))/\(JSONOutput.format(limit.limit)) per \(Self.age(limit.perSeconds))"
+                    "\(JSONOutput.format((used * 10).rounded() / 10))/\(JSONOutput.format(limit.limit)) per \(CacheCommand.age(limit.perSeconds))"
                 }
                 text += "  rate limits (used/limit): \(windows.isEmpty ? "none" : windows.joined(separator: ", "))\n"
                 text += "  cooldown: \(cooldown.map { "until \(Self.utc($0.until)) (\($0.reason))" } ?? "none"); breaker: \(breakerText)\n"
@@ -91,7 +99,7 @@ extension IsobarCommandLine {
             text += "\n"
         }
         if let problems = Self.problemSummary(diagnostics) { text += jsonl ? "" : problems + "\n" }
-        output.write(jsonl ? text : TextWrap.fit(text, width: width))
+        context.output.write(jsonl ? text : TextWrap.fit(text, width: context.width))
         return .success
     }
 

@@ -1,21 +1,28 @@
 import Exec
 import FoundationEssentials
 import IsobarCore
+import IsobarRender
 import IsobarStore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-extension IsobarCommandLine {
-    /// `isobar providers enable|disable NAME`: turns entry NAME on or off in the configuration file (`--config`, else the
+/// `isobar providers enable|disable NAME`: turns entry NAME on or off in the configuration file (`--config`, else the
+struct ProvidersEnableCommand {
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Runs the command and returns its exit code.
     /// user's, made from the bundled defaults when missing); enabling a name without an entry adds one for the plug-in
     /// program `isobar-provider-NAME`. Disabling keeps the entry with `"enabled": false`.
-    func runProvidersEnable(_ parsed: Invocation, enable: Bool) throws -> ExitCode {
+    func run(enable: Bool) throws -> ExitCode {
         let action = enable ? "enable" : "disable"
-        guard let name = parsed.positionals.dropFirst().first else { throw UsageError("providers \(action) needs the NAME of a provider") }
-        if parsed.positionals.count > 2 { throw UsageError("unexpected argument '\(parsed.positionals[2])' for 'providers \(action)'") }
-        if parsed.options.demo { throw UsageError("providers \(action) changes a configuration file; --demo has none to change") }
-        var file = try editableConfiguration(parsed)
+        guard let name = invocation.positionals.dropFirst().first else { throw UsageError("providers \(action) needs the NAME of a provider") }
+        if invocation.positionals.count > 2 { throw UsageError("unexpected argument '\(invocation.positionals[2])' for 'providers \(action)'") }
+        if invocation.options.demo { throw UsageError("providers \(action) changes a configuration file; --demo has none to change") }
+        var file = try context.editableConfiguration(invocation)
         var program: ExecDiscovery.Program?
         if let index = file.text.entry(name) {
             guard file.text.isEnabled(index) != enable else {
@@ -23,8 +30,8 @@ extension IsobarCommandLine {
             }
             file.text.setEnabled(enable, index)
         } else if enable {
-            guard let found = ExecDiscovery.find(name, environment: environment) else {
-                let folders = ExecDiscovery.folders(environment: environment).joined(separator: ":")
+            guard let found = ExecDiscovery.find(name, environment: context.environment) else {
+                let folders = ExecDiscovery.folders(environment: context.environment).joined(separator: ":")
                 throw UsageError("no plug-in program \(ExecDiscovery.prefix)\(name) in \(folders) and no provider '\(name)' in \(file.path); "
                     + "isobar providers --available lists the programs found")
             }
@@ -34,12 +41,12 @@ extension IsobarCommandLine {
             throw UsageError("no provider '\(name)' in \(file.path); isobar providers lists the configured ones")
         }
         let bytes = file.text.rendered()
-        _ = try Configuration.parse(bytes, file: file.path, directory: Self.folder(of: file.path), registry: registry)
+        _ = try Configuration.parse(bytes, file: file.path, directory: CommandContext.folder(of: file.path), registry: context.registry)
         if let failure = PrivateFiles.replaceFile(file.path, with: bytes) {
             throw ConfigurationError("cannot write \(failure.file) (\(String(cString: strerror(failure.errorNumber)))); nothing was changed")
         }
-        if parsed.options.format == .jsonl {
-            output.write(line(enable ? "provider_enabled" : "provider_disabled", [
+        if invocation.options.format == .jsonl {
+            context.output.write(JSONLine.text(enable ? "provider_enabled" : "provider_disabled", [
                 ("provider", .string(name)), ("file", .string(file.path)), ("path", .string(program?.path)), ("created", .bool(file.created)),
             ]))
             return .success
@@ -50,10 +57,12 @@ extension IsobarCommandLine {
         if file.created { text += ", made with the bundled defaults' providers" }
         text += enable ? "; it is asked from the next command on.\n"
             : "; the entry is kept with \"enabled\": false (isobar providers enable \(name) turns it back on).\n"
-        output.write(TextWrap.fit(text, width: width))
+        context.output.write(TextWrap.fit(text, width: context.width))
         return .success
     }
+}
 
+extension CommandContext {
     /// The configuration file enable, disable and `config set` change (and `config get` reads), its text, and whether it is
     /// yet to be made; `changing` adds to a refusal that nothing was changed.
     func editableConfiguration(_ parsed: Invocation, changing: Bool = true) throws(ConfigurationError) -> (path: String, text: ConfigurationText, created: Bool) {

@@ -4,31 +4,37 @@ import IsobarCore
 import Glibc
 #endif
 
-extension IsobarCommandLine {
-    /// `isobar providers new NAME --lang python|sh|swift [--dir DIR]`: writes a provider skeleton that passes `providers check`
+/// `isobar providers new NAME --lang python|sh|swift [--dir DIR]`: writes a provider skeleton that passes `providers check`
+struct ProvidersNewCommand {
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Runs the command and returns its exit code.
     /// on its fixture, never over an existing file, and says how to use it.
-    func runProvidersNew(_ parsed: Invocation) throws -> ExitCode {
-        guard parsed.positionals.count == 2 else {
-            throw parsed.positionals.count < 2
+    func run() throws -> ExitCode {
+        guard invocation.positionals.count == 2 else {
+            throw invocation.positionals.count < 2
                 ? UsageError("'providers new' needs a NAME, e.g. isobar providers new my-source --lang python")
-                : UsageError("unexpected argument '\(parsed.positionals[2])' for 'providers new'")
+                : UsageError("unexpected argument '\(invocation.positionals[2])' for 'providers new'")
         }
-        let name = parsed.positionals[1]
+        let name = invocation.positionals[1]
         guard ProviderSkeleton.isValidName(name) else {
             throw UsageError("provider name '\(name)' must be 1 to 40 lower-case letters, digits and hyphens (such as my-source)")
         }
-        guard let text = parsed.options.language, let language = ProviderSkeleton.Language(rawValue: text) else {
+        guard let text = invocation.options.language, let language = ProviderSkeleton.Language(rawValue: text) else {
             throw UsageError("'providers new' needs --lang python, sh or swift")
         }
         let skeleton = ProviderSkeleton(name: name, language: language)
-        let given = parsed.options.directory ?? (language == .swift ? "Providers/\(skeleton.typeName)" : skeleton.programName)
+        let given = invocation.options.directory ?? (language == .swift ? "Providers/\(skeleton.typeName)" : skeleton.programName)
         let directory = Self.absolute(given)
         let files = skeleton.files
         for file in files where FileManager.default.fileExists(atPath: directory + "/" + file.path) {
             throw UsageError("\(given)/\(file.path) already exists; nothing was written (choose another --dir or NAME)")
         }
         for file in files { try write(file, into: directory) }
-        output.write(Self.newReport(skeleton, directory: directory, given: given, files: files))
+        context.output.write(Self.newReport(skeleton, directory: directory, given: given, files: files))
         return .success
     }
 

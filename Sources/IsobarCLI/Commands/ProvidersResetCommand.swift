@@ -2,14 +2,21 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarRedis
+import IsobarRender
 import IsobarStore
 
-extension IsobarCommandLine {
-    /// `isobar providers reset [ID]`: clears the cooldown and closes the breaker of one provider, or of every provider.
-    func runProvidersReset(_ parsed: Invocation, id: String?) async throws -> ExitCode {
-        if parsed.options.demo && (parsed.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
-        let configuration = try loadConfiguration(parsed)
-        let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, live: { NoNetworkTransport() })
+/// `isobar providers reset [ID]`: clears the cooldown and closes the breaker of one provider, or of every provider.
+struct ProvidersResetCommand {
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Runs the command and returns its exit code.
+    func run(id: String?) async throws -> ExitCode {
+        if invocation.options.demo && (invocation.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
+        let configuration = try context.loadConfiguration(invocation)
+        let bindings = try await context.registry.bindings(for: configuration, environment: context.environment, time: context.time, live: { NoNetworkTransport() })
         var targets = bindings.filter { $0.policy != nil }
         if let id {
             // Any id output prints: a model's (`open-meteo/ecmwf_ifs025`) resets the provider that asks for it.
@@ -20,17 +27,17 @@ extension IsobarCommandLine {
             }
             targets = targets.filter { $0.provider.id == owner }
         }
-        guard let directory = cacheDirectory(parsed, configuration) else {
+        guard let directory = context.cacheDirectory(invocation, configuration) else {
             throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
         }
         let store: Store
         do {
-            store = try await Store.open(directory: directory, warn: warn)
+            store = try await Store.open(directory: directory, warn: context.warn)
         } catch {
             throw ConfigurationError(error.message)
         }
         guard store.path != ":memory:" else { throw ConfigurationError("cannot use the cache in \(directory)") }
-        let shared = try sharedStoreURL(parsed, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
+        let shared = try context.sharedStoreURL(invocation, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
         do throws(StorageError) {
             for binding in targets {
                 let stores: [any CooldownStore & BreakerStore] = [store] + (shared.map { [$0] } ?? [])
@@ -43,12 +50,12 @@ extension IsobarCommandLine {
             throw ConfigurationError(error.message)
         }
         let names = targets.map(\.provider.id)
-        if parsed.options.format == .jsonl {
-            output.write(names.map { line("provider_reset", [("provider", .string($0))]) }.joined())
+        if invocation.options.format == .jsonl {
+            context.output.write(names.map { JSONLine.text("provider_reset", [("provider", .string($0))]) }.joined())
         } else if names.isEmpty {
-            output.write("No provider keeps a cooldown or breaker (replays only); nothing to reset.\n")
+            context.output.write("No provider keeps a cooldown or breaker (replays only); nothing to reset.\n")
         } else {
-            output.write("Cleared the cooldown and breaker of \(names.joined(separator: ", ")).\n")
+            context.output.write("Cleared the cooldown and breaker of \(names.joined(separator: ", ")).\n")
         }
         return .success
     }

@@ -2,19 +2,27 @@ import FoundationEssentials
 import IsobarCore
 import IsobarEngine
 import IsobarPlaces
+import IsobarRender
 import IsobarStore
 
-extension IsobarCommandLine {
-    /// `isobar search TEXT [--limit N] [--add]`.
-    func runSearch(_ parsed: Invocation) async throws -> ExitCode {
-        let limit = parsed.options.limit
-        let text = parsed.positionals[0]
+/// `isobar search TEXT [--limit N] [--add]`.
+struct SearchCommand: IsobarCommand {
+    static let spec = Commands.search
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Runs the command and returns its exit code.
+    func run() async throws -> ExitCode {
+        let limit = invocation.options.limit
+        let text = invocation.positionals[0]
         guard try PlaceDirectory.validate(text).count >= 2 || PlaceDirectory.isCoordinateLike(text) else {
             throw PlaceError("type at least 2 characters to search")
         }
-        let resolver = try placeResolver()
+        let resolver = try context.placeResolver()
         if resolver.gazetteer == nil && !PlaceDirectory.isCoordinateLike(text) {
-            throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment))
+            throw ConfigurationError(DataDirectory.notFoundMessage(environment: context.environment))
         }
         var results: [SearchRow]
         if let coordinate = try PlaceDirectory.coordinate(try PlaceDirectory.validate(text)) {
@@ -37,25 +45,25 @@ extension IsobarCommandLine {
         }
         var setup: WeatherSetup?
         if results.isEmpty {
-            let prepared = try await weatherSetup(parsed)
+            let prepared = try await context.weatherSetup(invocation)
             setup = prepared
-            if networkTransport(prepared, parsed) != nil, let found = try? await resolvePlace(text, setup: prepared, parsed: parsed) {
+            if context.networkTransport(prepared, invocation) != nil, let found = try? await context.resolvePlace(text, setup: prepared, parsed: invocation) {
                 results = ([found.place] + found.runnersUp).prefix(limit).map { SearchRow(place: $0, match: found.source) }
             }
         }
         guard !results.isEmpty else { throw PlaceError("no place matches '\(text.trimmingSpaces())'") }
         // With --add, the user's data must be usable before anything is shown: a failure prints no partial success.
         var store: UserDataStore?
-        if parsed.options.add {
+        if invocation.options.add {
             let prepared: WeatherSetup
-            if let setup { prepared = setup } else { prepared = try await weatherSetup(parsed) }
+            if let setup { prepared = setup } else { prepared = try await context.weatherSetup(invocation) }
             setup = prepared
-            store = try await userData(prepared.configuration)
+            store = try await context.userData(prepared.configuration)
         }
         let query = text.trimmingSpaces()
-        if parsed.options.format == .jsonl {
+        if invocation.options.format == .jsonl {
             for (index, result) in results.enumerated() {
-                output.write(line("place", [("rank", .integer(index + 1)), ("place", Self.placeJSON(result.place))] + result.jsonMembers))
+                context.output.write(JSONLine.text("place", [("rank", .integer(index + 1)), ("place", CommandContext.placeJSON(result.place))] + result.jsonMembers))
             }
         } else {
             var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
@@ -67,16 +75,16 @@ extension IsobarCommandLine {
                                    JSONOutput.format(place.coordinate.latitude), JSONOutput.format(place.coordinate.longitude),
                                    place.timeZoneIdentifier ?? "", result.population.map(String.init) ?? "", result.matchedText(query: query)])
             }
-            output.write(table.render(width: width))
+            context.output.write(table.render(width: context.width))
         }
         guard let store, let prepared = setup else { return .success }
         let chosen = results[0].place
-        _ = try await store.cities(seed: seedCities(), now: time.now())
-        switch try await store.addCity(chosen, now: time.now()) {
-        case .added(let position): errors.write("isobar: added \(chosen.fullLabel) to your cities as number \(position)\n")
-        case .alreadyThere(let position): errors.write("isobar: \(chosen.fullLabel) is already your city number \(position)\n")
+        _ = try await store.cities(seed: context.seedCities(), now: context.time.now())
+        switch try await store.addCity(chosen, now: context.time.now()) {
+        case .added(let position): context.errors.write("isobar: added \(chosen.fullLabel) to your cities as number \(position)\n")
+        case .alreadyThere(let position): context.errors.write("isobar: \(chosen.fullLabel) is already your city number \(position)\n")
         }
-        output.write("\n")
-        return await showWeather(.detail, Resolution(place: chosen, runnersUp: [], source: "search"), prepared, parsed)
+        context.output.write("\n")
+        return await context.showWeather(.detail, Resolution(place: chosen, runnersUp: [], source: "search"), prepared, invocation)
     }
 }

@@ -1,11 +1,19 @@
 import FoundationEssentials
 import IsobarCore
+import IsobarRender
 import IsobarStore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-extension IsobarCommandLine {
+/// `isobar setup`: writes a starter configuration (asking on a terminal for what the options leave out), never over an
+struct SetupCommand: IsobarCommand {
+    static let spec = Commands.setup
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
     /// What a starter configuration holds besides the providers that need nothing.
     struct SetupChoices {
         /// The contact for providers whose terms ask for one; nil leaves them out.
@@ -16,24 +24,24 @@ extension IsobarCommandLine {
         var units: UnitSystem
     }
 
-    /// `isobar setup`: writes a starter configuration (asking on a terminal for what the options leave out), never over an
+    /// Runs the command and returns its exit code.
     /// existing file without `--force` (and then keeping a copy), in one step with mode 0600.
-    func runSetup(_ parsed: Invocation) throws -> ExitCode {
-        let options = parsed.options
-        guard let path = options.configFile ?? userConfigurationPath() else {
+    func run() throws -> ExitCode {
+        let options = invocation.options
+        guard let path = options.configFile ?? context.userConfigurationPath() else {
             throw ConfigurationError("no place for your configuration file: set XDG_CONFIG_HOME or HOME, or pass --config FILE")
         }
         let existing = ConfigurationFile.isPresent(path)
         if existing && !options.force {
             throw UsageError("\(path) already exists; isobar config set KEY VALUE changes one setting, isobar setup --force replaces the file (keeping a copy)")
         }
-        let types = registry.defaultConfiguration().providers.compactMap { registry.factory(for: $0.type) }
+        let types = context.registry.defaultConfiguration().providers.compactMap { context.registry.factory(for: $0.type) }
         let keyed = types.filter { $0.keyVariable != nil }
         for key in options.keyVariables where !keyed.contains(where: { $0.type == key.type }) {
             throw UsageError("--key-env: '\(key.type)' is not a provider type that needs a key; those are \(keyed.map(\.type).joined(separator: ", "))")
         }
         var choices = SetupChoices(contact: options.contact, keys: options.keyVariables, units: options.units ?? .metric)
-        if prompter.isTerminal && !options.yes && options.format == .table { try ask(&choices, types: types) }
+        if context.prompter.isTerminal && !options.yes && options.format == .table { try ask(&choices, types: types) }
 
         var entries: [JSONOutput] = []
         var included: [String] = []
@@ -54,7 +62,7 @@ extension IsobarCommandLine {
                 }
                 let variable = key.variable ?? usual
                 if options.writeKeyValues {
-                    guard let value = environment[variable], !value.isEmpty else {
+                    guard let value = context.environment[variable], !value.isEmpty else {
                         throw UsageError("--write-key-values: \(variable) is not set or empty, so there is no key of \(factory.type) to store")
                     }
                     entry.append(("api_key", .string(value)))
@@ -67,7 +75,7 @@ extension IsobarCommandLine {
         }
         let document = JSONOutput.object([("units", .string(choices.units.rawValue)), ("providers", .array(entries))])
         let bytes = try ConfigurationText(parsing: document.utf8()).rendered()
-        _ = try Configuration.parse(bytes, file: path, directory: Self.folder(of: path))
+        _ = try Configuration.parse(bytes, file: path, directory: CommandContext.folder(of: path))
 
         let backup = existing ? try keepCopy(of: path) : nil
         if let failure = PrivateFiles.replaceFile(path, with: bytes, mode: 0o600) {
@@ -75,7 +83,7 @@ extension IsobarCommandLine {
         }
         let next = "isobar doctor"
         if options.format == .jsonl {
-            output.write(line("setup_written", [
+            context.output.write(JSONLine.text("setup_written", [
                 ("file", .string(path)), ("providers", .array(included.map { .string($0) })), ("backup", .string(backup)), ("next", .string(next)),
             ]))
             return .success
@@ -84,7 +92,7 @@ extension IsobarCommandLine {
         if let backup { text += "The earlier file is kept as \(backup).\n" }
         if !leftOut.isEmpty { text += "Left out: \(leftOut.joined(separator: "; ")).\n" }
         text += "Next: \(next) (checks that everything works), then isobar Minsk.\n"
-        output.write(TextWrap.fit(text, width: width))
+        context.output.write(TextWrap.fit(text, width: context.width))
         return .success
     }
 
@@ -108,11 +116,11 @@ extension IsobarCommandLine {
     /// One answer, checked by `accept`; blank or the end of input is none; three unusable answers are a usage error.
     private func answer(_ question: String, invalid: String, _ accept: (String) -> String?) throws(UsageError) -> String? {
         for _ in 0..<3 {
-            errors.write(question)
-            errors.flush()
-            guard let line = prompter.readAnswer()?.trimmingSpaces(), !line.isEmpty else { return nil }
+            context.errors.write(question)
+            context.errors.flush()
+            guard let line = context.prompter.readAnswer()?.trimmingSpaces(), !line.isEmpty else { return nil }
             if let accepted = accept(line) { return accepted }
-            errors.write("'\(line.prefix(80))' is \(invalid).\n")
+            context.errors.write("'\(line.prefix(80))' is \(invalid).\n")
         }
         throw UsageError("no usable answer after three tries; nothing was written")
     }

@@ -1,22 +1,5 @@
 import IsobarCore
-
-/// `isobar doctor`: every check of what Isobar needs here, one line each.
-enum DoctorCommand: IsobarCommand {
-    static let spec = Commands.doctor
-    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try await cli.runDoctor(invocation) }
-}
-
-/// `isobar setup`: a starter configuration file.
-enum SetupCommand: IsobarCommand {
-    static let spec = Commands.setup
-    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try cli.runSetup(invocation) }
-}
-
-/// `isobar config [list|path|get KEY|set KEY VALUE]`.
-enum ConfigCommand: IsobarCommand {
-    static let spec = Commands.config
-    static func run(_ invocation: Invocation, on cli: IsobarCommandLine) async throws -> ExitCode { try cli.runConfig(invocation) }
-}
+import IsobarRender
 
 extension Commands {
     static let doctor = CommandSpec(

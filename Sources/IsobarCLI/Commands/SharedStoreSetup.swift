@@ -22,7 +22,7 @@ struct SharedStoreSetup: Sendable {
     }
 }
 
-extension IsobarCommandLine {
+extension CommandContext {
     /// The shared store's URL: `--shared-store`, else `$ISOBAR_REDIS_URL`, else the configuration's `shared_store`; nil for none.
     func sharedStoreURL(_ parsed: Invocation, _ configuration: Configuration) throws(ConfigurationError) -> RedisURL? {
         let given: (String, String)?

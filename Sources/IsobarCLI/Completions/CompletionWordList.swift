@@ -2,7 +2,7 @@ import FoundationEssentials
 import IsobarCore
 import IsobarStore
 
-extension IsobarCommandLine {
+extension CommandContext {
     /// The words offered for `kind` while completing: quick, and silent on any failure (a shell is waiting).
     /// Places: home, then the saved cities (the first run's two when there is no file yet, which is not created), then the
     /// places asked about lately by name, each once. Providers: every id output prints for the configured entries.

@@ -1,0 +1,351 @@
+import FoundationEssentials
+import IsobarConsensus
+import IsobarCore
+
+/// Buffers every event and draws tables for people at the end, times in the place's local time.
+public struct TableRenderer: Renderer, Sendable {
+    private let context: RenderContext
+    private let output: any OutputSink
+    private var events = CollectedEvents()
+    private var reports: [WeatherReport] { events.reports }
+    private var consensus: ConsensusResult? { events.consensus }
+    private let style: Style
+
+    /// A renderer writing to `output`.
+    public init(context: RenderContext, output: any OutputSink) {
+        self.context = context
+        self.output = output
+        style = Style(enabled: context.color)
+    }
+
+    /// Keeps the event for the final drawing.
+    public mutating func handle(_ event: EngineEvent<ConsensusResult>) { events.collect(event) }
+
+    /// Draws the view, then failures and the replay notice.
+    public mutating func finish() {
+        let ordered = events.answers(in: context)
+        var text = heading() + "\n"
+        if let consensus, !ordered.isEmpty {
+            switch context.view {
+            case .compare: text += compareTable(ordered, consensus)
+            case .now: text += nowSummary(ordered, consensus)
+            case .forecast(let days, let hourly): text += forecastTables(ordered, consensus, days: days, hours: hourly ? days * 24 : nil)
+            case .detail:
+                text += nowSummary(ordered, consensus) + "\n"
+                text += forecastTables(ordered, consensus, days: 5, hours: 12)
+            }
+            text += Self.weightingNote(consensus.weighting)
+        }
+        for failure in events.failures(in: context) {
+            let name = context.failureName(of: failure.id)
+            if failure.error.reason == .outsideCoverage {
+                text += style.dim("\(name): not asked — \(context.place.name) is outside its coverage") + "\n"
+                continue
+            }
+            let (label, message) = context.told(failure.error, by: context.name(of: failure.id))
+            text += style.red("\(name): \(label) — \(message)") + "\n"
+        }
+        for (id, note) in events.notes { text += style.red("\(context.name(of: id)): \(ResultNoteText.sentence(note, place: context.place))") + "\n" }
+        text += staleNotice(ordered)
+        text += replayNotice(ordered)
+        text += attributionLine(ordered)
+        if let verdict = events.verdict(in: context) { text += style.bold(verdict.line) + "\n" }
+        output.write(TextWrap.fit(text, width: context.width))
+        output.flush()
+    }
+
+    // MARK: Pieces
+
+    /// The credits the licences of the providers shown ask for, on one line.
+    private func attributionLine(_ shown: [WeatherReport]) -> String {
+        let credits = context.credits(of: shown)
+        return credits.isEmpty ? "" : "Data: \(credits.joined(separator: "; "))\n"
+    }
+
+    /// The offset now (the current conditions' or the first day's), for the heading.
+    private var offset: Int {
+        consensus?.current?.utcOffsetSeconds ?? consensus?.daily.first?.utcOffsetSeconds
+            ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? context.place.utcOffsetSeconds ?? 0
+    }
+
+    private func heading() -> String {
+        let place = context.place
+        let coordinate = "\(JSONOutput.format(place.coordinate.latitude)), \(JSONOutput.format(place.coordinate.longitude))"
+        let zone = consensus?.zone.identifier ?? place.timeZoneIdentifier
+        let zoneText = [zone, "UTC\(CivilTime.offsetText(offset))"].compactMap { $0 }.joined(separator: " ")
+        let name = [place.name, place.adminArea, place.countryCode].compactMap { $0 }.joined(separator: ", ")
+        return style.bold(name) + "  \(coordinate)  \(zoneText)\n"
+    }
+
+    private func unit(_ dimension: Dimension) -> String { context.units.symbol(dimension) }
+
+    private func format(_ value: Double?, _ dimension: Dimension) -> String {
+        guard let value else { return "–" }
+        if dimension == .direction { return Compass.text(context.units.convert(value, dimension)) }
+        return Self.fixed(context.units.convert(value, dimension), decimals: context.units.decimals(dimension))
+    }
+
+    /// The spread of the values that made the consensus, with the spread of every value after it when an outlier was
+    /// left out (`1.6 (4.5 with *)`), and `!` when two providers differ by more than the quantity's floor.
+    private func formatSpread(_ merged: MergedField?, _ dimension: Dimension) -> String {
+        guard let merged, merged.inputs.count > 1 else { return "" }
+        func text(_ spread: Double) -> String {
+            Self.fixed(context.units.convertDifference(spread, dimension), decimals: context.units.decimals(dimension))
+                + (dimension == .direction ? "°" : "")
+        }
+        var cell = text(merged.spreadWithoutOutliers(circular: dimension == .direction))
+        if !merged.outliers.isEmpty { cell += " (\(text(merged.spread)) with *)" }
+        return merged.disagreement?.exceedsFloor == true && merged.inputs.count >= 2 ? cell + " !" : cell
+    }
+
+    /// The consensus value with the providers' range when several contributed: `1.2 (0.9…1.5)`; `*` when an outlier was left out.
+    private func formatMerged(_ merged: MergedField?, _ dimension: Dimension) -> String {
+        guard let merged else { return "–" }
+        let value = format(merged.value, dimension) + (merged.outliers.isEmpty ? "" : "*")
+        let low = format(merged.min, dimension)
+        let high = format(merged.max, dimension)
+        guard merged.inputs.count > 1, low != high else { return value }
+        return "\(value) (\(low)…\(high))"
+    }
+
+    /// A provider's value in the compare table, marked when the merge left it out as an outlier.
+    private func formatInput(_ value: Double?, _ merged: MergedField?, provider: String, _ dimension: Dimension) -> String {
+        let text = format(value, dimension)
+        guard merged?.outliers.contains(provider) == true else { return text }
+        return style.red(text + "*")
+    }
+
+    /// The footer saying how the consensus was weighted, when weights are learned (`--weights auto`); empty otherwise.
+    public static func weightingNote(_ weighting: Weighting?) -> String {
+        switch weighting {
+        case nil: ""
+        case .learned?: "Weights learned from the forecast archive per quantity and lead time (isobar verify shows the record).\n"
+        case .learnedCorrected?:
+            "Weights and bias corrections learned from the forecast archive per quantity and lead time (isobar verify shows the record).\n"
+        case .equalTooLittleHistory?: "Weights: equal (too little history in the forecast archive to learn from yet).\n"
+        }
+    }
+
+    public static func percent(_ confidence: Double?) -> String {
+        confidence.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
+    }
+
+    private func compareTable(_ reports: [WeatherReport], _ consensus: ConsensusResult) -> String {
+        let names = reports.map { context.name(of: $0.providerID) }
+        var table = TextTable(header: ["Now"] + names + ["Consensus", "Spread", "Confidence"])
+        table.leftAligned = [0]
+        table.narrowing = TableLayouts.compare(names: names, units: context.units)
+        // Providers' and the consensus' values are never cut: with many sources the table is split into parts instead.
+        table.uncut = Set(1...names.count + 1)
+        let current = consensus.current
+        if reports.contains(where: { $0.freshness != .fresh }) {
+            table.rows.append(["Status"] + reports.map { Self.status($0.freshness) } + ["", "", ""])
+        }
+        table.rows.append(["Observed at"] + reports.map { report in
+            report.current.map { CivilTime.clock($0.time, utcOffsetSeconds: offset) } ?? "–"
+        } + [current.map { CivilTime.clock($0.time, utcOffsetSeconds: $0.utcOffsetSeconds) } ?? "–", "", Self.percent(current?.confidence)])
+        let condition = current?.condition
+        let conditionNote = condition?.isImplausible == true ? "implausible \(condition?.demotedFrom?.label ?? "")" : disagreement(condition)
+        table.rows.append(["Condition"] + reports.map { $0.current?.condition?.label ?? "–" }
+            + [condition?.value.label ?? "–", conditionNote, Self.percent(condition?.confidence)])
+        for quantity in Quantity.allCases where quantity != .precipitationProbability {
+            let merged = current?[quantity]
+            table.rows.append([quantity.dimension == .direction ? quantity.label : "\(quantity.label) (\(context.units.symbol(for: quantity)))"]
+                + reports.map { formatInput($0.current?[quantity], merged, provider: $0.providerID, quantity.dimension) }
+                + [merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension),
+                   merged.map { Self.percent($0.confidence) } ?? ""])
+        }
+        if let merged = current?[.temperature], let learned = merged.learned {
+            let dimension = Quantity.temperature.dimension
+            table.rows.append(["80 % interval (\(unit(dimension)))"] + reports.map { _ in "" }
+                + ["\(format(learned.low, dimension))…\(format(learned.high, dimension))", learned.basis.rawValue, ""])
+        }
+        var text = table.render(width: context.width, bold: style.bold)
+        let allFields = current.map { Array($0.values.values) } ?? []
+        if allFields.contains(where: { !$0.outliers.isEmpty }) { text += "* left out of the consensus and of the Spread as an outlier\n" }
+        if allFields.contains(where: { $0.disagreement?.exceedsFloor == true && $0.inputs.count >= 2 }) {
+            text += "! the providers disagree by more than usual for this quantity\n"
+        }
+        return text
+    }
+
+    private func disagreement(_ condition: MergedConditionV1?) -> String {
+        guard let condition, Set(condition.votes.map(\.condition)).count > 1 else { return "" }
+        return "differs"
+    }
+
+    private func nowSummary(_ reports: [WeatherReport], _ consensus: ConsensusResult) -> String {
+        guard let current = consensus.current else { return "No current conditions.\n" }
+        let values = current.values
+        func part(_ label: String, _ quantity: Quantity) -> String? {
+            values[quantity].map { "\(label) \(format($0.value, quantity.dimension)) \(context.units.symbol(for: quantity))" }
+        }
+        let time = CivilTime.clock(current.time, utcOffsetSeconds: current.utcOffsetSeconds)
+        var lines = [style.bold("Now (\(time))") + "  " + [
+            current.condition.map { $0.value.label.capitalizedFirst },
+            values[.temperature].map { "\(format($0.value, .temperature)) \(unit(.temperature))" },
+            part("feels like", .apparentTemperature),
+        ].compactMap { $0 }.joined(separator: ", ")]
+        let wind = values[.windSpeed].map { speed in
+            var text = "Wind \(format(speed.value, .speed)) \(unit(.speed))"
+            if let direction = values[.windDirection] { text += " from \(format(direction.value, .direction))" }
+            if let gust = values[.windGust] { text += ", gusts \(format(gust.value, .speed)) \(unit(.speed))" }
+            return text
+        }
+        lines.append([part("Humidity", .humidity), wind, part("Pressure", .pressure), part("Cloud cover", .cloudCover),
+                      part("Visibility", .visibility), part("Precipitation", .precipitationRate)].compactMap { $0 }.joined(separator: " · "))
+        let perProvider = reports.map { report in
+            let temperature = report.current?.temperatureC.map { "\(format($0, .temperature)) \(unit(.temperature))" } ?? "–"
+            return "\(context.name(of: report.providerID)) \(temperature) \(report.current?.condition?.label ?? "")".trimmingTrailingSpaces()
+        }
+        var sources = "From \(reports.count) provider\(reports.count == 1 ? "" : "s"): " + perProvider.joined(separator: " · ")
+        if let temperature = values[.temperature], temperature.inputs.count > 1 {
+            let spread = Self.fixed(context.units.convertDifference(temperature.spreadWithoutOutliers(circular: false), .temperature),
+                                    decimals: context.units.decimals(.temperature))
+            let outliers = temperature.outliers.map { context.name(of: $0) }
+            sources += " (spread \(spread) \(unit(.temperature))"
+                + (outliers.isEmpty ? "" : " without \(PlainWords.list(outliers)), left out as an outlier")
+                + (temperature.disagreement?.exceedsFloor == true ? " !" : "") + ")"
+        }
+        sources += "; confidence \(Self.percent(current.confidence))"
+        lines.append(sources)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func forecastTables(_ reports: [WeatherReport], _ consensus: ConsensusResult, days: Int, hours limit: Int?) -> String {
+        let window = ForecastWindow(reports: reports, now: context.now, days: days)
+        var daily = TextTable(header: ["Day", "Condition", "Max \(unit(.temperature))", "Min \(unit(.temperature))",
+                                       "Precip. \(unit(.precipitationAmount))", "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))",
+                                       "Sources", "Conf."])
+        daily.leftAligned = [0, 1]
+        daily.narrowing = TableLayouts.daily(units: context.units)
+        for day in window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date) {
+            let (_, month, dayOfMonth) = day.date.components
+            let sources = Set(day.values.values.flatMap(\.contributors)).count
+            daily.rows.append([
+                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)" + (abs(day.hours - 24) > 0.01 ? " (\(Int(day.hours)) h)" : ""),
+                day.condition.map { $0.value.label + ($0.isImplausible ? " (?)" : "") } ?? "–",
+                formatMerged(day[.temperatureMax], .temperature), formatMerged(day[.temperatureMin], .temperature),
+                formatMerged(day[.precipitationSum], .precipitationAmount), formatMerged(day[.precipitationProbabilityMax], .percent),
+                formatMerged(day[.windSpeedMax], .speed), formatMerged(day[.windGustMax], .speed), String(sources), Self.percent(day.confidence),
+            ])
+        }
+        var text = style.bold("Daily consensus") + " in \(consensus.zone) (value, with the providers' range in brackets; * an outlier left out)\n"
+            + daily.render(width: context.width, bold: style.bold)
+        text += "\n" + sunTable(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date))
+        guard let limit else { return text }
+        var hours = TextTable(header: ["Time", "Condition", "Temp \(unit(.temperature))", "Precip. \(unit(.precipitationRate))",
+                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Dew pt \(unit(.temperature))", "UV",
+                                       "Sources", "Conf."])
+        hours.leftAligned = [0, 1]
+        hours.narrowing = TableLayouts.hourly(units: context.units)
+        for hour in window.hours(consensus.hourly, time: \.time).prefix(limit) {
+            let date = LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
+            hours.rows.append([
+                "\(date.weekdayName) \(CivilTime.clock(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds))",
+                hour.condition.map { $0.value.label + ($0.isImplausible ? " (?)" : "") } ?? "–",
+                formatMerged(hour[.temperature], .temperature), formatMerged(hour[.precipitationRate], .precipitationRate),
+                formatMerged(hour[.precipitationProbability], .percent), formatMerged(hour[.windSpeed], .speed),
+                formatMerged(hour[.windGust], .speed), formatMerged(hour[.dewPoint], .temperature), formatMerged(hour[.uvIndex], .index),
+                String(Set(hour.values.values.flatMap(\.contributors)).count),
+                Self.percent(hour.confidence),
+            ])
+        }
+        text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(width: context.width, bold: style.bold)
+        return text
+    }
+
+    /// The days' sun, UV and moon: the UV peak (with the providers' range), sunrise and sunset on the place's clock (`*`: a
+    /// provider left out as an outlier), the daylight, and the moon's phase (computed here) with the share of it lit.
+    private func sunTable(_ days: [ConsensusDayV1]) -> String {
+        var table = TextTable(header: ["Day", "UV max", "Sunrise", "Sunset", "Daylight", "Moon"])
+        table.leftAligned = [0, 5]
+        table.narrowing = TableLayouts.sun
+        for day in days {
+            let (_, month, dayOfMonth) = day.date.components
+            func clock(_ quantity: DailyQuantity) -> String {
+                guard let merged = day[quantity] else { return "–" }
+                let time = CivilTime.clock(Date(timeIntervalSince1970: merged.value.rounded()), utcOffsetSeconds: day.utcOffsetSeconds)
+                return time + (merged.outliers.isEmpty ? "" : "*")
+            }
+            let moon = day.moonPhase
+            table.rows.append([
+                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)", formatMerged(day[.uvIndexMax], .index),
+                clock(.sunrise), clock(.sunset), day[.daylightDuration].map { Self.hoursAndMinutes($0.value) } ?? "–",
+                "\(moon.name), \(Int((moon.illumination * 100).rounded())) % lit",
+            ])
+        }
+        return style.bold("Sun, UV and moon") + "\n" + table.render(width: context.width, bold: style.bold)
+    }
+
+    /// `8 h 05 min`: a duration in seconds, to the minute.
+    public static func hoursAndMinutes(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "–" }
+        let minutes = Int((seconds / 60).rounded())
+        let rest = minutes % 60
+        return "\(minutes / 60) h \(rest < 10 ? "0" : "")\(rest) min"
+    }
+
+    private func staleNotice(_ reports: [WeatherReport]) -> String {
+        reports.compactMap { report -> String? in
+            guard case .stale(let age, let because) = report.freshness else { return nil }
+            return style.yellow("\(context.name(of: report.providerID)): stale answer from the cache, \(Self.ageText(age)) old — \(because)") + "\n"
+        }.joined()
+    }
+
+    public static func status(_ freshness: Freshness) -> String {
+        switch freshness {
+        case .fresh: "ok"
+        case .cached(let age): "cached \(ageText(age))"
+        case .stale(let age, _): "STALE \(ageText(age))"
+        }
+    }
+
+    public static func ageText(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<120: "\(Int(seconds)) s"
+        case ..<7200: "\(Int(seconds / 60)) min"
+        case ..<172_800: "\(Int(seconds / 3600)) h"
+        default: "\(Int(seconds / 86_400)) d"
+        }
+    }
+
+    private func replayNotice(_ reports: [WeatherReport]) -> String {
+        guard let replays = ReplayNotice.clauses(ReplayNotice.replays(reports, name: context.name(of:))) else { return "" }
+        return style.yellow("Replayed data, not live: " + replays) + "\n"
+    }
+
+    // MARK: Text helpers
+
+    public static func fixed(_ value: Double, decimals: Int) -> String {
+        // Beyond what an Int holds (no physical value is), the shortest form rather than a crash.
+        guard value.isFinite, abs(value) < 1e15 else { return value.isFinite ? JSONOutput.format(value) : "–" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        let negative = rounded < 0
+        let magnitude = abs(rounded)
+        let whole = Int(magnitude)
+        var text = String(whole)
+        if decimals > 0 {
+            let fraction = Int(((magnitude - Double(whole)) * scale).rounded())
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: max(0, decimals - digits.count)) + digits
+        }
+        return negative && rounded != 0 ? "-" + text : text
+    }
+
+    public static func monthName(_ month: Int) -> String {
+        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month - 1]
+    }
+
+    public static func utcText(_ instant: Date) -> String {
+        let day = LocalDate(instant, utcOffsetSeconds: 0)
+        return "\(day) \(CivilTime.clock(instant, utcOffsetSeconds: 0)) UTC"
+    }
+}
+
+extension String {
+    public var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    public var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+}
