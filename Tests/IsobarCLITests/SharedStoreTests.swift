@@ -177,8 +177,12 @@ struct SharedStoreTests {
     }
 
     @Test func aBatchGoesOnWhileTheServerIsKilledRestartedAndPaused() async throws {
+        // The provider holds its answers at each stage until the test has changed the server's state: the batch cannot
+        // run ahead of the test however the two are scheduled.
+        let stages = AnswerStages(after: [5, 15, 25, 35])
         let rig = try SharedStoreRig(["openweathermap"], limits: #"[{"limit": 100000, "per_s": 60}]"#) {
-            .init(recordedAnswer($0), delaySeconds: 0.05)
+            stages.hold()
+            return .init(recordedAnswer($0), delaySeconds: 0.05)
         }
         let input = try batchInput((0..<60).map { "\(40 + Double($0) * 0.25),10" }.joined(separator: "\n") + "\n")
         let launched = try rig.launch(on: "A", ["batch", input, "--jobs", "2"])
@@ -188,12 +192,16 @@ struct SharedStoreTests {
         let asked = { rig.requests("/data/2.5/weather").count }
         #expect(await eventually { asked() >= 5 })
         rig.redis.stop()
+        stages.open(0)
         #expect(await eventually { asked() >= 15 })
         try rig.redis.start()
+        stages.open(1)
         #expect(await eventually { asked() >= 25 })
         rig.redis.pause()
+        stages.open(2)
         #expect(await eventually { asked() >= 35 })
         rig.redis.resume()
+        stages.open(3)
         let run = await finished.value
         #expect(run.code == 0, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "the shared store is unavailable").count == 2, "\(run.stderr)")
@@ -257,5 +265,28 @@ struct RedisKeysProbe {
 
     private func cli(_ arguments: [String]) async throws -> String {
         try await runProcess("/usr/bin/redis-cli", ["-p", String(redis.port)] + arguments).stdout
+    }
+}
+
+/// Answers held in stages: the requests after the first `after[k]` wait until stage `k` is opened.
+final class AnswerStages: Sendable {
+    private let after: [Int]
+    private let received = Atomic<Int>(0)
+    private let opened = ConditionLock(0)
+
+    /// Stages that end after these request counts, in order.
+    init(after: [Int]) { self.after = after }
+
+    /// Called for each request, on the server's thread: waits while the request's stage is not open.
+    func hold() {
+        let number = received.add(1, ordering: .relaxed).newValue
+        guard let stage = after.lastIndex(where: { number > $0 }) else { return }
+        opened.withLock(when: { $0 > stage }) { _ in }
+    }
+
+    /// Lets the requests of stage `stage` (and those before) through.
+    func open(_ stage: Int) {
+        opened.withLock { $0 = max($0, stage + 1) }
+        opened.broadcast()
     }
 }

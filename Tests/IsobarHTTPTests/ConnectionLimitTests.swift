@@ -49,7 +49,9 @@ func burst(_ count: Int, through transport: CurlTransport, to server: LoopbackSe
             return .init("{}")
         }
         let transport = CurlTransport(userAgent: "isobar/test", maxConnectionsPerHost: 1)
-        let slow = Task { () async throws(ProviderError) -> HTTPResponse in try await transport.send(loopbackRequest(server, "/slow")) }
+        // Its own limits outlast any test run, so the connection stays busy however slowly the test itself is scheduled.
+        let holding = TransferLimits(connectTimeoutSeconds: 600, totalTimeoutSeconds: 600)
+        let slow = Task { () async throws(ProviderError) -> HTTPResponse in try await transport.send(loopbackRequest(server, "/slow", limits: holding)) }
         defer { slow.cancel() }
         // The only connection allowed is busy from here on; the next two requests queue behind it.
         while server.requests.isEmpty { await Task.yield() }

@@ -76,4 +76,9 @@ public final class ConditionLock<State: Sendable>: @unchecked Sendable {
     public func signal() {
         pthread_cond_signal(condition)
     }
+
+    /// Wakes every thread sleeping in `withLock(when:_:)`; each checks the state again before going on.
+    public func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
 }
