@@ -84,11 +84,10 @@ struct CitiesCommand: IsobarCommand {
         }
         let units = setup.units
         context.write(TextReport(people: { width in
-            var written = ""
             if Presentation(invocation.options, environment: context.environment).plain {
                 let name = { (id: String) in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id }
                 let country = context.countryNames()
-                written += "Your cities, now:\n" + results.map { index, consensus, _ in
+                return "Your cities, now:\n" + results.map { index, consensus, _ in
                     PlainCities.sentence(number: index + 1, place: cities[index].spokenLabel(country: country(cities[index].countryCode)),
                                          consensus: consensus, asked: asked[index], units: units, failures: failures[index], name: name)
                 }.joined() + replayNotice(recordings, setup).replacing("\n", with: ".\n")
@@ -104,9 +103,8 @@ struct CitiesCommand: IsobarCommand {
                     table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
                                        "\(consensus?.providers.count ?? 0)/\(asked[index])", from])
                 }
-                written += table.render(width: width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: width)
+                return table.render(width: width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: width)
             }
-            return written
         }, lines: {
             var written = ""
             for (index, consensus, outcomes) in results {

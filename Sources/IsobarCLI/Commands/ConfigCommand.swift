@@ -102,12 +102,8 @@ struct ConfigCommand: IsobarCommand {
         }
         let (name, setting, stored) = describe(resolved, file.text)
         let shown = stored.map(setting.shown) ?? ""
-        context.write(TextReport(people: { width in
-            var written = ""
-            let made = file.created ? ", made with the bundled defaults' providers" : ""
-            written += TextWrap.fit("Set \(name) = \(shown) in \(file.path)\(made).\n", width: width)
-            return written
-        }, lines: {
+        let made = file.created ? ", made with the bundled defaults' providers" : ""
+        context.write(TextReport(people: { TextWrap.fit("Set \(name) = \(shown) in \(file.path)\(made).\n", width: $0) }, lines: {
             JSONLine.text("config_changed", [("key", .string(name)), ("value", stored.map(setting.json) ?? .null), ("file", .string(file.path)),
                                                  ("created", .bool(file.created))])
         }), as: invocation.options.format)

@@ -50,14 +50,9 @@ struct ProvidersResetCommand {
             throw ConfigurationError(error.message)
         }
         let names = targets.map(\.provider.id)
-        context.write(TextReport(people: { width in
-            var written = ""
-            if names.isEmpty {
-                written += "No provider keeps a cooldown or breaker (replays only); nothing to reset.\n"
-            } else {
-                written += "Cleared the cooldown and breaker of \(names.joined(separator: ", ")).\n"
-            }
-            return written
+        context.write(TextReport(people: { _ in
+            names.isEmpty ? "No provider keeps a cooldown or breaker (replays only); nothing to reset.\n"
+                : "Cleared the cooldown and breaker of \(names.joined(separator: ", ")).\n"
         }, lines: {
             names.map { JSONLine.text("provider_reset", [("provider", .string($0))]) }.joined()
         }), as: invocation.options.format)

@@ -62,7 +62,6 @@ struct SearchCommand: IsobarCommand {
         }
         let query = text.trimmingSpaces()
         context.write(TextReport(people: { width in
-            var written = ""
             var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
             table.leftAligned = [1, 2, 3, 6, 8]
             table.narrowing = TableLayouts.search
@@ -72,8 +71,7 @@ struct SearchCommand: IsobarCommand {
                                    JSONOutput.format(place.coordinate.latitude), JSONOutput.format(place.coordinate.longitude),
                                    place.timeZoneIdentifier ?? "", result.population.map(String.init) ?? "", result.matchedText(query: query)])
             }
-            written += table.render(width: width)
-            return written
+            return table.render(width: width)
         }, lines: {
             var written = ""
             for (index, result) in results.enumerated() {
