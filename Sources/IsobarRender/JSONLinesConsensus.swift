@@ -4,7 +4,7 @@ import IsobarCore
 
 /// The members of a `consensus` line.
 extension JSONLinesRenderer {
-    public mutating func consensusMembers(_ consensus: ConsensusResult, _ answered: Answers, place: Place) {
+    mutating func consensusMembers(_ consensus: ConsensusResult, _ answered: Answers, place: Place) {
         let (reports, failed, skipped) = (answered.reports, answered.failed, answered.skipped)
         let offset = consensus.current?.utcOffsetSeconds ?? consensus.daily.first?.utcOffsetSeconds
             ?? reports.lazy.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0

@@ -11,17 +11,18 @@ public struct JSONLinesRenderer: Renderer, Sendable {
     public static let schemaVersion = 1
 
     /// What one request's providers have said so far; its consensus line lists them.
-    public struct Answers: Sendable {
-        public var reports: [WeatherReport] = []
-        public var failed: [String] = []
+    struct Answers: Sendable {
+        var reports: [WeatherReport] = []
+        var failed: [String] = []
         /// Providers not asked because the place lies outside their coverage.
-        public var skipped: [String] = []
-        public var outcomes: [(String, ProviderOutcome)] = []
+        var skipped: [String] = []
+        var outcomes: [(String, ProviderOutcome)] = []
         /// Every failure, skipped ones included, for the verdict.
-        public var errors: [(id: String, error: ProviderError)] = []
+        var errors: [(id: String, error: ProviderError)] = []
     }
 
-    public let context: RenderContext
+    /// What the lines describe besides the events.
+    let context: RenderContext
     private let output: any OutputSink
     private var answers: [RequestID: Answers] = [:]
     /// The line being written; its storage is kept from line to line.
@@ -151,7 +152,7 @@ public struct JSONLinesRenderer: Renderer, Sendable {
         json.number(place.coordinate.longitude)
     }
 
-    public mutating func sourceObject(_ source: DataSource) {
+    mutating func sourceObject(_ source: DataSource) {
         json.beginObject()
         json.key("kind")
         switch source {
@@ -338,7 +339,7 @@ public struct JSONLinesRenderer: Renderer, Sendable {
         items.sorted { (displayOrder[id($0)] ?? .max) < (displayOrder[id($1)] ?? .max) }
     }
 
-    public static func origin(_ origin: ValueOrigin) -> String {
+    static func origin(_ origin: ValueOrigin) -> String {
         switch origin {
         case .given: "given"
         case .interpolated: "interpolated"

@@ -17,20 +17,14 @@ public struct Presentation: Sendable, Equatable {
         self.glyphs = glyphs
     }
 
-    /// The data a view needs: its own, and the hours the chart of `compare` and the glance line of `now` are drawn from.
+    /// The data a view needs in `format` (see `RendererFactory.kinds`).
     public func kinds(for view: View, format: OutputFormat) -> Set<DataKind> {
-        switch view {
-        case .compare where chart: view.kinds.union([.hourly])
-        case .now where format == .table: view.kinds.union([.hourly])
-        default: view.kinds
-        }
+        RendererFactory.kinds(for: view, format: format, presentation: self)
     }
 
-    /// The renderer for `format`: sentences, tables with their extras, or what `RendererFactory` makes for the others.
+    /// The renderer of a view's events in `format` (see `RendererFactory.make`).
     public func renderer(_ format: OutputFormat, context: RenderContext, output: any OutputSink) -> any Renderer {
-        guard format == .table else { return RendererFactory.make(format, context: context, output: output) }
-        if plain { return PlainRenderer(context: context, output: output) }
-        return TableExtrasRenderer(context: context, chart: chart ? glyphs : nil, output: output)
+        RendererFactory.make(format, presentation: self, context: context, output: output)
     }
 }
 

@@ -139,18 +139,6 @@ public protocol Renderer {
     mutating func finish()
 }
 
-/// Chooses the renderer for an output format: the one place formats map to renderers.
-public enum RendererFactory: Sendable {
-    /// The renderer writing `format` to `output`.
-    public static func make(_ format: OutputFormat, context: RenderContext, output: any OutputSink) -> any Renderer {
-        switch format {
-        case .table: TableRenderer(context: context, output: output)
-        case .jsonl: JSONLinesRenderer(context: context, output: output)
-        case .csv: CSVRenderer(context: context, output: output)
-        }
-    }
-}
-
 /// Numbers rounded for output: three decimals at most, then the shortest form.
 public enum OutputNumber: Sendable {
     /// The value in `units`, rounded to 3 decimals.

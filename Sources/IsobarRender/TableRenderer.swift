@@ -126,7 +126,7 @@ public struct TableRenderer: Renderer, Sendable {
         }
     }
 
-    public static func percent(_ confidence: Double?) -> String {
+    static func percent(_ confidence: Double?) -> String {
         confidence.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
     }
 
@@ -293,7 +293,7 @@ public struct TableRenderer: Renderer, Sendable {
         }.joined()
     }
 
-    public static func status(_ freshness: Freshness) -> String {
+    static func status(_ freshness: Freshness) -> String {
         switch freshness {
         case .fresh: "ok"
         case .cached(let age): "cached \(ageText(age))"
@@ -301,6 +301,7 @@ public struct TableRenderer: Renderer, Sendable {
         }
     }
 
+    /// `42 s`, `5 min`, `3 h`, `2 d`: an age as tables show it.
     public static func ageText(_ seconds: Double) -> String {
         switch seconds {
         case ..<120: "\(Int(seconds)) s"
@@ -317,6 +318,7 @@ public struct TableRenderer: Renderer, Sendable {
 
     // MARK: Text helpers
 
+    /// `value` with exactly `decimals` decimals (`–` when it is not finite).
     public static func fixed(_ value: Double, decimals: Int) -> String {
         // Beyond what an Int holds (no physical value is), the shortest form rather than a crash.
         guard value.isFinite, abs(value) < 1e15 else { return value.isFinite ? JSONOutput.format(value) : "–" }
@@ -335,17 +337,18 @@ public struct TableRenderer: Renderer, Sendable {
         return negative && rounded != 0 ? "-" + text : text
     }
 
-    public static func monthName(_ month: Int) -> String {
+    static func monthName(_ month: Int) -> String {
         ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month - 1]
     }
 
-    public static func utcText(_ instant: Date) -> String {
+    static func utcText(_ instant: Date) -> String {
         let day = LocalDate(instant, utcOffsetSeconds: 0)
         return "\(day) \(CivilTime.clock(instant, utcOffsetSeconds: 0)) UTC"
     }
 }
 
 extension String {
-    public var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    /// The text with each underscore a space (`rate_limited` → `rate limited`).
     public var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }

@@ -1,6 +1,8 @@
 /// A plain-text table with padded columns; the first column is left-aligned, the others right-aligned.
 public struct TextTable {
+    /// The column titles.
     public var header: [String]
+    /// The rows, each a cell per column.
     public var rows: [[String]] = []
     /// Columns to align left besides the first.
     public var leftAligned: Set<Int> = [0]
@@ -56,7 +58,7 @@ public struct TextTable {
 }
 
 extension String {
-    public func trimmingTrailingSpaces() -> String {
+    func trimmingTrailingSpaces() -> String {
         var copy = self
         while copy.last == " " { copy.removeLast() }
         return copy
@@ -64,13 +66,13 @@ extension String {
 }
 
 /// ANSI styling that disappears when colour is off.
-public struct Style: Sendable {
-    public let enabled: Bool
+struct Style: Sendable {
+    let enabled: Bool
 
-    public func bold(_ text: String) -> String { wrap(text, "1") }
-    public func dim(_ text: String) -> String { wrap(text, "2") }
-    public func red(_ text: String) -> String { wrap(text, "31") }
-    public func yellow(_ text: String) -> String { wrap(text, "33") }
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func yellow(_ text: String) -> String { wrap(text, "33") }
 
     private func wrap(_ text: String, _ code: String) -> String {
         enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

@@ -15,7 +15,7 @@ struct BatchCommand: IsobarCommand {
     let invocation: Invocation
 
     /// JSON lines unless `--format csv`: a batch has no table.
-    static func writes(_ invocation: Invocation) -> OutputText { invocation.options.format == .csv ? .csv : .jsonLines }
+    static func writes(_ invocation: Invocation) -> OutputText { RendererFactory.batchText(invocation.options.format) }
 
     /// Seconds in-flight places may still finish after Ctrl-C before they are cancelled.
     static let interruptGraceSeconds = 0.6
@@ -55,7 +55,7 @@ struct BatchCommand: IsobarCommand {
         let places = BatchPlaces(resolver: try context.placeResolver(), geocoding: context.geocodingChain(setup, invocation), network: context.networkTransport(setup, invocation),
                                  time: context.time, missingData: DataDirectory.notFoundMessage(environment: context.environment),
                                  warn: { errors.write("isobar: warning: \($0)\n") })
-        let csv = options.format == .csv ? CSVRows(view: view, units: setup.units, now: started, leadingColumns: ["input_line", "id"]) : nil
+        let csv = RendererFactory.batchRows(options.format, view: view, units: setup.units, now: started, leadingColumns: ["input_line", "id"])
         let feed = BatchFeed(lines: lines, book: book, places: places, kinds: view.kinds, inputErrorText: { line, error in
             csv.map { $0.inputErrorLine(leading: [String(line.number), error.id], code: error.code.rawValue) }
                 ?? BatchLines.inputError(line: line, error)

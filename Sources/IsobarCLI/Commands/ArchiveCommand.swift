@@ -13,7 +13,7 @@ struct ArchiveCommand: IsobarCommand {
 
     /// `export` writes JSON lines whatever `--format` says; the other actions follow it.
     static func writes(_ invocation: Invocation) -> OutputText {
-        invocation.positionals.first == "export" ? .jsonLines : invocation.options.format == .jsonl ? .jsonLines : .people
+        invocation.positionals.first == "export" ? .jsonLines : invocation.options.format.text
     }
 
     /// Runs the command and returns its exit code.
@@ -30,25 +30,25 @@ struct ArchiveCommand: IsobarCommand {
         }
         if action != "import", invocation.positionals.count > 1 { throw UsageError("archive \(action) takes no file; only import does") }
         let store = try await UserDataStore.open(directory: directory)
-        let jsonl = invocation.options.format == .jsonl
+        let format = invocation.options.format
         switch action {
         case "import":
-            return try await importArchive(invocation, into: store, jsonl: jsonl)
+            return try await importArchive(invocation, into: store, format: format)
         case "prune":
             let seconds = invocation.options.olderThanGiven ? invocation.options.olderThanSeconds : Double(configuration.archiveDays) * 86_400
             let removed = try await store.pruneArchive(before: context.time.now().addingTimeInterval(-seconds))
-            context.output.write(jsonl ? JSONLine.text("archive_pruned", [("removed", .integer(removed)), ("older_than_s", .number(seconds))])
-                               : "Removed \(removed) archived forecast step(s) and observation(s) older than \(CacheCommand.age(seconds)).\n")
+            context.write(TextReport(people: { _ in "Removed \(removed) archived forecast step(s) and observation(s) older than \(CacheCommand.age(seconds)).\n" },
+                                     lines: { JSONLine.text("archive_pruned", [("removed", .integer(removed)), ("older_than_s", .number(seconds))]) }), as: format)
         case "clear":
             let removed = try await store.clearArchive()
-            context.output.write(jsonl ? JSONLine.text("archive_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
-                               : "Removed \(removed) archived forecast step(s) and observation(s) from \(store.path).\n")
+            context.write(TextReport(people: { _ in "Removed \(removed) archived forecast step(s) and observation(s) from \(store.path).\n" },
+                                     lines: { JSONLine.text("archive_cleared", [("removed", .integer(removed)), ("path", .string(store.path))]) }), as: format)
         case "export":
             try await exportArchive(store, units: invocation.options.units ?? configuration.units)
         default:
             let stats = try await store.archiveStats()
-            context.output.write(jsonl ? archiveStatsLine(stats, path: store.path, days: configuration.archiveDays)
-                               : archiveStatsText(stats, path: store.path, days: configuration.archiveDays))
+            context.write(TextReport(people: { _ in archiveStatsText(stats, path: store.path, days: configuration.archiveDays) },
+                                     lines: { archiveStatsLine(stats, path: store.path, days: configuration.archiveDays) }), as: format)
         }
         return .success
     }

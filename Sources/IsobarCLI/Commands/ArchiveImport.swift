@@ -12,7 +12,7 @@ extension ArchiveCommand {
     /// records added in bounded batches) inside one transaction, so it is all or nothing: any bad line (see
     /// `ArchiveLineRules`, or longer than 1 MiB) is named with its line number and nothing is imported (exit code 6); an
     /// unreadable file is exit code 66.
-    func importArchive(_ invocation: Invocation, into store: UserDataStore, jsonl: Bool) async throws -> ExitCode {
+    func importArchive(_ invocation: Invocation, into store: UserDataStore, format: OutputFormat) async throws -> ExitCode {
         guard invocation.positionals.count == 2 else { throw UsageError("archive import needs a FILE (or - for stdin): isobar archive import FILE") }
         let path = invocation.positionals[1]
         let name = path == "-" ? "stdin" : path
@@ -35,10 +35,10 @@ extension ArchiveCommand {
         }
         let settled = try await store.foldSkill()
         let skipped = tally.records - count.steps - count.observations
-        context.output.write(jsonl ? JSONLine.text("archive_imported", [("steps", .integer(count.steps)), ("observations", .integer(count.observations)),
-                                                        ("skipped", .integer(skipped)), ("folded", .integer(settled)), ("path", .string(store.path))])
-                           : "Imported \(count.steps) forecast step(s) and \(count.observations) observation(s) into \(store.path) "
-                             + "(\(skipped) already there); \(settled) step(s) folded into the skill record.\n")
+        context.write(TextReport(people: { _ in "Imported \(count.steps) forecast step(s) and \(count.observations) observation(s) into \(store.path) "
+                             + "(\(skipped) already there); \(settled) step(s) folded into the skill record.\n" },
+                                 lines: { JSONLine.text("archive_imported", [("steps", .integer(count.steps)), ("observations", .integer(count.observations)),
+                                                        ("skipped", .integer(skipped)), ("folded", .integer(settled)), ("path", .string(store.path))]) }), as: format)
         return .success
     }
 }

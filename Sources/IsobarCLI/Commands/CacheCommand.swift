@@ -25,7 +25,7 @@ struct CacheCommand: IsobarCommand {
         let configuration = try context.loadConfiguration(invocation)
         if invocation.options.shared && action != "clear" { throw UsageError("--shared goes with cache clear only") }
         let shared = try context.sharedStoreURL(invocation, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
-        if invocation.options.shared { return try await clearShared(shared, jsonl: invocation.options.format == .jsonl) }
+        if invocation.options.shared { return try await clearShared(shared, format: invocation.options.format) }
         guard let directory = context.cacheDirectory(invocation, configuration) else {
             throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
         }
@@ -43,39 +43,47 @@ struct CacheCommand: IsobarCommand {
             throw ConfigurationError(warnings.withLock { $0.last } ?? "cannot use the cache in \(directory)")
         }
         for message in warnings.withLock({ $0 }) { context.warn(message) }
-        let jsonl = invocation.options.format == .jsonl
+        let format = invocation.options.format
         do {
             switch action {
             case "clear":
                 let removed = try await store.clear()
-                context.output.write(jsonl ? JSONLine.text("cache_cleared", [("removed", .integer(removed)), ("path", .string(store.path))])
-                                   : "Removed \(removed) cached answer(s) from \(store.path).\n")
+                context.write(TextReport(people: { _ in "Removed \(removed) cached answer(s) from \(store.path).\n" },
+                                         lines: { JSONLine.text("cache_cleared", [("removed", .integer(removed)), ("path", .string(store.path))]) }), as: format)
             case "prune":
                 let olderThan = invocation.options.olderThanSeconds
                 let now = context.time.now()
                 let removed = try await store.prune(fetchedBefore: now.addingTimeInterval(-olderThan),
                                                    ledgerBefore: now.addingTimeInterval(-31 * 86_400))
-                context.output.write(jsonl ? JSONLine.text("cache_pruned", [("removed", .integer(removed)), ("older_than_s", .number(olderThan))])
-                                   : "Removed \(removed) cached answer(s) fetched more than \(Int(olderThan)) s ago.\n")
+                context.write(TextReport(people: { _ in "Removed \(removed) cached answer(s) fetched more than \(Int(olderThan)) s ago.\n" },
+                                         lines: { JSONLine.text("cache_pruned", [("removed", .integer(removed)), ("older_than_s", .number(olderThan))]) }), as: format)
             default:
-                context.output.write(try await statistics(store, jsonl: jsonl))
-                if let shared { context.output.write(await sharedStatistics(shared, jsonl: jsonl)) }
+                context.write(statisticsReport(try await store.statistics(), location: store.path, fileBytes: store.fileSize), as: format)
+                if let shared, let report = await sharedStatistics(shared) { context.write(report, as: format) }
             }
-        } catch let error as StorageError {
+        } catch {
             throw ConfigurationError(error.message)
         }
         return .success
     }
 
-    private func statistics(_ store: Store, jsonl: Bool) async throws -> String {
-        try statisticsText(try await store.statistics(), location: store.path, fileBytes: store.fileSize, jsonl: jsonl)
-    }
-
-    /// The `cache stats` text (or JSON line) of one level; `level` is said in JSON lines when a shared store is configured.
-    func statisticsText(_ statistics: CacheStatistics, location: String, fileBytes: Int?, level: String? = nil, jsonl: Bool) throws -> String {
+    /// The `cache stats` report of one level; `level` is said in JSON lines when a shared store is configured.
+    func statisticsReport(_ statistics: CacheStatistics, location: String, fileBytes: Int?, level: String? = nil) -> TextReport {
         let now = context.time.now()
-        if jsonl {
-            return JSONLine.text("cache_stats", [
+        return TextReport(people: { width in
+            var table = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
+            table.leftAligned = [0, 1]
+            table.narrowing = TableLayouts.cacheStats
+            for entry in statistics.groups {
+                table.rows.append([Self.providerID(entry.provider), entry.slot, String(entry.count),
+                                   Self.age(now.timeIntervalSince(entry.oldest)), Self.age(now.timeIntervalSince(entry.newest))])
+            }
+            let total = statistics.groups.reduce(0) { $0 + $1.count }
+            let size = fileBytes.map { "\($0 / 1024) KiB on disk" } ?? "\(statistics.payloadBytes / 1024) KiB of answers"
+            let heading = TextWrap.fit("\(level == "shared" ? "Shared cache" : "Cache") \(location): \(total) answer(s), \(size)", width: width)
+            return heading + "\n" + (total > 0 ? table.render(width: width) : "")
+        }, lines: {
+            JSONLine.text("cache_stats", [
                 ("path", .string(location)), ("file_bytes", .integer(fileBytes ?? 0)), ("payload_bytes", .integer(statistics.payloadBytes)),
             ] + (level.map { [("level", JSONOutput.string($0))] } ?? []) + [
                 ("entries", .array(statistics.groups.map { entry in
@@ -84,18 +92,7 @@ struct CacheCommand: IsobarCommand {
                              ("newest_age_s", .number(now.timeIntervalSince(entry.newest).rounded()))])
                 })),
             ])
-        }
-        var table = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
-        table.leftAligned = [0, 1]
-        table.narrowing = TableLayouts.cacheStats
-        for entry in statistics.groups {
-            table.rows.append([Self.providerID(entry.provider), entry.slot, String(entry.count),
-                               Self.age(now.timeIntervalSince(entry.oldest)), Self.age(now.timeIntervalSince(entry.newest))])
-        }
-        let total = statistics.groups.reduce(0) { $0 + $1.count }
-        let size = fileBytes.map { "\($0 / 1024) KiB on disk" } ?? "\(statistics.payloadBytes / 1024) KiB of answers"
-        let heading = TextWrap.fit("\(level == "shared" ? "Shared cache" : "Cache") \(location): \(total) answer(s), \(size)", width: context.width)
-        return heading + "\n" + (total > 0 ? table.render(width: context.width) : "")
+        })
     }
 
     /// The provider id of a storage key (`open-meteo@3f2a…` → `open-meteo`).

@@ -49,7 +49,7 @@ struct CitiesCommand: IsobarCommand {
     private func listCities(_ cities: [Place], _ setup: WeatherSetup, _ invocation: Invocation) async -> ExitCode {
         guard !cities.isEmpty else {
             // JSON lines: no city, no line.
-            if invocation.options.format != .jsonl { context.output.write("You have no cities. Add one: isobar cities add PLACE\n") }
+            context.write(TextReport(people: { _ in "You have no cities. Add one: isobar cities add PLACE\n" }, lines: { "" }), as: invocation.options.format)
             return .success
         }
         var consensus = [ConsensusResult?](repeating: nil, count: cities.count)
@@ -83,10 +83,34 @@ struct CitiesCommand: IsobarCommand {
             setup.bindings.filter { !skipped.contains($0.provider.id) }.reduce(0) { $0 + $1.provider.sources.count }
         }
         let units = setup.units
-        if invocation.options.format == .jsonl {
+        context.write(TextReport(people: { width in
+            if Presentation(invocation.options, environment: context.environment).plain {
+                let name = { (id: String) in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id }
+                let country = context.countryNames()
+                return "Your cities, now:\n" + results.map { index, consensus, _ in
+                    PlainCities.sentence(number: index + 1, place: cities[index].spokenLabel(country: country(cities[index].countryCode)),
+                                         consensus: consensus, asked: asked[index], units: units, failures: failures[index], name: name)
+                }.joined() + replayNotice(recordings, setup).replacing("\n", with: ".\n")
+            } else {
+                var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
+                table.leftAligned = [1, 3, 5]
+                let notes = CityFailureNotes(failures, name: { id in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id },
+                                             demoPlaces: setup.demo ? context.demoPlaceNames() : nil)
+                table.narrowing = TableLayouts.cities
+                for (index, consensus, outcomes) in results {
+                    let current = consensus?.current
+                    let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
+                    let from = Set(outcomes.map(\.outcome.rawValue)).sorted().joined(separator: ", ") + notes.markers(city: index)
+                    table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
+                                       "\(consensus?.providers.count ?? 0)/\(asked[index])", from])
+                }
+                return table.render(width: width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: width)
+            }
+        }, lines: {
+            var written = ""
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
-                context.output.write(JSONLine.text("city", [
+                written += JSONLine.text("city", [
                     ("index", .integer(index + 1)), ("place", CommandContext.placeJSON(cities[index])),
                     ("units", .object([("temperature", .string(units.symbol(.temperature)))])),
                     ("temperature", .number(current?.values[.temperature].map { OutputNumber.converted($0.value, .temperature, units) })),
@@ -96,30 +120,10 @@ struct CitiesCommand: IsobarCommand {
                 ] + (failures[index].isEmpty ? [] : [("failures", .array(failures[index].map { failure in
                     .object([("provider", .string(failure.provider)), ("code", .string(failure.error.codeName)),
                              ("reason", .string(failure.error.reason?.rawValue)), ("message", .string(failure.error.message))])
-                }))])))
+                }))]))
             }
-        } else if Presentation(invocation.options, environment: context.environment).plain {
-            let name = { (id: String) in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id }
-            let country = context.countryNames()
-            context.output.write("Your cities, now:\n" + results.map { index, consensus, _ in
-                PlainCities.sentence(number: index + 1, place: cities[index].spokenLabel(country: country(cities[index].countryCode)),
-                                     consensus: consensus, asked: asked[index], units: units, failures: failures[index], name: name)
-            }.joined() + replayNotice(recordings, setup).replacing("\n", with: ".\n"))
-        } else {
-            var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
-            table.leftAligned = [1, 3, 5]
-            let notes = CityFailureNotes(failures, name: { id in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id },
-                                         demoPlaces: setup.demo ? context.demoPlaceNames() : nil)
-            table.narrowing = TableLayouts.cities
-            for (index, consensus, outcomes) in results {
-                let current = consensus?.current
-                let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
-                let from = Set(outcomes.map(\.outcome.rawValue)).sorted().joined(separator: ", ") + notes.markers(city: index)
-                table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
-                                   "\(consensus?.providers.count ?? 0)/\(asked[index])", from])
-            }
-            context.output.write(table.render(width: context.width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: context.width))
-        }
+            return written
+        }), as: invocation.options.format)
         return context.exitCode(results.flatMap { $0.2.map(\.outcome) }, minimum: nil)
     }
 

@@ -14,12 +14,9 @@ extension CitiesCommand {
         case .added(let position): (position, false)
         case .alreadyThere(let position): (position, true)
         }
-        if invocation.options.format == .jsonl {
-            context.output.write(JSONLine.text("city_added", [("index", .integer(position)), ("place", CommandContext.placeJSON(place)), ("already_there", .bool(already)),
-                                             ("runners_up", .array(resolution.runnersUp.map(CommandContext.placeJSON)))]))
-        } else {
-            context.output.write(already ? "\(place.fullLabel) is already city number \(position).\n" : "Added \(place.fullLabel) as city number \(position).\n")
-        }
+        context.write(TextReport(people: { _ in already ? "\(place.fullLabel) is already city number \(position).\n" : "Added \(place.fullLabel) as city number \(position).\n" },
+                                 lines: { JSONLine.text("city_added", [("index", .integer(position)), ("place", CommandContext.placeJSON(place)), ("already_there", .bool(already)),
+                                             ("runners_up", .array(resolution.runnersUp.map(CommandContext.placeJSON)))]) }), as: invocation.options.format)
         return .success
     }
 
@@ -29,9 +26,8 @@ extension CitiesCommand {
         let city = try NamedCity(text)
         switch try await store.removeCity(city.reference) {
         case .removed(let removed, let position):
-            context.output.write(invocation.options.format == .jsonl
-                ? JSONLine.text("city_removed", [("index", .integer(position)), ("place", CommandContext.placeJSON(removed))])
-                : "Removed \(removed.fullLabel).\n")
+            context.write(TextReport(people: { _ in "Removed \(removed.fullLabel).\n" },
+                                     lines: { JSONLine.text("city_removed", [("index", .integer(position)), ("place", CommandContext.placeJSON(removed))]) }), as: invocation.options.format)
             return .success
         case .noCity(let cities):
             throw city.missing(from: cities)
@@ -45,9 +41,8 @@ extension CitiesCommand {
         let destination = try NamedCity(to)
         switch try await store.moveCity(city.reference, to: destination.reference) {
         case .moved(let moved, let source, let target):
-            context.output.write(invocation.options.format == .jsonl
-                ? JSONLine.text("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", CommandContext.placeJSON(moved))])
-                : "Moved \(moved.fullLabel) to number \(target).\n")
+            context.write(TextReport(people: { _ in "Moved \(moved.fullLabel) to number \(target).\n" },
+                                     lines: { JSONLine.text("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", CommandContext.placeJSON(moved))]) }), as: invocation.options.format)
             return .success
         case .noCity(let cities):
             throw city.missing(from: cities)

@@ -43,6 +43,11 @@ struct CommandContext: Sendable {
     /// Prints a warning line on stderr.
     func warn(_ message: String) { errors.write("isobar: warning: \(message)\n") }
 
+    /// Writes `report` in `format`: its text for people, fitted to this output's width, or its JSON lines.
+    func write(_ report: some CommandReport, as format: OutputFormat) {
+        RendererFactory.write(report, as: format, width: width, to: output)
+    }
+
     /// The width this command's output must fit, or nil for no limit.
     var width: Int? { TerminalWidth.resolve(environment: environment, output: output) }
 }

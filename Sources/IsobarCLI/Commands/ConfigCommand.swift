@@ -47,20 +47,20 @@ struct ConfigCommand: IsobarCommand {
             let keys = try arguments.first.map { [try settingKey($0, in: file.text, path: file.path)] } ?? allSettingKeys(file.text)
             let source = file.created ? "the bundled defaults" : file.path
             var text = ""
+            var lines = ""
             for key in keys {
                 let (name, setting, value) = describe(key, file.text)
                 let inEffect = value ?? setting.defaultValue
-                if invocation.options.format == .jsonl {
-                    text += JSONLine.text("config_value", [("key", .string(name)), ("value", inEffect.map(setting.json) ?? .null), ("set", .bool(value != nil)),
-                                                  ("file", file.created ? .null : .string(file.path))])
-                } else if arguments.isEmpty {
+                if arguments.isEmpty {
                     text += "\(name) = \(inEffect.map(setting.shown) ?? "(not set)")\(value == nil && inEffect != nil ? " (default)" : "")\n"
                 } else if let inEffect {
                     text += setting.shown(inEffect) + "\n"
                 }
+                lines += JSONLine.text("config_value", [("key", .string(name)), ("value", inEffect.map(setting.json) ?? .null), ("set", .bool(value != nil)),
+                                                        ("file", file.created ? .null : .string(file.path))])
             }
-            if arguments.isEmpty && invocation.options.format != .jsonl { text = "Settings of \(source):\n\n" + text }
-            context.output.write(text)
+            if arguments.isEmpty { text = "Settings of \(source):\n\n" + text }
+            context.write(TextReport(people: { _ in text }, lines: { lines }), as: invocation.options.format)
             return .success
         }
     }
@@ -70,11 +70,8 @@ struct ConfigCommand: IsobarCommand {
         guard let path = invocation.options.configFile ?? context.userConfigurationPath() else {
             throw ConfigurationError("no place for your configuration file: set XDG_CONFIG_HOME or HOME, or pass --config FILE")
         }
-        if invocation.options.format == .jsonl {
-            context.output.write(JSONLine.text("config_path", [("path", .string(path)), ("exists", .bool(ConfigurationFile.isPresent(path)))]))
-        } else {
-            context.output.write(path + "\n")
-        }
+        context.write(TextReport(people: { _ in path + "\n" },
+                                 lines: { JSONLine.text("config_path", [("path", .string(path)), ("exists", .bool(ConfigurationFile.isPresent(path)))]) }), as: invocation.options.format)
         return .success
     }
 
@@ -105,13 +102,11 @@ struct ConfigCommand: IsobarCommand {
         }
         let (name, setting, stored) = describe(resolved, file.text)
         let shown = stored.map(setting.shown) ?? ""
-        if invocation.options.format == .jsonl {
-            context.output.write(JSONLine.text("config_changed", [("key", .string(name)), ("value", stored.map(setting.json) ?? .null), ("file", .string(file.path)),
-                                                 ("created", .bool(file.created))]))
-        } else {
-            let made = file.created ? ", made with the bundled defaults' providers" : ""
-            context.output.write(TextWrap.fit("Set \(name) = \(shown) in \(file.path)\(made).\n", width: context.width))
-        }
+        let made = file.created ? ", made with the bundled defaults' providers" : ""
+        context.write(TextReport(people: { TextWrap.fit("Set \(name) = \(shown) in \(file.path)\(made).\n", width: $0) }, lines: {
+            JSONLine.text("config_changed", [("key", .string(name)), ("value", stored.map(setting.json) ?? .null), ("file", .string(file.path)),
+                                                 ("created", .bool(file.created))])
+        }), as: invocation.options.format)
         return .success
     }
 

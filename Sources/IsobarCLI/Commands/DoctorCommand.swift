@@ -75,14 +75,12 @@ struct DoctorCommand: IsobarCommand {
             if let shared = await sharedStoreCheck(invocation, configuration, deadline: deadline) { checks.append(shared) }
         }
         checks.append(clockCheck(dates))
-        if invocation.options.format == .jsonl {
-            context.output.write(checks.map { JSONLine.text("doctor_check", $0.members) }.joined())
-        } else {
-            let marks = DoctorMarks.choose(environment: context.environment)
-            let failed = checks.filter { $0.status == .failed }.count
-            let summary = failed == 0 ? "All \(checks.count) checks passed.\n" : "\(failed) of \(checks.count) checks failed.\n"
-            context.output.write(checks.map { $0.text(marks) }.joined() + "\n" + summary)
-        }
+        let marks = DoctorMarks.choose(environment: context.environment)
+        let failed = checks.filter { $0.status == .failed }.count
+        let summary = failed == 0 ? "All \(checks.count) checks passed.\n" : "\(failed) of \(checks.count) checks failed.\n"
+        context.write(TextReport(people: { _ in checks.map { $0.text(marks) }.joined() + "\n" + summary }, lines: {
+            checks.map { JSONLine.text("doctor_check", $0.members) }.joined()
+        }), as: invocation.options.format)
         return checks.contains { $0.status == .failed } ? .checkFailed : .success
     }
 

@@ -29,17 +29,13 @@ struct HomeCommand: IsobarCommand {
         case "set":
             let resolution = try await context.resolvePlace(invocation.positionals[1], setup: setup, parsed: invocation)
             try await store.setHome(resolution.place, now: context.time.now())
-            context.output.write(invocation.options.format == .jsonl
-                ? JSONLine.text("home_set", [("place", CommandContext.placeJSON(resolution.place)), ("runners_up", .array(resolution.runnersUp.map(CommandContext.placeJSON)))])
-                : "Home is now \(resolution.place.fullLabel).\n")
+            context.write(TextReport(people: { _ in "Home is now \(resolution.place.fullLabel).\n" },
+                                     lines: { JSONLine.text("home_set", [("place", CommandContext.placeJSON(resolution.place)), ("runners_up", .array(resolution.runnersUp.map(CommandContext.placeJSON)))]) }), as: invocation.options.format)
             return .success
         case "unset":
             let removed = try await store.unsetHome()
-            if invocation.options.format == .jsonl {
-                context.output.write(JSONLine.text("home_unset", [("place", removed.map(CommandContext.placeJSON) ?? .null)]))
-            } else {
-                context.output.write(removed.map { "Home unset (it was \($0.fullLabel)); isobar now shows your first city.\n" } ?? "No home was set.\n")
-            }
+            context.write(TextReport(people: { _ in removed.map { "Home unset (it was \($0.fullLabel)); isobar now shows your first city.\n" } ?? "No home was set.\n" },
+                                     lines: { JSONLine.text("home_unset", [("place", removed.map(CommandContext.placeJSON) ?? .null)]) }), as: invocation.options.format)
             return .success
         default:
             return try await showHome(store, setup, invocation)

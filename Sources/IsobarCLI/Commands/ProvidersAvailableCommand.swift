@@ -17,29 +17,24 @@ struct ProvidersAvailableCommand {
         }
         let configuration = try context.loadConfiguration(invocation)
         let found = ExecDiscovery.discover(environment: context.environment)
-        if invocation.options.format == .jsonl {
-            context.output.write(found.programs.map { program in
-                JSONLine.text("plugin_available", [
-                    ("provider", .string(program.name)), ("path", .string(program.path)),
-                    ("state", .string(Self.pluginStatus(program, configuration).rawValue)),
-                    ("shadowed", .array(found.shadowed.filter { $0.usedInstead == program.path }.map { .string($0.program.path) })),
-                ])
-            }.joined())
-            return .success
-        }
         let folders = ExecDiscovery.folders(environment: context.environment).joined(separator: ":")
-        guard !found.programs.isEmpty else {
-            context.output.write(TextWrap.fit("No plug-in programs (\(ExecDiscovery.prefix)NAME) in \(folders).\n", width: context.width))
-            return .success
-        }
-        var text = "Plug-in programs found (none runs until you enable it: isobar providers enable NAME):\n\n"
+        var text = found.programs.isEmpty ? "No plug-in programs (\(ExecDiscovery.prefix)NAME) in \(folders).\n"
+            : "Plug-in programs found (none runs until you enable it: isobar providers enable NAME):\n\n"
         for program in found.programs {
             text += "\(program.name): \(program.path) (\(Self.pluginStatus(program, configuration).words))\n"
             for hidden in found.shadowed where hidden.usedInstead == program.path {
                 text += "  shadows \(hidden.program.path), never used\n"
             }
         }
-        context.output.write(TextWrap.fit(text, width: context.width))
+        context.write(TextReport(people: { TextWrap.fit(text, width: $0) }, lines: {
+            found.programs.map { program in
+                JSONLine.text("plugin_available", [
+                    ("provider", .string(program.name)), ("path", .string(program.path)),
+                    ("state", .string(Self.pluginStatus(program, configuration).rawValue)),
+                    ("shadowed", .array(found.shadowed.filter { $0.usedInstead == program.path }.map { .string($0.program.path) })),
+                ])
+            }.joined()
+        }), as: invocation.options.format)
         return .success
     }
 

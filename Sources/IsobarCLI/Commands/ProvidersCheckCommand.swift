@@ -28,16 +28,13 @@ struct ProvidersCheckCommand {
         let secret = entry.replay == nil ? provider.grantedKey ?? context.registry.key(entry, context.environment) : nil
         let verdicts = await ConformanceVerdicts.check(provider, transport: binding.transport, place: place, secret: secret, time: context.time)
         let failed = verdicts.filter { $0.outcome == .fail }
-        if invocation.options.format == .jsonl {
-            context.output.write(verdicts.map { verdict in
+        context.write(TextReport(people: { _ in checkReport(verdicts, provider: provider, mode: entry.replay.map { "replay \($0)" } ?? "live", place: place) },
+                                 lines: { verdicts.map { verdict in
                 JSONLine.text("provider_check", [
                     ("provider", .string(provider.id)), ("place", CommandContext.placeJSON(place)), ("rule", .string(verdict.rule)),
                     ("verdict", .string(verdict.outcome.rawValue)), ("detail", .string(verdict.detail)),
                 ])
-            }.joined())
-        } else {
-            context.output.write(checkReport(verdicts, provider: provider, mode: entry.replay.map { "replay \($0)" } ?? "live", place: place))
-        }
+            }.joined() }), as: invocation.options.format)
         return failed.isEmpty ? .success : .checkFailed
     }
 

@@ -37,9 +37,9 @@ struct ProvidersCommand: IsobarCommand {
             : context.engineStorage(store, shared: shared, bindings: bindings, maxAgeSeconds: invocation.options.maxAgeSeconds)
         let now = context.time.now()
         let diagnostics = context.diagnosticLog(invocation)
-        let jsonl = invocation.options.format == .jsonl
-        var text = jsonl ? "" : "Providers (\(configuration.file ?? "built-in defaults")):\n\n"
-        if let shared, !jsonl { text += "Limits, cooldowns and breakers shared through \(shared.store.location).\n\n" }
+        var text = "Providers (\(configuration.file ?? "built-in defaults")):\n\n"
+        var lines = ""
+        if let shared { text += "Limits, cooldowns and breakers shared through \(shared.store.location).\n\n" }
         for binding in bindings {
             let provider = binding.provider
             let entry = configuration.providers.first { $0.id == provider.id }
@@ -63,24 +63,21 @@ struct ProvidersCommand: IsobarCommand {
                 return (now.timeIntervalSince(openedAt) < EngineOptions().breakerOpenSeconds ? "open since \(Self.utc(openedAt))" : "half-open")
                     + (last.isEmpty ? "" : " (after \(state.failures) failed attempts\(last))")
             } ?? "closed"
-            if jsonl {
-                text += JSONLine.text("provider_info", [
-                    ("provider", .string(provider.id)), ("provider_name", .string(provider.displayName)), ("provider_type", .string(entry?.type ?? "")),
-                    ("mode", .string(entry?.replay == nil ? "live" : "replay")), ("configured", .bool(configured)),
-                    ("kinds", .array(DataKind.allCases.filter(capabilities.kinds.contains).map { .string($0.rawValue) })),
-                    ("horizon_days", .integer(capabilities.horizonDays)), ("step_hours", .integer(capabilities.stepHours)),
-                    ("geocoding", .bool(capabilities.geocoding)),
-                    ("ttl_s", .object([("current", .number(binding.policy.map { OutputNumber.round3($0.currentTTLSeconds) })),
-                                       ("forecast", .number(binding.policy.map { OutputNumber.round3($0.forecastTTLSeconds) }))])),
-                    ("rate_limits", .array(zip(limits, usage).map { limit, used in
-                        .object([("limit", .number(OutputNumber.round3(limit.limit))), ("per_s", .number(OutputNumber.round3(limit.perSeconds))),
-                                 ("used", .number(OutputNumber.round3(used)))])
-                    })),
-                    ("cooldown_until", .string(cooldown.map { CivilTime.iso($0.until, utcOffsetSeconds: 0) })),
-                    ("breaker", .string(breakerText)),
-                ])
-                continue
-            }
+            lines += JSONLine.text("provider_info", [
+                ("provider", .string(provider.id)), ("provider_name", .string(provider.displayName)), ("provider_type", .string(entry?.type ?? "")),
+                ("mode", .string(entry?.replay == nil ? "live" : "replay")), ("configured", .bool(configured)),
+                ("kinds", .array(DataKind.allCases.filter(capabilities.kinds.contains).map { .string($0.rawValue) })),
+                ("horizon_days", .integer(capabilities.horizonDays)), ("step_hours", .integer(capabilities.stepHours)),
+                ("geocoding", .bool(capabilities.geocoding)),
+                ("ttl_s", .object([("current", .number(binding.policy.map { OutputNumber.round3($0.currentTTLSeconds) })),
+                                   ("forecast", .number(binding.policy.map { OutputNumber.round3($0.forecastTTLSeconds) }))])),
+                ("rate_limits", .array(zip(limits, usage).map { limit, used in
+                    .object([("limit", .number(OutputNumber.round3(limit.limit))), ("per_s", .number(OutputNumber.round3(limit.perSeconds))),
+                             ("used", .number(OutputNumber.round3(used)))])
+                })),
+                ("cooldown_until", .string(cooldown.map { CivilTime.iso($0.until, utcOffsetSeconds: 0) })),
+                ("breaker", .string(breakerText)),
+            ])
             text += "\(provider.id) (\(provider.displayName), type \(entry?.type ?? "?")): \(mode)"
             text += configured ? "\n" : ", NOT CONFIGURED: \(keyAdvice)\n"
             for note in entry?.options.notes ?? [] { text += "  \(note)\n" }
@@ -98,8 +95,8 @@ struct ProvidersCommand: IsobarCommand {
             }
             text += "\n"
         }
-        if let problems = Self.problemSummary(diagnostics) { text += jsonl ? "" : problems + "\n" }
-        context.output.write(jsonl ? text : TextWrap.fit(text, width: context.width))
+        if let problems = Self.problemSummary(diagnostics) { text += problems + "\n" }
+        context.write(TextReport(people: { TextWrap.fit(text, width: $0) }, lines: { lines }), as: invocation.options.format)
         return .success
     }
 

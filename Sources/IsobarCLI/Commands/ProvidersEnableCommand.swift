@@ -45,19 +45,17 @@ struct ProvidersEnableCommand {
         if let failure = PrivateFiles.replaceFile(file.path, with: bytes) {
             throw ConfigurationError("cannot write \(failure.file) (\(String(cString: strerror(failure.errorNumber)))); nothing was changed")
         }
-        if invocation.options.format == .jsonl {
-            context.output.write(JSONLine.text(enable ? "provider_enabled" : "provider_disabled", [
-                ("provider", .string(name)), ("file", .string(file.path)), ("path", .string(program?.path)), ("created", .bool(file.created)),
-            ]))
-            return .success
-        }
         var text = enable ? "Enabled \(name)" : "Disabled \(name)"
         if let program { text += " (the plug-in program \(program.path))" }
         text += " in \(file.path)"
         if file.created { text += ", made with the bundled defaults' providers" }
         text += enable ? "; it is asked from the next command on.\n"
             : "; the entry is kept with \"enabled\": false (isobar providers enable \(name) turns it back on).\n"
-        context.output.write(TextWrap.fit(text, width: context.width))
+        context.write(TextReport(people: { TextWrap.fit(text, width: $0) }, lines: {
+            JSONLine.text(enable ? "provider_enabled" : "provider_disabled", [
+                ("provider", .string(name)), ("file", .string(file.path)), ("path", .string(program?.path)), ("created", .bool(file.created)),
+            ])
+        }), as: invocation.options.format)
         return .success
     }
 }

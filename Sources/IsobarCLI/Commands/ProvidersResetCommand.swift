@@ -50,13 +50,12 @@ struct ProvidersResetCommand {
             throw ConfigurationError(error.message)
         }
         let names = targets.map(\.provider.id)
-        if invocation.options.format == .jsonl {
-            context.output.write(names.map { JSONLine.text("provider_reset", [("provider", .string($0))]) }.joined())
-        } else if names.isEmpty {
-            context.output.write("No provider keeps a cooldown or breaker (replays only); nothing to reset.\n")
-        } else {
-            context.output.write("Cleared the cooldown and breaker of \(names.joined(separator: ", ")).\n")
-        }
+        context.write(TextReport(people: { _ in
+            names.isEmpty ? "No provider keeps a cooldown or breaker (replays only); nothing to reset.\n"
+                : "Cleared the cooldown and breaker of \(names.joined(separator: ", ")).\n"
+        }, lines: {
+            names.map { JSONLine.text("provider_reset", [("provider", .string($0))]) }.joined()
+        }), as: invocation.options.format)
         return .success
     }
 }

@@ -61,11 +61,7 @@ struct SearchCommand: IsobarCommand {
             store = try await context.userData(prepared.configuration)
         }
         let query = text.trimmingSpaces()
-        if invocation.options.format == .jsonl {
-            for (index, result) in results.enumerated() {
-                context.output.write(JSONLine.text("place", [("rank", .integer(index + 1)), ("place", CommandContext.placeJSON(result.place))] + result.jsonMembers))
-            }
-        } else {
+        context.write(TextReport(people: { width in
             var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
             table.leftAligned = [1, 2, 3, 6, 8]
             table.narrowing = TableLayouts.search
@@ -75,8 +71,14 @@ struct SearchCommand: IsobarCommand {
                                    JSONOutput.format(place.coordinate.latitude), JSONOutput.format(place.coordinate.longitude),
                                    place.timeZoneIdentifier ?? "", result.population.map(String.init) ?? "", result.matchedText(query: query)])
             }
-            context.output.write(table.render(width: context.width))
-        }
+            return table.render(width: width)
+        }, lines: {
+            var written = ""
+            for (index, result) in results.enumerated() {
+                written += JSONLine.text("place", [("rank", .integer(index + 1)), ("place", CommandContext.placeJSON(result.place))] + result.jsonMembers)
+            }
+            return written
+        }), as: invocation.options.format)
         guard let store, let prepared = setup else { return .success }
         let chosen = results[0].place
         _ = try await store.cities(seed: context.seedCities(), now: context.time.now())

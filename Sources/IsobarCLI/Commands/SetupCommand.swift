@@ -41,7 +41,7 @@ struct SetupCommand: IsobarCommand {
             throw UsageError("--key-env: '\(key.type)' is not a provider type that needs a key; those are \(keyed.map(\.type).joined(separator: ", "))")
         }
         var choices = SetupChoices(contact: options.contact, keys: options.keyVariables, units: options.units ?? .metric)
-        if context.prompter.isTerminal && !options.yes && options.format == .table { try ask(&choices, types: types) }
+        if context.prompter.isTerminal && !options.yes && options.format.isForPeople { try ask(&choices, types: types) }
 
         var entries: [JSONOutput] = []
         var included: [String] = []
@@ -82,17 +82,15 @@ struct SetupCommand: IsobarCommand {
             throw ConfigurationError("cannot write \(failure.file) (\(String(cString: strerror(failure.errorNumber)))); nothing was changed")
         }
         let next = "isobar doctor"
-        if options.format == .jsonl {
-            context.output.write(JSONLine.text("setup_written", [
-                ("file", .string(path)), ("providers", .array(included.map { .string($0) })), ("backup", .string(backup)), ("next", .string(next)),
-            ]))
-            return .success
-        }
         var text = "Wrote \(path) with \(included.joined(separator: ", ")).\n"
         if let backup { text += "The earlier file is kept as \(backup).\n" }
         if !leftOut.isEmpty { text += "Left out: \(leftOut.joined(separator: "; ")).\n" }
         text += "Next: \(next) (checks that everything works), then isobar Minsk.\n"
-        context.output.write(TextWrap.fit(text, width: context.width))
+        context.write(TextReport(people: { TextWrap.fit(text, width: $0) }, lines: {
+            JSONLine.text("setup_written", [
+                ("file", .string(path)), ("providers", .array(included.map { .string($0) })), ("backup", .string(backup)), ("next", .string(next)),
+            ])
+        }), as: options.format)
         return .success
     }
 

@@ -27,20 +27,12 @@ struct VerifyCommand: IsobarCommand {
         }
         let scores = try await verificationScores(invocation, quantity: quantity, near: place)
         let units = invocation.options.units ?? configuration.units
-        switch invocation.options.format {
-        case .jsonl:
-            for line in scores.lines(units: units) { context.output.write(JSONLine.text("score", line)) }
-        case .csv:
-            context.output.write(VerifyCSV(scores: scores, units: units, place: place?.fullLabel).text)
-        case .table:
-            context.output.write(VerifyTable(scores: scores, units: units, place: place?.fullLabel, demo: invocation.options.demo,
-                                     width: context.width).text)
-            if invocation.options.chart {
-                let glyphs = ChartGlyphs.choose(ascii: invocation.options.ascii, environment: context.environment)
-                let palette = ChartPalette(enabled: context.output.isTerminal && context.environment["NO_COLOR"] == nil)
-                context.output.write("\n" + VerifyChart(scores: scores, units: units, width: context.width ?? 80, glyphs: glyphs, palette: palette).render())
-            }
-        }
+        let chart = invocation.options.chart
+            ? (glyphs: ChartGlyphs.choose(ascii: invocation.options.ascii, environment: context.environment),
+               palette: ChartPalette(enabled: context.output.isTerminal && context.environment["NO_COLOR"] == nil))
+            : nil
+        context.write(VerifyReport(scores: scores, units: units, place: place?.fullLabel, demo: invocation.options.demo, chart: chart),
+                      as: invocation.options.format)
         return .success
     }
 

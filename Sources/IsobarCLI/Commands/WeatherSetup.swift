@@ -106,7 +106,7 @@ extension CommandContext {
         defer { waiting.stop() }
         for await event in engine(setup).run(WeatherRequest(place: place, kinds: presentation.kinds(for: view, format: parsed.options.format))) {
             // Nothing else may share the terminal line with the notice.
-            if parsed.options.format != .table || event.providerID == nil { waiting.stop() }
+            if !parsed.options.format.isForPeople || event.providerID == nil { waiting.stop() }
             if let outcome = event.outcome, !event.isOutsideCoverage { outcomes.append(outcome) }
             if case .result(_, let result) = event {
                 reports.append(result.report)
