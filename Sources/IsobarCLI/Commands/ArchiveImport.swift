@@ -32,7 +32,7 @@ extension IsobarCommandLine {
             errors.write("isobar: nothing was imported: \(tally.bad) line(s) are not archive export lines\n")
             return .badImport
         }
-        let settled = try await store.foldSkill()
+        let settled = try await store.foldSkill(families: await configuredFamilies(parsed))
         let skipped = tally.records - count.steps - count.observations
         output.write(jsonl ? line("archive_imported", [("steps", .integer(count.steps)), ("observations", .integer(count.observations)),
                                                         ("skipped", .integer(skipped)), ("folded", .integer(settled)), ("path", .string(store.path))])
