@@ -15,6 +15,8 @@ public struct OpenMeteoProvider: WeatherProvider {
         public var apiKey: String?
         /// Weather models asked for in the one request (`models=`), each a source of its own; empty for Open-Meteo's best match.
         public var models: [String]
+        /// Where past forecasts are asked (`previous_runs_url`); nil for Open-Meteo's Previous Runs API.
+        public var previousRunsURL: RequestURL?
 
         /// Creates a configuration.
         public init(id: String = "open-meteo", baseURL: RequestURL = RequestURL(string: "https://api.open-meteo.com")!,

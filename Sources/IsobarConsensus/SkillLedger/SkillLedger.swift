@@ -30,6 +30,11 @@ public enum SkillLayout {
     public static let sourceSize = histogram + ErrorHistogram.bins
     /// A pair's sums over the cases both forecast: Σw, Σw·ea, Σw·eb, Σw·ea², Σw·eb², Σw·ea·eb.
     public static let pairSize = 6
+    /// A source's recent sums (`SkillLedger.recentHalfLifeDays`): Σw, Σw·e, Σw·|e|, Σw·e².
+    public static let recentSize = 4
+    /// The consensus's out-of-sample coverage sums: Σw, Σw of truths inside the 80 % interval (plain weights), then the
+    /// same with bias corrections.
+    public static let coverageSize = 4
     /// The consensus's sums: histograms of its errors (plain weights, then bias-corrected) and of its inputs' spread
     /// (plain, then corrected), `ErrorHistogram.bins` values each.
     public static let consensusSize = 4 * ErrorHistogram.bins
@@ -49,6 +54,12 @@ public struct SkillGroup: Sendable, Equatable {
     public var consensus: DecayedSums?
     /// Each source's Brier sums, by provider id.
     public var brier: [String: DecayedSums] = [:]
+    /// Each source's recent error sums (the fast view, `SkillLedger.recentHalfLife`), by provider id.
+    public var recent: [String: DecayedSums] = [:]
+    /// How often the 80 % interval the record gave held the truth, scored as each case was folded in (out of sample).
+    public var coverage: DecayedSums?
+    /// Each source's backfilled pairs (`isobar learn`: past forecasts, not Isobar's archive), Σw, by provider id.
+    public var backfill: [String: DecayedSums] = [:]
 
     /// An empty group.
     public init() {}
@@ -60,6 +71,10 @@ public struct SkillGroup: Sendable, Equatable {
         for (id, sums) in other.pairs { result.pairs[id] = result.pairs[id].map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
         for (id, sums) in other.brier { result.brier[id] = result.brier[id].map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
         if let sums = other.consensus { result.consensus = result.consensus.map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
+        if let sums = other.coverage { result.coverage = result.coverage.map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
+        for (id, sums) in other.backfill { result.backfill[id] = result.backfill[id].map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
+        let recentHalfLife = SkillLedger.recentHalfLife
+        for (id, sums) in other.recent { result.recent[id] = result.recent[id].map { $0.merged(with: sums, halfLife: recentHalfLife) } ?? sums }
         return result
     }
 
@@ -80,12 +95,22 @@ public struct SkillLedger: Sendable, Equatable {
     public static let halfLifeDays = 14.0
     /// The half-life in seconds.
     public static var halfLife: Double { halfLifeDays * 86_400 }
+    /// The half-life of the recent view of each source's errors, in days: short enough to see a change within days,
+    /// long enough to hold a few days of pairs.
+    public static let recentHalfLifeDays = 3.0
+    /// The recent half-life in seconds.
+    public static var recentHalfLife: Double { recentHalfLifeDays * 86_400 }
 
     /// The groups, by key.
     public var groups: [SkillGroupKey: SkillGroup] = [:]
 
     /// An empty ledger.
     public init() {}
+
+    /// The latest valid time (seconds since 1970) any backfill folded in, when one did.
+    public var latestBackfill: Double? {
+        groups.values.flatMap(\.backfill.values).map(\.asOf).filter(\.isFinite).max()
+    }
 
     /// Both ledgers together.
     public func merged(with other: SkillLedger) -> SkillLedger {
@@ -123,6 +148,7 @@ public struct SkillLedger: Sendable, Equatable {
         for (key, entry) in chosen {
             record.fields[key] = entry.group.skill(key.quantity, now: time, settings: settings, declared: declared, configuration: configuration)
         }
+        record.carryChanges(settings: settings, configuration: configuration)
         return record
     }
 
