@@ -7,6 +7,7 @@ extension UserDataStore {
     /// The kinds of member a group's rows hold.
     enum SkillRowKind: String {
         case source, pair, consensus, brier, recent, coverage, backfill
+        case recentConsensus = "recent_consensus"
     }
 
     /// The stored record of one place (every place when the coordinates are nil).
@@ -36,6 +37,7 @@ extension UserDataStore {
             case .recent: group.recent[member] = sums
             case .coverage: group.coverage = sums
             case .backfill: group.backfill[member] = sums
+            case .recentConsensus: group.recentConsensus = sums
             }
             ledger.groups[key] = group
         }
@@ -55,6 +57,7 @@ extension UserDataStore {
             rows += group.backfill.map { (.backfill, $0.key, $0.value) }
             if let consensus = group.consensus { rows.append((.consensus, "", consensus)) }
             if let coverage = group.coverage { rows.append((.coverage, "", coverage)) }
+            if let recent = group.recentConsensus { rows.append((.recentConsensus, "", recent)) }
             for (kind, member, sums) in rows {
                 try connection.query("""
                     INSERT INTO skill(latitude, longitude, basis, field, lead, kind, member, as_of, count, sums)

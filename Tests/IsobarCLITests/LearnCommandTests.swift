@@ -61,12 +61,10 @@ struct PastWorld {
     }
 }
 
-@Suite(.tags(.realTime)) struct LearnCommandTests {
-    let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
-    let world = PastWorld()
-
-    /// A server for both sources (past forecasts when `previous_day` is asked, else the forecast), and counts of requests.
-    func server(previousStatus: Int = 200) throws -> LoopbackServer {
+extension PastWorld {
+    /// A server for both sources: past forecasts when `previous_day` is asked, else the forecast, and the station's reports.
+    static func server(previousStatus: Int = 200) throws -> LoopbackServer {
+        let world = PastWorld()
         let (previous, forecast, reports) = (world.previousRuns(days: 37), world.forecast(), world.reports(days: 40))
         return try LoopbackServer { request in
             switch request.path {
@@ -79,7 +77,8 @@ struct PastWorld {
         }
     }
 
-    func configuration(_ server: LoopbackServer, observations: Bool = true) throws -> String {
+    /// A configuration of one open-meteo entry with three models and a metar observations entry, all at `server`.
+    static func configuration(_ server: LoopbackServer, observations: Bool = true) throws -> String {
         let observing = observations ? #", "observations": {"type": "metar", "archive_url": "\#(server.baseURL)"}"# : ""
         return try temporaryConfiguration("""
         {"providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)", "previous_runs_url": "\(server.baseURL)",
@@ -87,9 +86,19 @@ struct PastWorld {
         """)
     }
 
-    func environment() -> [String: String] {
+    /// A fresh data and cache folder, and the clock of this machine (the served days end today).
+    static func environment() -> [String: String] {
         ["XDG_DATA_HOME": temporaryDirectory("learn-data"), "XDG_CACHE_HOME": temporaryDirectory("learn-cache"), "ISOBAR_TIME_SHIFT": "0"]
     }
+}
+
+@Suite(.tags(.realTime)) struct LearnCommandTests {
+    let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
+    func server(previousStatus: Int = 200) throws -> LoopbackServer { try PastWorld.server(previousStatus: previousStatus) }
+    func configuration(_ server: LoopbackServer, observations: Bool = true) throws -> String {
+        try PastWorld.configuration(server, observations: observations)
+    }
+    func environment() -> [String: String] { PastWorld.environment() }
 
     @Test func pastForecastsAndReportsMakeLearnedWeightsFromTheFirstDay() async throws {
         let server = try server()

@@ -94,7 +94,7 @@ struct Backfill {
         for failure in gathered.failures { cli.errors.write("isobar: \(failure)\n") }
         if invocation.options.format == .jsonl {
             cli.output.write(cli.line("learned", [
-                ("place", .string(place.name)), ("days", .integer(days)), ("station", .string(station)),
+                ("place", IsobarCommandLine.placeJSON(place)), ("days", .integer(days)), ("station", .string(station)),
                 ("observations", .integer(observations.count)), ("pairs", .integer(tally.folded)), ("skipped", .integer(tally.skipped)),
                 ("basis", .string("backfill")), ("sources", .array(gathered.sources.map(JSONOutput.string))),
                 ("archive_only", .array(gathered.withoutPast.map(JSONOutput.string))),

@@ -47,6 +47,37 @@ public enum ChangeRule {
         return view
     }
 
+    /// How much wider the interval must be because the consensus's own recent errors exceed what the record's quantiles
+    /// were gathered from: `√(MSE_recent / MSE_long)` when the recent mean square error is larger by more than
+    /// `z_b × √((m₄ − MSE²) × (1/n_r + 1/n_l))` (a source's test at the looser 95 % point: an interval widened by chance
+    /// costs a little sharpness, one left narrow after a change costs its honesty), else 1. `column` picks the plain (1) or the
+    /// bias-corrected (2) recent sums; `counts` are the long histogram of the same errors.
+    static func consensusWidening(_ recent: DecayedSums, column: Int, now: Double, long: DecayedSums, counts: ArraySlice<Double>,
+                                  histogram: ErrorHistogram, floor: Double) -> Double {
+        let total = recent.values[0]
+        guard total > 0 else { return 1 }
+        let pairs = total * recent.factor(at: now, halfLife: SkillLedger.recentHalfLife)
+        let longPairs = counts.reduce(0, +) * long.factor(at: now, halfLife: SkillLedger.halfLife)
+        guard pairs >= minimumRecentPairs, longPairs > 0, let square = secondMoment(histogram, counts),
+              let fourth = fourthMoment(histogram, counts) else { return 1 }
+        let smallest = (floor / 20) * (floor / 20)
+        let recentSquare = recent.values[column] / total
+        let spreadOfSquares = max(fourth - square * square, smallest * smallest)
+        guard recentSquare - square > biasZ * (spreadOfSquares * (1 / pairs + 1 / longPairs)).squareRoot() else { return 1 }
+        return (recentSquare / max(square, smallest)).squareRoot()
+    }
+
+    /// The mean square of the errors held in `counts`, each at its bin's middle; nil when empty.
+    static func secondMoment(_ histogram: ErrorHistogram, _ counts: ArraySlice<Double>) -> Double? {
+        var (total, sum) = (0.0, 0.0)
+        for (offset, weight) in counts.enumerated() where weight > 0 {
+            let center = histogram.center(errorBin: offset)
+            total += weight
+            sum += weight * center * center
+        }
+        return total > 0 ? sum / total : nil
+    }
+
     /// The mean fourth power of the errors held in `counts`, each at its bin's middle; nil when empty.
     static func fourthMoment(_ histogram: ErrorHistogram, _ counts: ArraySlice<Double>) -> Double? {
         var (total, sum) = (0.0, 0.0)
@@ -64,14 +95,21 @@ extension SkillRecord {
     /// forecast two days ahead is checked two days after it is issued): in each longer bucket where its recent view did
     /// not win, a source whose errors grew (`changeRatio` above 1) has its error variance scaled by the largest ratio seen
     /// at a shorter lead, its weights are learned again and the interval widened by as much as the consensus's expected
-    /// error grew. Errors that shrank are not carried: a source is trusted more only where its own pairs show it.
+    /// error grew; an interval widened at a shorter lead is widened at least as much at the longer ones. Errors that
+    /// shrank are not carried: a source is trusted more only where its own pairs show it.
     mutating func carryChanges(settings: ConsensusLearning, configuration: ConsensusConfiguration) {
         for quantity in Set(fields.keys.map(\.quantity)) {
             let floor = configuration.floor(quantity)
             var ratios: [String: Double] = [:]
+            var widest = 1.0
             for bucket in LeadBucket.allCases {
                 let key = SkillKey(quantity, bucket)
                 guard var skill = fields[key] else { continue }
+                // The consensus's errors grew at a shorter lead: they will here too, once these leads are verified.
+                let grown = widest
+                widest = max(widest, skill.widening)
+                skill.widening = max(skill.widening, grown)
+                fields[key] = skill
                 let before = skill
                 var carried = false
                 for (id, source) in skill.sources where !source.isRecent {

@@ -97,6 +97,10 @@ public struct SkillFolder: Sendable {
             group.consensus!.values[offset * bins + histogram.bin(error: outcome.error)] += weight
             group.consensus!.values[(2 + offset) * bins + histogram.bin(spread: outcome.spread)] += weight
         }
+        if group.recentConsensus == nil { group.recentConsensus = DecayedSums(size: SkillLayout.recentConsensusSize) }
+        let recentWeight = group.recentConsensus!.weight(at: item.validAt, halfLife: SkillLedger.recentHalfLife)
+        group.recentConsensus!.values[0] += recentWeight
+        for (offset, outcome) in scored.enumerated() { group.recentConsensus!.values[1 + offset] += recentWeight * outcome.error * outcome.error }
         guard scored.allSatisfy({ $0.inside != nil }) else { return }
         if group.coverage == nil { group.coverage = DecayedSums(size: SkillLayout.coverageSize) }
         let coverageWeight = group.coverage!.weight(at: item.validAt, halfLife: halfLife)

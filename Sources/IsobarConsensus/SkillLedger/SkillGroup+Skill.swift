@@ -44,6 +44,11 @@ extension SkillGroup {
                 skill.quantiles = ErrorQuantiles(low: low, high: high,
                                                  typicalSpread: histogram.spreadQuantile(consensus.values[spreads], 0.5) ?? 0)
             }
+            if let recent = recentConsensus {
+                let grown = ChangeRule.consensusWidening(recent, column: settings.biasCorrection ? 2 : 1, now: now, long: consensus,
+                                                         counts: consensus.values[errors], histogram: histogram, floor: floor)
+                skill.widening = max(skill.widening, grown)
+            }
         }
         return skill
     }

@@ -35,6 +35,8 @@ public enum SkillLayout {
     /// The consensus's out-of-sample coverage sums: Σw, Σw of truths inside the 80 % interval (plain weights), then the
     /// same with bias corrections.
     public static let coverageSize = 4
+    /// The consensus's recent error sums (`SkillLedger.recentHalfLifeDays`): Σw, Σw·e² (plain), Σw·e² (bias-corrected).
+    public static let recentConsensusSize = 3
     /// The consensus's sums: histograms of its errors (plain weights, then bias-corrected) and of its inputs' spread
     /// (plain, then corrected), `ErrorHistogram.bins` values each.
     public static let consensusSize = 4 * ErrorHistogram.bins
@@ -58,6 +60,8 @@ public struct SkillGroup: Sendable, Equatable {
     public var recent: [String: DecayedSums] = [:]
     /// How often the 80 % interval the record gave held the truth, scored as each case was folded in (out of sample).
     public var coverage: DecayedSums?
+    /// The consensus's recent squared errors (the fast view of its out-of-sample errors), when any case was scored.
+    public var recentConsensus: DecayedSums?
     /// Each source's backfilled pairs (`isobar learn`: past forecasts, not Isobar's archive), Σw, by provider id.
     public var backfill: [String: DecayedSums] = [:]
 
@@ -75,6 +79,9 @@ public struct SkillGroup: Sendable, Equatable {
         for (id, sums) in other.backfill { result.backfill[id] = result.backfill[id].map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
         let recentHalfLife = SkillLedger.recentHalfLife
         for (id, sums) in other.recent { result.recent[id] = result.recent[id].map { $0.merged(with: sums, halfLife: recentHalfLife) } ?? sums }
+        if let sums = other.recentConsensus {
+            result.recentConsensus = result.recentConsensus.map { $0.merged(with: sums, halfLife: recentHalfLife) } ?? sums
+        }
         return result
     }
 
