@@ -116,6 +116,12 @@ extension PastWorld {
         #expect(forecast.code == 0, "\(forecast.stderr)")
         let consensus = try #require(try parseLines(forecast).last)
         #expect(try consensus.string("weighting") == "learned")
+        // verify says where each source's record came from, and how often the learned interval held the truth by lead.
+        let verify = await runCLI(["verify", "Minsk", "--config", config], environment: environment)
+        #expect(verify.code == 0, "\(verify.stderr)")
+        #expect(verify.stdout.contains("Learned from past forecasts (isobar learn, basis backfill): "
+            + PastWorld.models.map { "open-meteo/\($0)" }.joined(separator: ", ")))
+        #expect(verify.stdout.contains("80 % interval held the truth (scored out of sample): 1-3d "))
         // A second run finds nothing new to learn.
         let again = try #require(try parseLines(await runCLI(["learn", "Minsk", "--config", config, "--json"], environment: environment,
                                                             transport: curl)).first)

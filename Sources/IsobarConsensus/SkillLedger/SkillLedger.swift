@@ -181,6 +181,33 @@ public struct SkillLedger: Sendable, Equatable {
         return scores
     }
 
+    /// The share of truths the learned consensus's 80 % interval held, scored out of sample as each case of `field` near
+    /// `place` was folded (plain weights), by lead bucket, as of `now`; buckets with no scored case are absent.
+    public func intervalCoverage(field: String, near place: String?, now: Date) -> [LeadBucket: Double] {
+        var sums: [LeadBucket: (weight: Double, inside: Double)] = [:]
+        for (key, group) in groups(near: place) where key.field == field {
+            guard let coverage = group.coverage else { continue }
+            let factor = coverage.factor(at: now.timeIntervalSince1970, halfLife: Self.halfLife)
+            sums[key.bucket, default: (0, 0)].weight += coverage.values[0] * factor
+            sums[key.bucket, default: (0, 0)].inside += coverage.values[1] * factor
+        }
+        return sums.filter { $0.value.weight > 0 }.mapValues { $0.inside / $0.weight }
+    }
+
+    /// The sources of `field` near `place` whose pairs came mostly from backfill (`isobar learn`), as of `now`.
+    public func backfilledSources(field: String, near place: String?, now: Date) -> Set<String> {
+        var weights: [String: (all: Double, backfill: Double)] = [:]
+        for (key, group) in groups(near: place) where key.field == field {
+            for (id, sums) in group.sources {
+                weights[id, default: (0, 0)].all += sums.values[SkillLayout.weight] * sums.factor(at: now.timeIntervalSince1970, halfLife: Self.halfLife)
+            }
+            for (id, sums) in group.backfill {
+                weights[id, default: (0, 0)].backfill += sums.values[0] * sums.factor(at: now.timeIntervalSince1970, halfLife: Self.halfLife)
+            }
+        }
+        return Set(weights.filter { $0.value.all > 0 && $0.value.backfill > $0.value.all / 2 }.keys)
+    }
+
     /// Every (provider, bucket, basis) Brier sums of `field` (the chance of precipitation) near `place`, as of `now`.
     public func brierScores(field: String, near place: String?, now: Date) -> [ScoreKey: BrierSums] {
         let time = now.timeIntervalSince1970
