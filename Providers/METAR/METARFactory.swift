@@ -4,12 +4,17 @@ import IsobarCore
 public struct METAROptions: Sendable, Equatable {
     /// `max_distance_km`: how far from the place a station may be; nil for the provider's default.
     public var maxDistanceKilometres: Double?
+    /// `archive_url`: where `isobar learn` asks for past reports; nil for the IEM ASOS archive.
+    public var archiveURL: RequestURL?
 
     /// Options with that distance.
-    public init(maxDistanceKilometres: Double?) { self.maxDistanceKilometres = maxDistanceKilometres }
+    public init(maxDistanceKilometres: Double?, archiveURL: RequestURL? = nil) {
+        self.maxDistanceKilometres = maxDistanceKilometres
+        self.archiveURL = archiveURL
+    }
 
     /// The keys a metar entry has of its own.
-    public static let keys = ["max_distance_km"]
+    public static let keys = ["max_distance_km", "archive_url"]
 
     /// `max_distance_km`, 1 to 500, when present.
     public static func read(_ source: OptionSource) throws(OptionError) -> ProviderOptions {
@@ -19,7 +24,15 @@ public struct METAROptions: Sendable, Equatable {
             if let distance, !(1...500).contains(distance) {
                 throw OptionError("\(entry.path).max_distance_km must be between 1 and 500")
             }
-            return ProviderOptions(METAROptions(maxDistanceKilometres: distance))
+            var archiveURL: RequestURL?
+            if let text = try entry.optionalString("archive_url") {
+                guard let url = RequestURL(string: text),
+                      url.scheme == "https" || (url.scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(url.host)) else {
+                    throw OptionError("\(entry.path).archive_url must be an https URL (plain http only for loopback hosts)")
+                }
+                archiveURL = url
+            }
+            return ProviderOptions(METAROptions(maxDistanceKilometres: distance, archiveURL: archiveURL))
         }
     }
 }
@@ -43,6 +56,7 @@ extension METARProvider {
             if let distance = context.settings.options.value(as: METAROptions.self)?.maxDistanceKilometres {
                 configuration.maxDistanceKilometres = distance
             }
+            if let url = context.settings.options.value(as: METAROptions.self)?.archiveURL { configuration.archiveURL = url }
             return METARProvider(configuration: configuration)
         })
 

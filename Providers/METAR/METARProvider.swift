@@ -19,6 +19,8 @@ public struct METARProvider: WeatherProvider {
         public var candidates = 5
         /// How old a report may be and still stand for now, in seconds.
         public var maxAgeSeconds: Double = 3 * 3_600
+        /// Where past reports are asked (`isobar learn`): the IEM ASOS archive unless the entry's `archive_url` says otherwise.
+        public var archiveURL = METARProvider.archiveURL
 
         /// Creates a configuration choosing among `stations`.
         public init(id: String = "metar", baseURL: RequestURL = RequestURL(string: "https://aviationweather.gov")!, stations: METARStations) {

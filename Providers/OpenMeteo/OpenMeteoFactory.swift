@@ -11,6 +11,7 @@ extension OpenMeteoProvider {
             if let url = settings.baseURL { configuration.baseURL = url }
             if !settings.isReplay { configuration.apiKey = settings.apiKey }
             configuration.models = settings.options.value(as: OpenMeteoOptions.self)?.models ?? []
+            configuration.previousRunsURL = settings.options.value(as: OpenMeteoOptions.self)?.previousRunsURL
             return OpenMeteoProvider(configuration: configuration)
         },
         geocoder: { context in

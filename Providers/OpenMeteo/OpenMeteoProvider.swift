@@ -15,6 +15,8 @@ public struct OpenMeteoProvider: WeatherProvider {
         public var apiKey: String?
         /// Weather models asked for in the one request (`models=`), each a source of its own; empty for Open-Meteo's best match.
         public var models: [String]
+        /// Where past forecasts are asked (`previous_runs_url`); nil for Open-Meteo's Previous Runs API.
+        public var previousRunsURL: RequestURL?
 
         /// Creates a configuration.
         public init(id: String = "open-meteo", baseURL: RequestURL = RequestURL(string: "https://api.open-meteo.com")!,
@@ -81,17 +83,27 @@ public struct OpenMeteoProvider: WeatherProvider {
         return max(1, variables / 10 * max(1, Double(configuration.forecastDays) / 14))
     }
 
-    /// Itself, or one source per model (`<id>/<model>`, named after the model), every one of family `open-meteo`:
-    /// Open-Meteo's best match is itself one of these models, so none of them is independent of the others.
+    /// Itself, or one source per model (`<id>/<model>`, named after the model), every one of the family of its service
+    /// (`family(of:)`): entries at one endpoint share an upstream, entries at different endpoints are independent unless
+    /// the record finds their errors correlated. The models of one request share it (Open-Meteo's best match is itself
+    /// one of them).
     public var sources: [SourceIdentity] {
-        guard !configuration.models.isEmpty else { return [SourceIdentity(id: id, name: displayName, family: Self.family)] }
+        let family = Self.family(of: configuration.baseURL)
+        guard !configuration.models.isEmpty else { return [SourceIdentity(id: id, name: displayName, family: family)] }
         return configuration.models.map { model in
-            SourceIdentity(id: "\(id)/\(model)", name: "\(displayName) \(OpenMeteoModels.name(of: model))", family: Self.family, providerID: id)
+            SourceIdentity(id: "\(id)/\(model)", name: "\(displayName) \(OpenMeteoModels.name(of: model))", family: family, providerID: id)
         }
     }
 
-    /// The family of every Open-Meteo source.
+    /// The family of the sources served at Open-Meteo's own hosts.
     public static let family = "open-meteo"
+
+    /// The family of the sources served at `baseURL`: `open-meteo` at Open-Meteo's own hosts (the free and the
+    /// commercial service run the same models), `open-meteo@<host[:port]>` at any other endpoint.
+    public static func family(of baseURL: RequestURL) -> String {
+        let ownHosts: Set<String> = ["api.open-meteo.com", "customer-api.open-meteo.com"]
+        return ownHosts.contains(baseURL.host) && baseURL.port == nil ? family : "\(family)@\(baseURL.authority)"
+    }
 
     /// Creates the provider.
     public init(configuration: Configuration = Configuration()) {

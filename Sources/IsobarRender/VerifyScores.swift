@@ -19,6 +19,10 @@ public struct VerifyScores: Sendable {
     public let observationCounts: [ObservationBasis: Int]
     /// Stations of each basis that is a source of reports (METAR), sorted.
     public let stations: [ObservationBasis: [String]]
+    /// The share of truths the learned consensus's 80 % interval held (out of sample), by lead bucket.
+    public let coverage: [LeadBucket: Double]
+    /// The sources whose record came mostly from past forecasts (`isobar learn`), the others' from the archive.
+    public let backfilled: Set<String>
 
     /// Pairs the steps with the observations as of `now`, folding them into a record held in memory.
     public init(quantity: Quantity, steps: [ArchivedStep], observations: [ArchivedObservation], now: Date) {
@@ -34,6 +38,8 @@ public struct VerifyScores: Sendable {
         let chance = Quantity.precipitationProbability.rawValue
         errors = field == chance ? [:] : ledger.errorScores(field: field, near: place, now: now)
         brier = field == chance || quantity == .temperature ? ledger.brierScores(field: chance, near: place, now: now) : [:]
+        coverage = field == chance ? [:] : ledger.intervalCoverage(field: field, near: place, now: now)
+        backfilled = ledger.backfilledSources(field: field, near: place, now: now)
         var counts: [ObservationBasis: Int] = [:]
         var stations: [ObservationBasis: Set<String>] = [:]
         for observation in observations where observation.values[field] != nil || field == chance {

@@ -51,6 +51,14 @@ public struct VerifyTable: Sendable {
                 text += "Brier score of the precipitation chance (0 is perfect; always saying 50 % scores 0.25); * the best at that lead time.\n"
             }
         }
+        if !scores.coverage.isEmpty {
+            let cells = scores.coverage.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \(TableRenderer.fixed($0.value * 100, decimals: 0)) %" }
+            text += "\nThe learned consensus's 80 % interval held the truth (scored out of sample): \(cells.joined(separator: ", ")).\n"
+        }
+        if !scores.backfilled.isEmpty {
+            text += "Learned from past forecasts (isobar learn, basis backfill): \(scores.backfilled.sorted().joined(separator: ", ")); "
+                + "the others from the archive.\n"
+        }
         text += "\nBias, RMSE, hit rate, skill against persistence and the Brier skill: --json or --format csv.\n"
         return TextWrap.fit(text, width: width)
     }

@@ -26,11 +26,14 @@ struct SimulatedWorld {
             truth.append(4 + 6 * sin(2 * .pi * Double(hour % 24 - 9) / 24) + anomaly)
         }
         var forecasts: [[[Double]]] = []
+        let lastHour = Double(max(1, days * 24 + forecastHours - 1))
         for day in 0..<days {
             let shared = (0..<forecastHours).map { _ in random.normal(sigma: scenario.sharedSigma) }
             forecasts.append(scenario.sources.map { source in
-                (0..<forecastHours).map { lead in
-                    var value = truth[day * 24 + lead] + source.bias + random.normal(sigma: source.sigma)
+                let sigma = day >= days - source.breakDays ? source.sigma * source.breakFactor : source.sigma
+                return (0..<forecastHours).map { lead in
+                    let drift = source.drift * Double(day * 24 + lead) / lastHour
+                    var value = truth[day * 24 + lead] + source.bias + drift + random.normal(sigma: sigma)
                     if source.sharesError { value += shared[lead] }
                     if source.spikeChance > 0, Double.random(in: 0..<1, using: &random) < source.spikeChance {
                         value += Bool.random(using: &random) ? source.spikeSize : -source.spikeSize

@@ -23,7 +23,7 @@ public enum Simulation {
         let today = SimulatedDay()
         let bindings = scenario.sources.indices.map { index in
             let source = scenario.sources[index]
-            let provider = OpenMeteoProvider(configuration: .init(id: source.id, baseURL: RequestURL(string: "http://127.0.0.1:9")!,
+            let provider = OpenMeteoProvider(configuration: .init(id: source.id, baseURL: endpoint(of: source, in: scenario),
                                                                   forecastDays: max(1, settings.forecastHours / 24)))
             let transport = StubTransport { _ in
                 let body = world.body(day: today.value, source: index)
@@ -31,6 +31,7 @@ public enum Simulation {
             }
             return ProviderBinding(provider: provider, transport: transport)
         }
+        let families = Dictionary(bindings.flatMap(\.provider.sources).map { ($0.id, $0.family) }, uniquingKeysWith: { first, _ in first })
         let store = try await UserDataStore.open(directory: directory)
         var tally = Tally(scenario: scenario.name, sources: scenario.sources.map(\.id))
         for day in 0..<days {
@@ -44,7 +45,7 @@ public enum Simulation {
             let (reports, plain) = try await ask(bindings, clock: clock, learning: ConsensusLearning(biasCorrection: settings.biasCorrection))
             if day >= settings.historyDays {
                 var learning = ConsensusLearning(biasCorrection: settings.biasCorrection)
-                learning.record = try await store.skillRecord(near: place, now: clock.now(), settings: learning)
+                learning.record = try await store.skillRecord(near: place, now: clock.now(), settings: learning, families: families)
                 let (_, learned) = try await ask(bindings, clock: clock, learning: learning)
                 tally.add(plain: plain, learned: learned, world: world, day: day, hours: settings.forecastHours)
                 if let skill = learning.record.fields[SkillKey(.temperature, .hours0to6)] {
@@ -55,6 +56,14 @@ public enum Simulation {
             for report in reports { try await store.archive(report) }
         }
         return tally.finish()
+    }
+
+    /// The endpoint a source is served from: one per upstream (sources of one upstream share it, and so their family),
+    /// never reached (the transports are stubs).
+    static func endpoint(of source: SimulatedSource, in scenario: SimulationScenario) -> RequestURL {
+        let key = source.upstream ?? source.id
+        let index = scenario.sources.firstIndex { ($0.upstream ?? $0.id) == key } ?? 0
+        return RequestURL(string: "http://127.0.0.1:\(9_001 + index)")!
     }
 
     /// Asks every source through an engine with `learning`, returning the answers and the consensus.
@@ -91,6 +100,7 @@ struct Tally {
     var singles: [String: Double] = [:]
     var mean = 0.0, median = 0.0, plain = 0.0, learned = 0.0, learnedSigned = 0.0
     var covered = 0, spreadCovered = 0, recordBased = 0, count = 0
+    var wild = 0, wildLeftOutEqual = 0, wildLeftOutLearned = 0
 
     init(scenario: String, sources: [String]) {
         outcome = SimulationOutcome(scenario: scenario)
@@ -107,6 +117,11 @@ struct Tally {
             let truth = world.truth[hour]
             let values = base.inputs.map(\.value)
             for input in base.inputs { singles[input.provider, default: 0] += abs(input.value - truth) }
+            for (index, input) in base.inputs.enumerated() where abs(input.value - truth) >= SimulationOutcome.wildError {
+                wild += 1
+                if input.isOutlier { wildLeftOutEqual += 1 }
+                if refined.inputs.indices.contains(index), refined.inputs[index].isOutlier { wildLeftOutLearned += 1 }
+            }
             mean += abs(values.reduce(0, +) / Double(values.count) - truth)
             median += abs(WeightedMedian.median(values.map { WeightedMedian.Entry($0) })! - truth)
             plain += abs(base.value - truth)
@@ -135,6 +150,9 @@ struct Tally {
         result.coverage = Double(covered) / n
         result.spreadCoverage = Double(spreadCovered) / n
         result.recordBasedShare = Double(recordBased) / n
+        result.wildInputs = wild
+        result.wildLeftOutEqual = Double(wildLeftOutEqual) / Double(max(1, wild))
+        result.wildLeftOutLearned = Double(wildLeftOutLearned) / Double(max(1, wild))
         return result
     }
 }

@@ -12,15 +12,28 @@ public struct SimulatedSource: Sendable {
     public var spikeSize: Double = 0
     /// True when it carries the scenario's shared error (a copy of one upstream model).
     public var sharesError = false
+    /// The endpoint it is served from: sources of one upstream share one (and so a declared family); nil for its own.
+    public var upstream: String?
+    /// Bias gained over the run, °C: 0 at the first hour, this much at the last, in a straight line (a drifting source).
+    public var drift = 0.0
+    /// Its noise is multiplied by this in the forecasts of the run's last `breakDays` days (a source that breaks).
+    public var breakFactor = 1.0
+    /// The number of days at the end of the run whose forecasts carry `breakFactor`.
+    public var breakDays = 0
 
     /// Creates a source.
-    public init(_ id: String, sigma: Double, bias: Double = 0, spikeChance: Double = 0, spikeSize: Double = 0, sharesError: Bool = false) {
+    public init(_ id: String, sigma: Double, bias: Double = 0, spikeChance: Double = 0, spikeSize: Double = 0, sharesError: Bool = false,
+                upstream: String? = nil, drift: Double = 0, breakFactor: Double = 1, breakDays: Int = 0) {
         self.id = id
         self.sigma = sigma
         self.bias = bias
         self.spikeChance = spikeChance
         self.spikeSize = spikeSize
         self.sharesError = sharesError
+        self.upstream = upstream
+        self.drift = drift
+        self.breakFactor = breakFactor
+        self.breakDays = breakDays
     }
 }
 
@@ -58,14 +71,24 @@ public struct SimulationScenario: Sendable {
     public static let twoSources = SimulationScenario("two, one +3 °C", sources: [
         SimulatedSource("good", sigma: 1.0), SimulatedSource("warm", sigma: 1.0, bias: 3),
     ])
-    /// Two copies of one model (a shared error of σ 1.5 °C, 0.4 °C each of their own) and one independent source (σ 1.5 °C).
+    /// Two copies of one model served from one endpoint (a shared error of σ 1.5 °C, 0.4 °C each of their own) and one
+    /// independent source (σ 1.5 °C).
     public static let correlated = SimulationScenario("correlated pair + one", sources: [
-        SimulatedSource("copy-1", sigma: 0.4, sharesError: true), SimulatedSource("copy-2", sigma: 0.4, sharesError: true),
+        SimulatedSource("copy-1", sigma: 0.4, sharesError: true, upstream: "copy"), SimulatedSource("copy-2", sigma: 0.4, sharesError: true, upstream: "copy"),
         SimulatedSource("independent", sigma: 1.5),
     ], sharedSigma: 1.5)
+    /// Three providers, one drifting from no bias to +2 °C over the run.
+    public static let drifting = SimulationScenario("three, one drifts to +2 °C", sources: [
+        SimulatedSource("a", sigma: 1.0), SimulatedSource("b", sigma: 1.2), SimulatedSource("drifting", sigma: 1.0, drift: 2),
+    ])
+    /// Four providers with unequal noise whose best (σ 0.7 °C) triples its errors in the run's last 5 days.
+    public static let breaking = SimulationScenario("best breaks, last 5 days", sources: [
+        SimulatedSource("best", sigma: 0.7, breakFactor: 3, breakDays: 5), SimulatedSource("b", sigma: 1.0),
+        SimulatedSource("c", sigma: 1.2), SimulatedSource("d", sigma: 1.4),
+    ])
 
     /// Every scenario, in table order.
-    public static let all: [SimulationScenario] = [honest, biased, spiky, twoSources, correlated]
+    public static let all: [SimulationScenario] = [honest, biased, spiky, twoSources, correlated, drifting, breaking]
 }
 
 /// How long and how large a simulation is.
@@ -120,6 +143,15 @@ public struct SimulationOutcome: Sendable {
     public var corrections: [String: Double] = [:]
     /// The learned weight of each source at the last evaluation, 0–6 h ahead.
     public var weights: [String: Double] = [:]
+    /// Judged inputs at least `wildError` from the truth.
+    public var wildInputs = 0
+    /// Share of those left out as outliers by the merge without history (equal weights).
+    public var wildLeftOutEqual = 0.0
+    /// Share of those left out as outliers by the learned merge.
+    public var wildLeftOutLearned = 0.0
+
+    /// An input this far from the truth (°C) is wild: beyond what the simulated sources' own noise reaches but by chance.
+    public static let wildError = 5.0
 
     /// The best single source's MAE.
     public var bestSingle: Double { singles.values.min() ?? .nan }

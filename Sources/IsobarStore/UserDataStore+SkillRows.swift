@@ -6,7 +6,8 @@ import IsobarEngine
 extension UserDataStore {
     /// The kinds of member a group's rows hold.
     enum SkillRowKind: String {
-        case source, pair, consensus, brier
+        case source, pair, consensus, brier, recent, coverage, backfill
+        case recentConsensus = "recent_consensus"
     }
 
     /// The stored record of one place (every place when the coordinates are nil).
@@ -33,6 +34,10 @@ extension UserDataStore {
             case .pair: group.pairs[member] = sums
             case .consensus: group.consensus = sums
             case .brier: group.brier[member] = sums
+            case .recent: group.recent[member] = sums
+            case .coverage: group.coverage = sums
+            case .backfill: group.backfill[member] = sums
+            case .recentConsensus: group.recentConsensus = sums
             }
             ledger.groups[key] = group
         }
@@ -48,7 +53,11 @@ extension UserDataStore {
             var rows: [(SkillRowKind, String, DecayedSums)] = group.sources.map { (.source, $0.key, $0.value) }
             rows += group.pairs.map { (.pair, $0.key, $0.value) }
             rows += group.brier.map { (.brier, $0.key, $0.value) }
+            rows += group.recent.map { (.recent, $0.key, $0.value) }
+            rows += group.backfill.map { (.backfill, $0.key, $0.value) }
             if let consensus = group.consensus { rows.append((.consensus, "", consensus)) }
+            if let coverage = group.coverage { rows.append((.coverage, "", coverage)) }
+            if let recent = group.recentConsensus { rows.append((.recentConsensus, "", recent)) }
             for (kind, member, sums) in rows {
                 try connection.query("""
                     INSERT INTO skill(latitude, longitude, basis, field, lead, kind, member, as_of, count, sums)

@@ -129,6 +129,6 @@ import Testing
                                            contents: Data(#"{"providers": [{"type": "open-meteo", "command": ["x"]}]}"#.utf8))
         let misplaced = await runCLI(["providers", "--config", directory + "/b.json"])
         #expect(misplaced.code == 78)
-        #expect(misplaced.stderr.contains("unknown key 'command' at $.providers[0] (type open-meteo takes, besides the common keys, only models)"))
+        #expect(misplaced.stderr.contains("unknown key 'command' at $.providers[0] (type open-meteo takes, besides the common keys, only models, previous_runs_url)"))
     }
 }

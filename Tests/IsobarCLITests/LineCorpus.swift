@@ -1,5 +1,6 @@
 import Foundation
 import IsobarCore
+import IsobarHTTP
 import IsobarStore
 
 /// Every kind of JSON line Isobar writes, gathered by running each command that writes them: the golden runs' files, and
@@ -68,6 +69,11 @@ enum LineCorpus {
             let run = await runCLI(arguments + ["--json"], environment: environment)
             runs.append(Run(command: "isobar " + (arguments + ["--json"]).joined(separator: " "), lines: run.lines))
         }
+        // learn, against past forecasts and reports served on this machine.
+        let server = try PastWorld.server()
+        let learned = await runCLI(["learn", "Minsk", "--config", try PastWorld.configuration(server), "--json"],
+                                   environment: PastWorld.environment(), transport: { CurlTransport(userAgent: "isobar/test") })
+        runs.append(Run(command: "isobar learn Minsk --json", lines: learned.lines))
         return runs
     }
 

@@ -123,7 +123,7 @@ private func configuration(toys: [String], toyKeys: String = "") throws -> Strin
         try #"{"providers": [{"type": "open-meteo", "offset_c": 1}]}"#.write(toFile: file, atomically: true, encoding: .utf8)
         let run = await runCLI(["compare", "Minsk", "--config", file], registry: registry)
         #expect(run.code == 78)
-        #expect(run.stderr.contains("unknown key 'offset_c' at $.providers[0] (type open-meteo takes, besides the common keys, only models)"),
+        #expect(run.stderr.contains("unknown key 'offset_c' at $.providers[0] (type open-meteo takes, besides the common keys, only models, previous_runs_url)"),
                 "\(run.stderr)")
         // Without the toy in the registry, its key is unknown everywhere.
         let toyFile = temporaryDirectory("registry") + "/toy.json"

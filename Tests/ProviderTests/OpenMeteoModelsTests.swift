@@ -99,6 +99,22 @@ struct OpenMeteoModelsTests {
         #expect(OpenMeteoProvider().sources == [SourceIdentity(id: "open-meteo", name: "Open-Meteo", family: "open-meteo")])
     }
 
+    @Test("the family is the endpoint's: one upstream at one endpoint, five endpoints are five families")
+    func familiesByEndpoint() throws {
+        func entry(_ id: String, _ url: String, models: [String] = []) throws -> OpenMeteoProvider {
+            OpenMeteoProvider(configuration: .init(id: id, baseURL: try #require(RequestURL(string: url)), models: models))
+        }
+        let five = try (0..<5).map { try entry("om\($0)", "http://127.0.0.1:\(8_001 + $0)") }
+        let families = five.flatMap(\.sources).map(\.family)
+        #expect(Set(families).count == 5)
+        #expect(families.first == "open-meteo@127.0.0.1:8001")
+        // Two entries at one endpoint are one upstream, whatever their ids; the commercial host runs the same models.
+        #expect(try entry("a", "https://mirror.example").sources[0].family == entry("b", "https://mirror.example").sources[0].family)
+        #expect(try entry("a", "https://customer-api.open-meteo.com").sources[0].family == "open-meteo")
+        #expect(try entry("a", "https://api.open-meteo.com:8443").sources[0].family == "open-meteo@api.open-meteo.com:8443")
+        #expect(try Set(entry("m", "https://mirror.example", models: models).sources.map(\.family)) == ["open-meteo@mirror.example"])
+    }
+
     @Test("a fetch answers with one source report per model, in the configured order")
     func fetch() async throws {
         let provider = OpenMeteoProvider(configuration: .init(models: models))

@@ -53,6 +53,8 @@ public struct CommandOptions: Sendable, Equatable {
     public var help = false
     /// `--days` (forecast).
     public var days = 7
+    /// `--days` of `learn`: the past days learned from (1–92), nil when not given.
+    public var pastDays: Int?
     /// `--hourly` (forecast).
     public var hourly = false
     /// `--limit` (search).
@@ -235,10 +237,18 @@ public struct Invocation: Sendable {
 
     /// Parses and validates `arguments` for `command`.
     public init(_ arguments: [String], command: CommandSpec) throws(UsageError) {
-        let parsed = try ArgumentParser.parse(arguments, command: command, options: command.options)
+        var parsed = try ArgumentParser.parse(arguments, command: command, options: command.options)
         self.command = command
         positionals = parsed.positionals
+        // `learn --days` counts days back, up to what the sources keep, not forecast days.
+        let pastDays = command.name == LearnCommand.spec.name ? parsed.options.removeValue(forKey: "days") : nil
         options = try CommandOptions(parsed)
+        if let pastDays {
+            guard let days = Int(pastDays), (1...LearnCommand.maximumDays).contains(days) else {
+                throw UsageError("--days takes a whole number from 1 to \(LearnCommand.maximumDays), not '\(pastDays)'")
+            }
+            options.pastDays = days
+        }
     }
 
     /// A command with no arguments and default options.

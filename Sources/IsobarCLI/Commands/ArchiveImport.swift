@@ -33,7 +33,7 @@ extension ArchiveCommand {
             context.errors.write("isobar: nothing was imported: \(tally.bad) line(s) are not archive export lines\n")
             return .badImport
         }
-        let settled = try await store.foldSkill()
+        let settled = try await store.foldSkill(families: await context.configuredFamilies(invocation))
         let skipped = tally.records - count.steps - count.observations
         context.write(TextReport(people: { _ in "Imported \(count.steps) forecast step(s) and \(count.observations) observation(s) into \(store.path) "
                              + "(\(skipped) already there); \(settled) step(s) folded into the skill record.\n" },

@@ -21,7 +21,7 @@ extension IsobarCommand {
 enum CommandTable {
     static let all: [any IsobarCommand.Type] = [
         CompareCommand.self, NowCommand.self, ForecastCommand.self, BatchCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
-        CacheCommand.self, ArchiveCommand.self, VerifyCommand.self, ProvidersCommand.self,
+        CacheCommand.self, ArchiveCommand.self, VerifyCommand.self, LearnCommand.self, ProvidersCommand.self,
         DoctorCommand.self, SetupCommand.self, ConfigCommand.self, CompletionsCommand.self,
     ]
 

@@ -37,8 +37,7 @@ extension CommandContext {
     func learned(_ setup: WeatherSetup, near place: Place?) async -> WeatherSetup {
         guard var learning = setup.consensus.learning else { return setup }
         var setup = setup
-        let families = Dictionary(setup.bindings.flatMap(\.provider.sources).map { ($0.id, $0.family) },
-                                  uniquingKeysWith: { first, _ in first })
+        let families = SourceFamilies.of(setup.bindings)
         if setup.demo {
             do {
                 let demo = try demoLedger(families: families)

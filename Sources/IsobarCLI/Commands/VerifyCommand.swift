@@ -41,9 +41,11 @@ struct VerifyCommand: IsobarCommand {
     /// coordinates) when one is given.
     private func verificationScores(_ invocation: Invocation, quantity: Quantity, near place: Place?) async throws -> VerifyScores {
         let key = place.map(UserDataStore.placeKey)
+        // The family rule of live commands, so that the record is folded alike whichever command folds it first.
+        let families = await context.configuredFamilies(invocation)
         if invocation.options.demo {
             // Folded once per process, every place at once (a place's pairs fold alone, so its part is the same).
-            let demo = try context.demoLedger(families: [:])
+            let demo = try context.demoLedger(families: families)
             var observations = demo.observations
             if let place {
                 let latitude = (place.coordinate.latitude * 100).rounded() / 100, longitude = (place.coordinate.longitude * 100).rounded() / 100
@@ -53,7 +55,7 @@ struct VerifyCommand: IsobarCommand {
         }
         guard let directory = context.userDataDirectory() else { throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME") }
         let store = try await UserDataStore.open(directory: directory)
-        try await store.foldSkill()
+        try await store.foldSkill(families: families)
         return VerifyScores(quantity: quantity, ledger: try await store.skillLedger(near: place), near: key,
                             observations: try await store.archivedObservations(near: place), now: context.time.now())
     }

@@ -81,11 +81,8 @@ public enum ConsensusV2 {
         refined.value = min(max(outcome.value, range.lowerBound), range.upperBound)
         for index in refined.inputs.indices { refined.inputs[index].isOutlier = outcome.isOutlier[index] }
         let (low, high, basis): (Double, Double, IntervalBasis)
-        if let quantiles = skill.quantiles {
-            // error = consensus − truth lies in [q10, q90] eight times in ten, so truth lies in [value − q90, value − q10];
-            // inputs further apart than twice their usual spread widen it in proportion.
-            let widen = quantiles.typicalSpread > 0 ? max(1, outcome.keptSpread / (2 * quantiles.typicalSpread)) : 1
-            (low, high, basis) = (refined.value - quantiles.high * widen, refined.value - quantiles.low * widen, .record)
+        if let interval = skill.interval(around: refined.value, keptSpread: outcome.keptSpread) {
+            (low, high, basis) = (interval.lowerBound, interval.upperBound, .record)
         } else {
             let half = spreadHalfWidth(deviation: outcome.keptDeviation, floor: floor)
             (low, high, basis) = (refined.value - half, refined.value + half, .spread)

@@ -5,7 +5,8 @@
 ///    `MAD` = the same median of `|c_i − m|`. Not the learned weights: a source holding more than half of them would be
 ///    `m` with a MAD of 0, and every other source further from it than the floor would be left out, the merge leaning
 ///    back to that one source.
-/// 2. With at least three families (a family: sources that share an upstream or whose errors correlate), an input with
+/// 2. With at least three inputs, whatever their families (a family: sources that share an upstream or whose errors
+///    correlate; five entries of one family still hold one spike among them), an input with
 ///    `|c_i − m| > max(3 × 1.4826 × MAD, floor, 3 × e_i)` is an outlier, where `e_i` is its typical error in the record
 ///    (`SourceSkill.typicalError`): a source known to miss by 2 °C is not left out for missing by 3 °C, which would
 ///    lean the merge toward the others whenever it happens to be far, but a spike beyond its usual misses is.
@@ -32,7 +33,7 @@ enum LearnedFieldMerge {
         let mad = WeightedMedian.absoluteDeviation(entries, from: center)!
         var isOutlier = [Bool](repeating: false, count: corrected.count)
         for index in corrected.indices where !usable.contains(index) { isOutlier[index] = true }
-        if members.count >= 3 {
+        if usable.count >= 3 {
             let threshold = max(configuration.outlierMultiplier * configuration.madScale * mad, floor)
             for index in usable where abs(corrected[index] - center) > max(threshold, 3 * (typicalErrors?[index] ?? 0)) {
                 isOutlier[index] = true

@@ -10,13 +10,19 @@ public struct SourceSkill: Sendable, Equatable {
     public var meanSquareError: Double
     /// Mean absolute deviation of the errors from the bias: a spread that a few wild errors inflate less than the MSE.
     public var absoluteDeviation = 0.0
+    /// True when the recent view of its errors disagreed with the long one beyond chance, so that bias, MSE and deviation
+    /// are the recent view's (see `ChangeRule`), or when such a change at a shorter lead was carried to this one.
+    public var isRecent = false
+    /// The recent view's error variance over the long view's when the recent view won here (1 otherwise).
+    public var changeRatio = 1.0
 
     /// Creates a skill.
-    public init(pairs: Double, bias: Double, meanSquareError: Double, absoluteDeviation: Double = 0) {
+    public init(pairs: Double, bias: Double, meanSquareError: Double, absoluteDeviation: Double = 0, isRecent: Bool = false) {
         self.pairs = pairs
         self.bias = bias
         self.meanSquareError = meanSquareError
         self.absoluteDeviation = absoluteDeviation
+        self.isRecent = isRecent
     }
 
     /// The error a source usually makes once `correction` is subtracted, as a normal standard deviation:
@@ -61,9 +67,24 @@ public struct FieldSkill: Sendable, Equatable {
     public var shrinkage = 0.0
     /// True when there was enough history to learn from (else the v1 rule, labelled).
     public var isLearned = false
+    /// The factor the record's interval is widened by: how much larger the consensus's error is expected to be now (with
+    /// the recent view of the sources that changed) than when the record's quantiles were gathered; 1 when none changed.
+    public var widening = 1.0
 
     /// An empty skill.
     public init() {}
+
+    /// The 80 % interval around a consensus `value` whose kept inputs span `keptSpread`: the record's error quantiles
+    /// (error = consensus − truth lies in [q10, q90] eight times in ten, so truth lies in [value − q90, value − q10]),
+    /// widened by `widening` and, when the inputs are further apart than twice their usual spread, in proportion to it;
+    /// nil when the record has no quantiles.
+    public func interval(around value: Double, keptSpread: Double) -> ClosedRange<Double>? {
+        guard let quantiles else { return nil }
+        let unusual = quantiles.typicalSpread > 0 ? max(1, keptSpread / (2 * quantiles.typicalSpread)) : 1
+        let widen = unusual * widening
+        let (low, high) = (value - quantiles.high * widen, value - quantiles.low * widen)
+        return low <= high ? low...high : high...low
+    }
 
     /// A source's typical error once corrected (0 when the record does not know it).
     public func typicalError(_ id: String) -> Double {

@@ -32,6 +32,8 @@ public struct SkillFolder: Sendable {
     public var settings: ConsensusLearning
     /// The merge's floors and outlier rule.
     public var configuration: ConsensusConfiguration
+    /// True while folding backfilled pairs (`isobar learn`): each is also counted in its source's backfill sums.
+    public var marksBackfill = false
     /// The skill the consensus of each group is scored with, refreshed every `refreshCases` cases (every case at first).
     private var cache: [SkillGroupKey: Scoring] = [:]
 
@@ -62,16 +64,23 @@ public struct SkillFolder: Sendable {
         let scored = scoreConsensus(item, quantity: quantity, key: key)
         let tolerance = Verification.Rules(field: key.field).hitTolerance
         // In place: the group's sums are changed where they lie, never copied out and back.
-        Self.add(item, scored: scored, histogram: histogram, tolerance: tolerance, to: &ledger.groups[key, default: SkillGroup()])
+        Self.add(item, scored: scored, histogram: histogram, tolerance: tolerance, backfill: marksBackfill,
+                 to: &ledger.groups[key, default: SkillGroup()])
     }
 
     /// Adds a case's errors, cross products and scored consensus to a group.
-    private static func add(_ item: SkillCase, scored: [(error: Double, spread: Double)]?, histogram: ErrorHistogram, tolerance: Double,
+    private static func add(_ item: SkillCase, scored: [Scored]?, histogram: ErrorHistogram, tolerance: Double, backfill: Bool,
                             to group: inout SkillGroup) {
         let halfLife = SkillLedger.halfLife
         for (provider, value) in item.values {
             addSource(value - item.truth, atIssue: item.atIssue.map { $0 - item.truth }, at: item.validAt, histogram: histogram,
                       tolerance: tolerance, to: &group.sources[provider, default: DecayedSums(size: SkillLayout.sourceSize)])
+            addRecent(value - item.truth, at: item.validAt, to: &group.recent[provider, default: DecayedSums(size: SkillLayout.recentSize)])
+            if backfill {
+                var sums = group.backfill[provider] ?? DecayedSums(size: 1)
+                sums.values[0] += sums.weight(at: item.validAt, halfLife: halfLife)
+                group.backfill[provider] = sums
+            }
         }
         for a in item.values.indices {
             for b in item.values.indices where b > a {
@@ -88,6 +97,25 @@ public struct SkillFolder: Sendable {
             group.consensus!.values[offset * bins + histogram.bin(error: outcome.error)] += weight
             group.consensus!.values[(2 + offset) * bins + histogram.bin(spread: outcome.spread)] += weight
         }
+        if group.recentConsensus == nil { group.recentConsensus = DecayedSums(size: SkillLayout.recentConsensusSize) }
+        let recentWeight = group.recentConsensus!.weight(at: item.validAt, halfLife: SkillLedger.recentHalfLife)
+        group.recentConsensus!.values[0] += recentWeight
+        for (offset, outcome) in scored.enumerated() { group.recentConsensus!.values[1 + offset] += recentWeight * outcome.error * outcome.error }
+        guard scored.allSatisfy({ $0.inside != nil }) else { return }
+        if group.coverage == nil { group.coverage = DecayedSums(size: SkillLayout.coverageSize) }
+        let coverageWeight = group.coverage!.weight(at: item.validAt, halfLife: halfLife)
+        for (offset, outcome) in scored.enumerated() {
+            group.coverage!.values[2 * offset] += coverageWeight
+            if outcome.inside == true { group.coverage!.values[2 * offset + 1] += coverageWeight }
+        }
+    }
+
+    private static func addRecent(_ error: Double, at time: Double, to sums: inout DecayedSums) {
+        let weight = sums.weight(at: time, halfLife: SkillLedger.recentHalfLife)
+        sums.values[0] += weight
+        sums.values[1] += weight * error
+        sums.values[2] += weight * abs(error)
+        sums.values[3] += weight * error * error
     }
 
     private static func addSource(_ error: Double, atIssue: Double?, at time: Double, histogram: ErrorHistogram, tolerance: Double,
@@ -131,9 +159,17 @@ public struct SkillFolder: Sendable {
         ledger.groups[key] = group
     }
 
+    /// The consensus of one case as the record so far gives it: its error, its inputs' spread, and whether the 80 %
+    /// interval held the truth (nil while the record has no interval).
+    struct Scored {
+        var error: Double
+        var spread: Double
+        var inside: Bool?
+    }
+
     /// The error and spread of the consensus the record so far gives this case (plain, then bias-corrected), when it has
     /// learned enough; nil before.
-    private mutating func scoreConsensus(_ item: SkillCase, quantity: Quantity, key: SkillGroupKey) -> [(error: Double, spread: Double)]? {
+    private mutating func scoreConsensus(_ item: SkillCase, quantity: Quantity, key: SkillGroupKey) -> [Scored]? {
         let group = ledger.groups[key] ?? SkillGroup()
         let count = group.sources.values.map(\.count).max() ?? 0
         // Every case while the group is young (it crosses `minimumPairs` then), every `refreshCases` cases after.
@@ -149,13 +185,15 @@ public struct SkillFolder: Sendable {
         guard cache[key]!.plain.isLearned else { return nil }
         let floor = configuration.floor(quantity)
         let ids = item.values.map(\.provider)
-        var outcomes: [(error: Double, spread: Double)] = []
+        var outcomes: [Scored] = []
         for corrected in [false, true] {
             let inputs = cache[key]!.inputs(ids, corrected: corrected, declared: declared)
             let values = item.values.indices.map { item.values[$0].value - inputs.corrections[$0] }
             guard let outcome = LearnedFieldMerge.merge(values, weights: inputs.weights, families: inputs.families, typicalErrors: inputs.typical,
                                                         floor: floor, configuration: configuration) else { return nil }
-            outcomes.append((outcome.value - item.truth, outcome.keptSpread))
+            let skill = corrected ? cache[key]!.corrected : cache[key]!.plain
+            let inside = skill.interval(around: outcome.value, keptSpread: outcome.keptSpread).map { $0.contains(item.truth) }
+            outcomes.append(Scored(error: outcome.value - item.truth, spread: outcome.keptSpread, inside: inside))
         }
         return outcomes
     }

@@ -1,22 +1,29 @@
 import IsobarCore
 
 extension SkillGroup {
-    /// What the merge learns from this group as of `now` (seconds since 1970): each source's decayed bias and MSE, the
-    /// families (declared, or by correlated errors), the weights shrunk toward equal, the corrections, and the consensus's
-    /// error quantiles when there is enough history.
+    /// What the merge learns from this group as of `now` (seconds since 1970): each source's decayed bias and MSE (the
+    /// recent view's when it disagrees with the long one beyond chance, see `ChangeRule`), the families (declared, or by
+    /// correlated errors), the weights shrunk toward equal, the corrections, the consensus's error quantiles when there is
+    /// enough history, and how much wider than they say the interval must be now that some source changed.
     public func skill(_ quantity: Quantity, now: Double, settings: ConsensusLearning, declared: [String: String],
                       configuration: ConsensusConfiguration) -> FieldSkill {
         let halfLife = SkillLedger.halfLife
         let histogram = ErrorHistogram(quantity)
         let floor = configuration.floor(quantity)
         var skill = FieldSkill()
+        var long: [String: SourceSkill] = [:]
         for (id, sums) in sources {
             let weight = sums.values[SkillLayout.weight]
             guard weight > 0 else { continue }
             let bias = sums.values[SkillLayout.sum] / weight
-            let deviation = histogram.meanAbsoluteDeviation(sums.values[SkillLayout.histogram...], from: bias) ?? 0
-            skill.sources[id] = SourceSkill(pairs: weight * sums.factor(at: now, halfLife: halfLife), bias: bias,
-                                            meanSquareError: sums.values[SkillLayout.square] / weight, absoluteDeviation: deviation)
+            let counts = sums.values[SkillLayout.histogram...]
+            let deviation = histogram.meanAbsoluteDeviation(counts, from: bias) ?? 0
+            let view = SourceSkill(pairs: weight * sums.factor(at: now, halfLife: halfLife), bias: bias,
+                                   meanSquareError: sums.values[SkillLayout.square] / weight, absoluteDeviation: deviation)
+            long[id] = view
+            skill.sources[id] = recent[id].flatMap {
+                ChangeRule.recentView($0, now: now, long: view, histogram: histogram, counts: counts, floor: floor)
+            } ?? view
         }
         let ids = skill.sources.keys.sorted()
         guard !ids.isEmpty else { return skill }
@@ -26,6 +33,9 @@ extension SkillGroup {
         skill.shrinkage = pairs / (pairs + settings.shrinkagePairs)
         skill.weights = SkillRecord.weights(ids, skill: skill, floor: floor, corrected: settings.biasCorrection)
         for id in ids { skill.corrections[id] = settings.biasCorrection ? skill.sources[id]!.bias : 0 }
+        if ids.contains(where: { skill.sources[$0]!.isRecent }) {
+            skill.widening = widening(ids, skill: skill, long: long, floor: floor, corrected: settings.biasCorrection)
+        }
         if skill.isLearned, let consensus, consensus.count >= 10 {
             let bins = ErrorHistogram.bins
             let errors = settings.biasCorrection ? bins..<(2 * bins) : 0..<bins
@@ -34,8 +44,29 @@ extension SkillGroup {
                 skill.quantiles = ErrorQuantiles(low: low, high: high,
                                                  typicalSpread: histogram.spreadQuantile(consensus.values[spreads], 0.5) ?? 0)
             }
+            if let recent = recentConsensus {
+                let grown = ChangeRule.consensusWidening(recent, column: settings.biasCorrection ? 2 : 1, now: now, long: consensus,
+                                                         counts: consensus.values[errors], histogram: histogram, floor: floor)
+                skill.widening = max(skill.widening, grown)
+            }
         }
         return skill
+    }
+
+    /// How much larger the consensus's error is expected to be now than when the record's quantiles were gathered:
+    /// `√(Σ w_i² s_i² / Σ W_i² S_i²)`, at least 1, where `w`, `s²` are the weights and error variances (MSE without bias
+    /// correction) in use and `W`, `S²` those of the long views alone.
+    func widening(_ ids: [String], skill: FieldSkill, long: [String: SourceSkill], floor: Double, corrected: Bool) -> Double {
+        var before = skill
+        before.sources = long
+        let weightsBefore = SkillRecord.weights(ids, skill: before, floor: floor, corrected: corrected)
+        func spread(_ source: SourceSkill) -> Double { corrected ? source.variance : source.meanSquareError }
+        var (now, then) = (0.0, 0.0)
+        for id in ids {
+            now += skill.weights[id]! * skill.weights[id]! * spread(skill.sources[id]!)
+            then += weightsBefore[id]! * weightsBefore[id]! * spread(long[id]!)
+        }
+        return then > 0 ? max(1, (now / then).squareRoot()) : 1
     }
 
     /// Each source's family: its declared one, joined with every source whose errors (about their means over the shared

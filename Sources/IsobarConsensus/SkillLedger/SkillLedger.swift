@@ -30,6 +30,13 @@ public enum SkillLayout {
     public static let sourceSize = histogram + ErrorHistogram.bins
     /// A pair's sums over the cases both forecast: Σw, Σw·ea, Σw·eb, Σw·ea², Σw·eb², Σw·ea·eb.
     public static let pairSize = 6
+    /// A source's recent sums (`SkillLedger.recentHalfLifeDays`): Σw, Σw·e, Σw·|e|, Σw·e².
+    public static let recentSize = 4
+    /// The consensus's out-of-sample coverage sums: Σw, Σw of truths inside the 80 % interval (plain weights), then the
+    /// same with bias corrections.
+    public static let coverageSize = 4
+    /// The consensus's recent error sums (`SkillLedger.recentHalfLifeDays`): Σw, Σw·e² (plain), Σw·e² (bias-corrected).
+    public static let recentConsensusSize = 3
     /// The consensus's sums: histograms of its errors (plain weights, then bias-corrected) and of its inputs' spread
     /// (plain, then corrected), `ErrorHistogram.bins` values each.
     public static let consensusSize = 4 * ErrorHistogram.bins
@@ -49,6 +56,14 @@ public struct SkillGroup: Sendable, Equatable {
     public var consensus: DecayedSums?
     /// Each source's Brier sums, by provider id.
     public var brier: [String: DecayedSums] = [:]
+    /// Each source's recent error sums (the fast view, `SkillLedger.recentHalfLife`), by provider id.
+    public var recent: [String: DecayedSums] = [:]
+    /// How often the 80 % interval the record gave held the truth, scored as each case was folded in (out of sample).
+    public var coverage: DecayedSums?
+    /// The consensus's recent squared errors (the fast view of its out-of-sample errors), when any case was scored.
+    public var recentConsensus: DecayedSums?
+    /// Each source's backfilled pairs (`isobar learn`: past forecasts, not Isobar's archive), Σw, by provider id.
+    public var backfill: [String: DecayedSums] = [:]
 
     /// An empty group.
     public init() {}
@@ -60,6 +75,13 @@ public struct SkillGroup: Sendable, Equatable {
         for (id, sums) in other.pairs { result.pairs[id] = result.pairs[id].map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
         for (id, sums) in other.brier { result.brier[id] = result.brier[id].map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
         if let sums = other.consensus { result.consensus = result.consensus.map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
+        if let sums = other.coverage { result.coverage = result.coverage.map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
+        for (id, sums) in other.backfill { result.backfill[id] = result.backfill[id].map { $0.merged(with: sums, halfLife: halfLife) } ?? sums }
+        let recentHalfLife = SkillLedger.recentHalfLife
+        for (id, sums) in other.recent { result.recent[id] = result.recent[id].map { $0.merged(with: sums, halfLife: recentHalfLife) } ?? sums }
+        if let sums = other.recentConsensus {
+            result.recentConsensus = result.recentConsensus.map { $0.merged(with: sums, halfLife: recentHalfLife) } ?? sums
+        }
         return result
     }
 
@@ -80,12 +102,22 @@ public struct SkillLedger: Sendable, Equatable {
     public static let halfLifeDays = 14.0
     /// The half-life in seconds.
     public static var halfLife: Double { halfLifeDays * 86_400 }
+    /// The half-life of the recent view of each source's errors, in days: short enough to see a change within days,
+    /// long enough to hold a few days of pairs.
+    public static let recentHalfLifeDays = 3.0
+    /// The recent half-life in seconds.
+    public static var recentHalfLife: Double { recentHalfLifeDays * 86_400 }
 
     /// The groups, by key.
     public var groups: [SkillGroupKey: SkillGroup] = [:]
 
     /// An empty ledger.
     public init() {}
+
+    /// The latest valid time (seconds since 1970) any backfill folded in, when one did.
+    public var latestBackfill: Double? {
+        groups.values.flatMap(\.backfill.values).map(\.asOf).filter(\.isFinite).max()
+    }
 
     /// Both ledgers together.
     public func merged(with other: SkillLedger) -> SkillLedger {
@@ -123,6 +155,7 @@ public struct SkillLedger: Sendable, Equatable {
         for (key, entry) in chosen {
             record.fields[key] = entry.group.skill(key.quantity, now: time, settings: settings, declared: declared, configuration: configuration)
         }
+        record.carryChanges(settings: settings, configuration: configuration)
         return record
     }
 
@@ -146,6 +179,33 @@ public struct SkillLedger: Sendable, Equatable {
             }
         }
         return scores
+    }
+
+    /// The share of truths the learned consensus's 80 % interval held, scored out of sample as each case of `field` near
+    /// `place` was folded (plain weights), by lead bucket, as of `now`; buckets with no scored case are absent.
+    public func intervalCoverage(field: String, near place: String?, now: Date) -> [LeadBucket: Double] {
+        var sums: [LeadBucket: (weight: Double, inside: Double)] = [:]
+        for (key, group) in groups(near: place) where key.field == field {
+            guard let coverage = group.coverage else { continue }
+            let factor = coverage.factor(at: now.timeIntervalSince1970, halfLife: Self.halfLife)
+            sums[key.bucket, default: (0, 0)].weight += coverage.values[0] * factor
+            sums[key.bucket, default: (0, 0)].inside += coverage.values[1] * factor
+        }
+        return sums.filter { $0.value.weight > 0 }.mapValues { $0.inside / $0.weight }
+    }
+
+    /// The sources of `field` near `place` whose pairs came mostly from backfill (`isobar learn`), as of `now`.
+    public func backfilledSources(field: String, near place: String?, now: Date) -> Set<String> {
+        var weights: [String: (all: Double, backfill: Double)] = [:]
+        for (key, group) in groups(near: place) where key.field == field {
+            for (id, sums) in group.sources {
+                weights[id, default: (0, 0)].all += sums.values[SkillLayout.weight] * sums.factor(at: now.timeIntervalSince1970, halfLife: Self.halfLife)
+            }
+            for (id, sums) in group.backfill {
+                weights[id, default: (0, 0)].backfill += sums.values[0] * sums.factor(at: now.timeIntervalSince1970, halfLife: Self.halfLife)
+            }
+        }
+        return Set(weights.filter { $0.value.all > 0 && $0.value.backfill > $0.value.all / 2 }.keys)
     }
 
     /// Every (provider, bucket, basis) Brier sums of `field` (the chance of precipitation) near `place`, as of `now`.
