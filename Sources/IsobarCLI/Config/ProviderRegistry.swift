@@ -5,6 +5,7 @@ import IsobarCore
 import IsobarEngine
 import METAR
 import METNorway
+import NWSAlerts
 import OpenMeteo
 import OpenWeatherMap
 
@@ -29,6 +30,7 @@ public struct ProviderRegistry: Sendable {
             OpenMeteoProvider.factory,
             METNorwayProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
             ExecProvider.factory,
+            NWSAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
         ], observationFactories: [
             METARProvider.factory,
         ])
