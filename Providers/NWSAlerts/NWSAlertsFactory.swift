@@ -8,7 +8,7 @@ extension NWSAlertsProvider {
     public static func factory(application: String) -> ProviderFactory {
         ProviderFactory(
             type: "nws-alerts", summary: "US National Weather Service: active warnings (CAP), United States only; no key, a contact required",
-            optionKeys: NWSAlertsOptions.keys, readOptions: NWSAlertsOptions.read, contactVariable: contactVariable,
+            optionKeys: NWSAlertsOptions.keys, readOptions: NWSAlertsOptions.read, contactVariable: contactVariable, kinds: [.alerts],
             make: { context throws(ProviderError) in
                 let settings = context.settings
                 let contact = settings.options.value(as: NWSAlertsOptions.self)?.contact ?? context.environment[contactVariable]

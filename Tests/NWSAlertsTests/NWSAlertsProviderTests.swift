@@ -122,3 +122,26 @@ struct NWSAlertsProviderTests {
         #expect(capabilities.kinds == [.alerts] && capabilities.attribution != nil && !capabilities.requiresAPIKey)
     }
 }
+
+/// The conformance rules about warnings, as `providers check` applies them.
+@Suite("Alert conformance")
+struct AlertConformanceTests {
+    @Test func theNWSAdapterPassesEveryRule() async throws {
+        let transport = StubTransport(status: 200, body: try NWSAlertsProviderTests.body())
+        let violations = await ProviderConformance.check(NWSAlertsProviderTests.provider(), place: NWSAlertsProviderTests.newYork,
+                                                         transport: transport)
+        #expect(violations.isEmpty, "\(violations)")
+    }
+
+    @Test func anAlertThatEndsBeforeItTakesEffectOrHasAnOpenPolygonBreaksARule() async throws {
+        let body = #"""
+            {"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[-74,40],[-73,40]]]},
+             "properties":{"id":"x1","event":"Flood Warning","messageType":"Alert","status":"Actual",
+             "effective":"2026-11-28T10:00:00-05:00","expires":"2026-11-28T09:00:00-05:00"}}]}
+            """#
+        let violations = await ProviderConformance.check(NWSAlertsProviderTests.provider(), place: NWSAlertsProviderTests.newYork,
+                                                         transport: StubTransport(status: 200, body: body))
+        #expect(Set(violations.map(\.rule)) == ["alert times in order", "alert polygons have at least 3 corners"])
+        #expect(ProviderConformance.rules.contains("alert times in order"))
+    }
+}
