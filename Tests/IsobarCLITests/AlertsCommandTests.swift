@@ -141,3 +141,30 @@ private final class AlertsOrigin: Sendable {
         #expect(!run.stdout.contains("FAIL"))
     }
 }
+
+/// The warnings above the weather views.
+@Suite(.serialized, .tags(.realTime)) struct AlertsFirstTests {
+    @Test func nowFailsOnASevereWarningOnlyWhereOneIsInForce() async {
+        let newYork = await runCLI(["now", "New York", "--demo", "--fail-on", "severe"])
+        #expect(newYork.code == 10)
+        #expect(newYork.lines.first == "SEVERE Winter Storm Warning until Sun Nov 29 18:00 · NWS")
+        #expect(await runCLI(["now", "New York", "--demo", "--fail-on", "extreme"]).code == 0)
+        let minsk = await runCLI(["now", "Minsk", "--demo", "--fail-on", "minor"])
+        #expect(minsk.code == 0)
+        #expect(!minsk.stdout.contains("warning") && !minsk.stdout.contains("Warnings"))
+    }
+
+    @Test func anAlertSourceThatIsDownIsNamedAboveTheWeatherAndChangesNoExitCode() async throws {
+        let down = try AlertsOrigin(status: 503)
+        defer { down.server.stop() }
+        let configuration = try temporaryConfiguration(#"""
+            {"providers": [{"id": "met-norway", "type": "met-norway", "replay": "\#(dataDirectory)/cassettes/met-norway"},
+                           {"id": "nws-alerts", "type": "nws-alerts", "base_url": "\#(down.server.baseURL)", "contact": "ops@example.org"}]}
+            """#)
+        let run = await runCLI(["now", "New York", "--config", configuration], transport: { CurlTransport(userAgent: "isobar/test") })
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.lines.first?.hasPrefix("Warnings from NWS unknown: ") == true)
+        #expect(run.stdout.contains("New York, New York, US"))
+        #expect(down.server.requests.count >= 1)
+    }
+}
