@@ -168,3 +168,17 @@ private final class AlertsOrigin: Sendable {
         #expect(down.server.requests.count >= 1)
     }
 }
+
+/// `batch` writes each place's warnings first, labelled with its input line.
+@Suite struct BatchAlertLinesTests {
+    @Test func eachPlacesWarningsComeBeforeItsOtherLines() async throws {
+        let run = await runCLI(["batch", try batchInput("New York\nMinsk\n"), "--demo", "--order", "input"])
+        #expect(run.code == 0, "\(run.stderr)")
+        let lines = try parseLines(run)
+        let alerts = lines.filter { (try? $0.string("type")) == "alert" }
+        #expect(try alerts.map { try $0.string("event") } == ["Winter Storm Warning", "Wind Advisory"])
+        #expect(try alerts.allSatisfy { try $0.int("input_line") == 1 })
+        #expect(try lines.first?.string("type") == "alert")
+        #expect(try lines.filter { try $0.optionalInt("input_line") == 2 }.allSatisfy { try $0.string("type") != "alert" })
+    }
+}
