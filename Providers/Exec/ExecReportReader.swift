@@ -12,7 +12,7 @@ public struct ExecReportReader: Sendable {
 
     static let sampleKeys = Set(ExecFields.sampleQuantities.map(\.fieldName) + ExecFields.sampleExtras)
     static let dayKeys = Set(ExecFields.dayQuantities.map(\.fieldName) + ExecFields.dayExtras)
-    static let reportKeys: Set<String> = ["units", "utc_offset_seconds", "timezone", "current", "hourly", "daily"]
+    static let reportKeys: Set<String> = ["units", "utc_offset_seconds", "timezone", "current", "hourly", "daily", "alerts"]
 
     /// The report in the `report` member of an answer, for `request`, fetched at `now`.
     public func read(_ answer: JSONValue, request: WeatherRequest, now: Date) throws(ProviderError) -> WeatherReport {
@@ -32,7 +32,10 @@ public struct ExecReportReader: Sendable {
                 throw ProviderError(.badResponse(path: "$.report.daily[\(index)].date"),
                                     "\(providerID): the program's report is wrong at $.report.daily[\(index)].date: days must be in order, each once")
             }
-            guard report.current != nil || !report.hourly.isEmpty || !report.daily.isEmpty else {
+            // An alert source's report holds `alerts`, empty when no warning is in force.
+            let alerts = try value.nonNullMember("alerts")
+            if let alerts { report.alerts = try ExecAlertReader(providerID: providerID).alerts(alerts) }
+            guard report.current != nil || !report.hourly.isEmpty || !report.daily.isEmpty || alerts != nil else {
                 throw ProviderError(.badResponse(path: "$.report"), "\(providerID): the program's report holds no data")
             }
             return report

@@ -30,7 +30,8 @@ public enum ProviderConformance {
         "wind in 0…120 m/s", "gusts in 0…150 m/s", "direction in 0…360°", "cloud cover in 0…100 %", "visibility in 0…100 km",
         "precipitation in 0…500 mm", "precipitation chance in 0…100 %", "period hours positive", "fills only the quantities it declares",
         "steps in strictly increasing time order", "days in strictly increasing order", "daily minimum ≤ maximum", http500Rule,
-        "errors never carry the key",
+        "errors never carry the key", "alerts only from providers that declare them", "alerts have an identifier and an event",
+        "alerts name their provider as source", "alert times in order", "alert polygons have at least 3 corners",
     ]
 
     /// Fetches through `transport` and checks the report, and that `failingTransport` (which answers HTTP 500) gives a `ProviderError` without `secret`.
@@ -118,6 +119,24 @@ public enum ProviderConformance {
             if let high = day.temperatureMaxC, let low = day.temperatureMinC, low > high {
                 fail("daily minimum ≤ maximum", "\(day.date): \(low) > \(high)")
             }
+        }
+        checkAlerts(report, capabilities: capabilities, fail: fail)
+    }
+
+    /// The rules about the warnings an answer carries.
+    private static func checkAlerts(_ report: WeatherReport, capabilities: ProviderCapabilities, fail: (String, String) -> Void) {
+        if !report.alerts.isEmpty && !capabilities.kinds.contains(.alerts) {
+            fail("alerts only from providers that declare them", "\(report.alerts.count) alert(s)")
+        }
+        for alert in report.alerts {
+            let label = alert.identity.identifier.isEmpty ? alert.event : alert.identity.identifier
+            if alert.identity.identifier.isEmpty || alert.event.isEmpty { fail("alerts have an identifier and an event", "'\(label)'") }
+            if alert.source != report.providerID { fail("alerts name their provider as source", "\(label): '\(alert.source)'") }
+            let ordered = [(alert.effective, alert.expires), (alert.onset, alert.ends), (alert.identity.sent, alert.expires)]
+            if ordered.contains(where: { pair in pair.0.flatMap { start in pair.1.map { start > $0 } } ?? false }) {
+                fail("alert times in order", "\(label): a start after an end")
+            }
+            if alert.area.polygons.contains(where: { $0.count < 3 }) { fail("alert polygons have at least 3 corners", label) }
         }
     }
 

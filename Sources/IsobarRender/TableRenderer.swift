@@ -337,7 +337,8 @@ public struct TableRenderer: Renderer, Sendable {
         return negative && rounded != 0 ? "-" + text : text
     }
 
-    static func monthName(_ month: Int) -> String {
+    /// The month's short English name (1 is `Jan`).
+    public static func monthName(_ month: Int) -> String {
         ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month - 1]
     }
 
@@ -348,7 +349,8 @@ public struct TableRenderer: Renderer, Sendable {
 }
 
 extension String {
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    /// The text with its first letter in upper case.
+    public var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
     /// The text with each underscore a space (`rate_limited` → `rate limited`).
     public var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }

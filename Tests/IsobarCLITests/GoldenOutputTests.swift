@@ -61,6 +61,7 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-forecast-plain.txt", arguments: ["forecast", "Minsk", "--demo", "--plain"]),
         GoldenCase(file: "demo-cities-plain.txt", arguments: ["cities", "--demo", "--plain"]),
         GoldenCase(file: "demo-home-plain.txt", arguments: ["Tokyo", "--demo", "--plain"]),
+        GoldenCase(file: "demo-alerts-plain.txt", arguments: ["alerts", "New York", "--demo", "--plain"]),
         GoldenCase(file: "demo-now-plain-imperial.txt", arguments: ["now", "New York", "--demo", "--plain", "--units", "imperial"]),
         GoldenCase(file: "demo-forecast-plain-imperial.txt", arguments: ["forecast", "New York", "--demo", "--plain", "--units", "imperial"]),
         // With learned weights: --demo learns from the bundled demo history (Minsk), so Minsk's intervals come from the record;
@@ -81,7 +82,16 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-cities-table.txt", arguments: ["cities", "--demo"]),
         GoldenCase(file: "demo-now-jsonl.jsonl", arguments: ["now", "Tokyo", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-now-table.txt", arguments: ["now", "Tokyo", "--demo"]),
-    ] + widths + sixSources
+    ] + widths + sixSources + alerts
+
+    /// The warnings of the New York recording: `alerts` at 60, 80 and 120 columns, as JSON lines, and above `now`.
+    static let alerts = [60, 80, 120].map { (columns: Int) in
+        GoldenCase(file: "demo-alerts-table-\(columns).txt", arguments: ["alerts", "New York", "--demo"], columns: columns)
+    } + [
+        GoldenCase(file: "demo-alerts-jsonl.jsonl", arguments: ["alerts", "New York", "--demo", "--format", "jsonl"]),
+        GoldenCase(file: "demo-now-alerts-table-80.txt", arguments: ["now", "New York", "--demo"], columns: 80),
+        GoldenCase(file: "demo-now-alerts-jsonl.jsonl", arguments: ["now", "New York", "--demo", "--format", "jsonl"]),
+    ]
 }
 
 /// A configuration of six sources replaying the bundled recordings, written once per test process.

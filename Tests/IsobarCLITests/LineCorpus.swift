@@ -38,6 +38,8 @@ enum LineCorpus {
             ["forecast", "Minsk", "--demo", "--days", "2", "--hourly", "--weights", "auto", "--bias-correction"],
             // No recording of Paris: every provider fails.
             ["now", "Paris", "--demo"],
+            // The warnings in force in the New York recording.
+            ["alerts", "New York", "--demo"],
             ["cities", "--demo"], ["cities", "add", "Tokyo", "--demo"], ["cities", "add", "Tokyo", "--demo"],
             ["cities", "move", "3", "1", "--demo"], ["cities", "remove", "1", "--demo"],
             ["home", "set", "Minsk", "--demo"], ["home", "--demo"], ["home", "unset", "--demo"], ["home", "unset", "--demo"],

@@ -58,7 +58,7 @@ private let carelessRegistry = ProviderRegistry(factories: ProviderRegistry.stan
         #expect(run.stdout.hasPrefix("Checking nws (National Weather Service (US), replay "))
         #expect(run.stdout.contains(" on New York, US:\n"))
         #expect(run.stdout.contains("\ndaily minimum ≤ maximum "))
-        #expect(run.stdout.hasSuffix("\nAll 32 rules checked pass.\n"))
+        #expect(run.stdout.hasSuffix("\nAll 37 rules checked pass.\n"))
     }
 
     @Test func aPlaceOutsideTheDeclaredCoverageFailsThatRule() async throws {
@@ -74,7 +74,7 @@ private let carelessRegistry = ProviderRegistry(factories: ProviderRegistry.stan
         let run = await runCLI(["providers", "check", "open-meteoo", "--demo"])
         #expect(run.code == ExitCode.usage.rawValue)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr == "isobar: unknown provider 'open-meteoo'; did you mean 'open-meteo'?; configured providers are openweathermap, open-meteo, met-norway, nws\n")
+        #expect(run.stderr == "isobar: unknown provider 'open-meteoo'; did you mean 'open-meteo'?; configured providers are openweathermap, open-meteo, met-norway, nws, nws-alerts\n")
         let missing = await runCLI(["providers", "check", "--demo"])
         #expect(missing.code == ExitCode.usage.rawValue)
         #expect(missing.stderr.hasPrefix("isobar: 'providers check' needs a provider ID"))

@@ -29,7 +29,7 @@ import Testing
         let config = try temporaryConfiguration(#"{"providers": [\#(two), \#(try entry(made))]}"#)
         let check = await runCLI(["providers", "check", "my-source", "--config", config], environment: ["PATH": path])
         #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.hasSuffix("\nAll 32 rules checked pass.\n"))
+        #expect(check.stdout.hasSuffix("\nAll 37 rules checked pass.\n"))
 
         let compare = await runCLI(["compare", "Minsk", "--config", config], environment: ["PATH": path])
         #expect(compare.code == 0, "\(compare.stdout)\(compare.stderr)")

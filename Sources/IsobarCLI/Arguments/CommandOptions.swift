@@ -81,6 +81,8 @@ public struct CommandOptions: Sendable, Equatable {
     public var chart = false
     /// `--plain` (compare, now, forecast, cities, home): sentences instead of tables.
     public var plain = false
+    /// `--fail-on`: the least severe warning that makes `alerts` exit 10; nil without it.
+    public var failOn: AlertSeverity?
     /// `--ascii` (with `--chart`): the chart in ASCII characters only, whatever the locale.
     public var ascii = false
 
@@ -184,6 +186,7 @@ public struct CommandOptions: Sendable, Equatable {
             if let mode = WeightsMode(rawValue: text) { weighting = mode } else { weights = try Self.weights(text) }
         }
         biasCorrection = parsed.has("bias-correction")
+        failOn = parsed["fail-on"].map { AlertSeverity(cap: $0) }
     }
 
     private mutating func readPresentationOptions(_ parsed: ParsedArguments) throws(UsageError) {

@@ -75,17 +75,26 @@ struct BatchCommand: IsobarCommand {
         // A place's lines are written together (as its consensus needs every answer anyway): one hand-over a place.
         let placesEvents = context.engine(setup, taskExecutor: loop ?? globalConcurrentExecutor).runByPlace(AsyncStream(unfolding: { await feed.next() }))
         let output = context.output
+        // The warnings in force at each place, asked once its weather is in, and written before its first line (JSON lines only).
+        let alerts = csv == nil && !setup.alertBindings.isEmpty
+            ? AlertsGathering(bindings: setup.alertBindings, time: context.time, timeoutSeconds: EngineOptions().timeoutSeconds) : nil
         let consumer = Task {
             var renderer = JSONLinesRenderer(context: rendering, output: output)
             var rows = csv
+            var alertLines = AlertLines(query: "")
             for await events in placesEvents {
+                var warnings: [UInt8] = []
+                if let alerts, let first = events.first {
+                    warnings = alertLines.lines(await alerts.report(for: first.request.place), label: book.label(of: first.request.id), failures: false)
+                }
                 for event in events {
                     await archive?.record(event)
                     let label = book.label(of: event.request.id)
                     if rows != nil {
                         book.record(event, line: Array(rows!.lines(for: event, leading: [label.map { String($0.inputLine) }, label?.id]).utf8))
                     } else {
-                        book.record(event, line: renderer.line(for: event, label: label))
+                        book.record(event, line: warnings + renderer.line(for: event, label: label))
+                        warnings = []
                     }
                 }
                 if output.isClosed { return }

@@ -53,7 +53,7 @@ enum Commands {
 
     static let now = CommandSpec(
         name: "now", summary: "Current conditions: the consensus first, then each provider's temperature",
-        arguments: ["PLACE"], options: [plain] + weather,
+        arguments: ["PLACE"], options: [plain, AlertsCommand.failOn] + weather,
         discussion: "PLACE is a known place name or coordinates such as 53.9,27.57. A last line says when precipitation is likely in the next 12 hours.")
 
     static let forecast = CommandSpec(

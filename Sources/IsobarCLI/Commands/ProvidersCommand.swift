@@ -83,7 +83,9 @@ struct ProvidersCommand: IsobarCommand {
             for note in entry?.options.notes ?? [] { text += "  \(note)\n" }
             if let reason = provider.unusableReason(for: nil) { text += "  UNUSABLE: \(reason.message)\n" }
             let kinds = DataKind.allCases.filter(capabilities.kinds.contains).map(\.rawValue).joined(separator: ", ")
-            text += "  data: \(kinds); \(capabilities.horizonDays) days in \(capabilities.stepHours)-hour steps"
+            // An alert source gives no weather: no horizon or steps to tell.
+            let forecasts = !capabilities.kinds.isDisjoint(with: DataKind.weather)
+            text += "  data: \(kinds)" + (forecasts ? "; \(capabilities.horizonDays) days in \(capabilities.stepHours)-hour steps" : "")
                 + (capabilities.geocoding ? "; finds places by name\n" : "\n")
             if let policy = binding.policy {
                 text += "  fresh for: current \(CacheCommand.age(policy.currentTTLSeconds)), forecast \(CacheCommand.age(policy.forecastTTLSeconds))\n"

@@ -27,6 +27,8 @@ struct WeatherSetup {
     var diagnostics: DiagnosticLog
     /// True with `--demo`: learned weights come from the demo's recorded history, never the user's archive.
     var demo = false
+    /// The alert sources, whose warnings a weather view shows first; empty when none is configured or asked.
+    var alertBindings: [ProviderBinding] = []
 }
 
 extension CommandContext {
@@ -35,8 +37,8 @@ extension CommandContext {
         setup.store != nil && !parsed.options.offline ? setup.live : nil
     }
 
-    /// Checks the options and builds the providers, their transports and the store.
-    func weatherSetup(_ parsed: Invocation) async throws -> WeatherSetup {
+    /// Checks the options and builds the providers that give `kinds` (weather unless told), their transports and the store.
+    func weatherSetup(_ parsed: Invocation, kinds: Set<DataKind> = DataKind.weather) async throws -> WeatherSetup {
         let options = engineOptions(parsed.options)
         let minimum = parsed.options.minimumProviders
         var configuration = try loadConfiguration(parsed)
@@ -56,7 +58,7 @@ extension CommandContext {
         let log: @Sendable (String) -> Void = { if verbose { errors.write("isobar: note: \($0)\n") } }
         // The command's deadline bounds what building the providers asks too (a plug-in's `describe`).
         let deadline = Date().addingTimeInterval(options.timeoutSeconds)
-        let bindings = try await registry.bindings(for: configuration, environment: environment, time: time, log: log, deadline: deadline,
+        let built = try await registry.bindings(for: configuration, environment: environment, time: time, log: log, deadline: deadline,
                                                    live: { live }, userFile: userFile(for: configuration),
                                                    wrapLive: { entry, transport in
             guard (parsed.options.recordDirectory != nil) else { return transport }
@@ -64,7 +66,13 @@ extension CommandContext {
             recorders.append((entry.id, recorder))
             return recorder
         })
-        guard !bindings.isEmpty else { throw ConfigurationError("no provider is enabled in \(configuration.file ?? "the configuration")") }
+        guard !built.isEmpty else { throw ConfigurationError("no provider is enabled in \(configuration.file ?? "the configuration")") }
+        // Alert sources answer `alerts` alone and weather sources never alerts: each command asks the ones of its kinds.
+        let bindings = built.filter { !$0.provider.capabilities.kinds.isDisjoint(with: kinds) }
+        guard !bindings.isEmpty else {
+            let (what, advice) = kinds == [.alerts] ? ("alert source", "; add an entry of type nws-alerts") : ("weather provider", "")
+            throw ConfigurationError("no \(what) is enabled in \(configuration.file ?? "the configuration")\(advice)")
+        }
         if let minimum, minimum > bindings.count {
             throw UsageError("--min-providers \(minimum) is more than the \(bindings.count) provider(s) asked")
         }
@@ -73,8 +81,10 @@ extension CommandContext {
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
-        return WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
-                            options: options, consensus: consensus, minimum: minimum, units: units, diagnostics: diagnostics, demo: parsed.options.demo)
+        var setup = WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
+                                 options: options, consensus: consensus, minimum: minimum, units: units, diagnostics: diagnostics, demo: parsed.options.demo)
+        if !kinds.contains(.alerts) { setup.alertBindings = built.filter { $0.provider.capabilities.kinds.contains(.alerts) } }
+        return setup
     }
 
     /// Asks every provider about the place, renders, and returns the exit code.
@@ -104,9 +114,23 @@ extension CommandContext {
         let live = setup.bindings.filter { $0.policy != nil }.count
         if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s")…", time: time) }
         defer { waiting.stop() }
+        // The warnings are asked alongside the weather and written before its first line.
+        let alerts = AlertsFirst.task(setup.alertBindings, place: place, time: time, timeoutSeconds: setup.options.timeoutSeconds,
+                                      executor: taskExecutor)
+        var alertsWritten = alerts == nil
+        var warnings: AlertsReport?
         for await event in engine(setup).run(WeatherRequest(place: place, kinds: presentation.kinds(for: view, format: parsed.options.format))) {
             // Nothing else may share the terminal line with the notice.
             if !parsed.options.format.isForPeople || event.providerID == nil { waiting.stop() }
+            if !alertsWritten, let alerts {
+                alertsWritten = true
+                waiting.stop()
+                warnings = await alerts.value
+                if let warnings {
+                    AlertsFirst.write(warnings, format: parsed.options.format, plain: presentation.plain, query: context.query, width: width,
+                                      to: output)
+                }
+            }
             if let outcome = event.outcome, !event.isOutsideCoverage { outcomes.append(outcome) }
             if case .result(_, let result) = event {
                 reports.append(result.report)
@@ -124,6 +148,7 @@ extension CommandContext {
         if await !(observation?.value ?? false) { await archiveProxyObservation(reports, place: place, setup) }
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
         saveRecordings(setup.recorders, parsed)
+        if let failOn = parsed.options.failOn, warnings?.hasAlert(atLeast: failOn) == true { return .alertInForce }
         return exitCode(outcomes, minimum: setup.minimum)
     }
 
@@ -213,7 +238,7 @@ extension CommandContext {
         return try PlaceDirectory(bytes: Array(data), file: directory + "/places.json")
     }
 
-    private func saveRecordings(_ recorders: [(id: String, recorder: RecordingTransport)], _ parsed: Invocation) {
+    func saveRecordings(_ recorders: [(id: String, recorder: RecordingTransport)], _ parsed: Invocation) {
         guard let directory = parsed.options.recordDirectory else { return }
         for (id, recorder) in recorders {
             do {

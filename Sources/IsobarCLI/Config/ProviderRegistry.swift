@@ -5,6 +5,7 @@ import IsobarCore
 import IsobarEngine
 import METAR
 import METNorway
+import NWSAlerts
 import OpenMeteo
 import OpenWeatherMap
 
@@ -29,6 +30,7 @@ public struct ProviderRegistry: Sendable {
             OpenMeteoProvider.factory,
             METNorwayProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
             ExecProvider.factory,
+            NWSAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
         ], observationFactories: [
             METARProvider.factory,
         ])
@@ -42,7 +44,8 @@ public struct ProviderRegistry: Sendable {
     /// The configuration used when there is no file: one provider of each type that needs no option of its own (an
     /// outside program needs its command), ids equal to types.
     public func defaultConfiguration() -> Configuration {
-        let entries = factories.compactMap { factory -> ProviderEntry? in
+        // Alert sources are added by an entry of their own: the defaults, and so `setup` and the help, stay weather.
+        let entries = factories.filter { !$0.kinds.isDisjoint(with: DataKind.weather) }.compactMap { factory -> ProviderEntry? in
             guard let options = Self.optionsOfBareEntry(factory) else { return nil }
             var entry = ProviderEntry(id: factory.type, type: factory.type, enabled: true)
             entry.options = options

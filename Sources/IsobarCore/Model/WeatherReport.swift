@@ -41,6 +41,7 @@ public struct WeatherReport: Sendable, Equatable {
         @usableFromInline var notices: [String]
         @usableFromInline var caching: HTTPCaching?
         @usableFromInline var sourceReports: [WeatherReport]
+        @usableFromInline var alerts: [Alert]
     }
 
     /// The fields, shared between copies until one changes.
@@ -146,13 +147,20 @@ public struct WeatherReport: Sendable, Equatable {
         _modify { yield &storage.fields.sourceReports }
     }
 
+    /// The warnings its source sent (CAP messages: alerts, updates and cancels, not yet merged); empty for weather sources.
+    @inlinable
+    public var alerts: [Alert] {
+        _read { yield storage.fields.alerts }
+        _modify { yield &storage.fields.alerts }
+    }
+
     /// Creates a report.
     public init(providerID: String, place: Place, source: DataSource = .live, fetchedAt: Date,
                 utcOffsetSeconds: Int? = nil, timeZoneIdentifier: String? = nil,
                 current: WeatherSample? = nil, hourly: [WeatherSample] = [], daily: [DailyPoint] = []) {
         storage = CopyOnWrite(Fields(providerID: providerID, place: place, source: source, fetchedAt: fetchedAt, utcOffsetSeconds: utcOffsetSeconds,
                          timeZoneIdentifier: timeZoneIdentifier, current: current, hourly: hourly, daily: daily, freshness: .fresh,
-                         warnings: [], notices: [], caching: nil, sourceReports: []))
+                         warnings: [], notices: [], caching: nil, sourceReports: [], alerts: []))
     }
 
     /// Equal when every field is equal (at once when both share one box).

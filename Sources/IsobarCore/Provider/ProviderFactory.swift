@@ -104,6 +104,9 @@ public struct ProviderFactory: Sendable {
     public let readOptions: @Sendable (OptionSource) throws(OptionError) -> ProviderOptions
     /// The environment variable a contact is read from when the entry sets no `contact`; nil when the type needs no contact.
     public let contactVariable: String?
+    /// The kinds its providers give, known before one is built: weather, alerts or both. A type that gives no weather is
+    /// never in the built-in default configuration; it is added by an entry of its own.
+    public let kinds: Set<DataKind>
     /// Builds the provider; may ask the provider about itself first, and may fail with a reason.
     public let make: @Sendable (ProviderContext) async throws(ProviderError) -> any WeatherProvider
     /// Its geocoder for a context, when it has one and can use it (e.g. only with a key).
@@ -112,7 +115,7 @@ public struct ProviderFactory: Sendable {
     /// Declares an adapter type.
     public init(type: String, summary: String, keyVariable: String? = nil, optionKeys: [String] = [],
                 readOptions: @escaping @Sendable (OptionSource) throws(OptionError) -> ProviderOptions = { _ in ProviderOptions() },
-                contactVariable: String? = nil,
+                contactVariable: String? = nil, kinds: Set<DataKind> = DataKind.weather,
                 make: @escaping @Sendable (ProviderContext) async throws(ProviderError) -> any WeatherProvider,
                 geocoder: @escaping @Sendable (ProviderContext) -> (any Geocoding)? = { _ in nil }) {
         self.type = type
@@ -121,6 +124,7 @@ public struct ProviderFactory: Sendable {
         self.optionKeys = optionKeys
         self.readOptions = readOptions
         self.contactVariable = contactVariable
+        self.kinds = kinds
         self.make = make
         self.geocoder = geocoder
     }

@@ -8,6 +8,11 @@ public enum DataKind: String, Sendable, CaseIterable, Hashable {
     case hourly
     /// Forecast days.
     case daily
+    /// Official warnings in force (CAP alerts), in the report's `alerts`.
+    case alerts
+
+    /// The kinds that are weather: current conditions, steps and days.
+    public static let weather: Set<DataKind> = [.current, .hourly, .daily]
 }
 
 /// What a provider can answer and how it should be used.
@@ -58,11 +63,11 @@ public struct ProviderCapabilities: Sendable {
 public struct WeatherRequest: Sendable, Equatable {
     /// The place.
     public var place: Place
-    /// The kinds of data wanted.
+    /// The kinds of data wanted (weather unless alerts are asked for).
     public var kinds: Set<DataKind>
 
     /// Creates a request.
-    public init(place: Place, kinds: Set<DataKind> = Set(DataKind.allCases)) {
+    public init(place: Place, kinds: Set<DataKind> = DataKind.weather) {
         self.place = place
         self.kinds = kinds
     }

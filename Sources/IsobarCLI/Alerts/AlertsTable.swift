@@ -1,0 +1,57 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarRender
+
+/// `isobar alerts` for people: the place, then each alert in force (most severe first) with its text as sent, then the
+/// sources that were not asked or failed, the replay note and the credits.
+struct AlertsTable {
+    /// The terminal's width, when known.
+    var width: Int?
+
+    /// The whole output.
+    func text(_ report: AlertsReport) -> String {
+        let offset = report.utcOffsetSeconds
+        let place = report.place
+        let coordinate = "\(JSONOutput.format(place.coordinate.latitude)), \(JSONOutput.format(place.coordinate.longitude))"
+        let zone = [place.timeZoneIdentifier, "UTC\(CivilTime.offsetText(offset))"].compactMap { $0 }.joined(separator: " ")
+        var lines = [[place.name, place.adminArea, place.countryCode].compactMap { $0 }.joined(separator: ", ") + "  \(coordinate)  \(zone)", ""]
+        let asked = report.sources.filter { if case .notAsked = $0.answer { false } else { true } }
+        if report.active.isEmpty {
+            let from = asked.isEmpty ? "no alert source covers \(place.name)" : "from " + asked.map(\.name).joined(separator: ", ")
+            lines.append("No warnings in force (\(from))")
+        } else {
+            lines.append(report.active.count == 1 ? "1 warning in force" : "\(report.active.count) warnings in force")
+        }
+        for active in report.active {
+            let alert = active.alert
+            lines.append(AlertText.summary(active, utcOffsetSeconds: offset, name: report.name(of:)))
+            if let headline = alert.headline { lines.append("  " + headline) }
+            var timing = "  " + AlertText.axes(alert).capitalizedFirst
+            if let start = alert.start { timing += "; from " + AlertText.localTime(start, utcOffsetSeconds: offset) }
+            timing += AlertText.messageExpiry(alert, utcOffsetSeconds: offset)
+            lines.append(timing)
+            if let area = alert.area.description { lines.append("  Area: " + area) }
+            for text in [alert.description, alert.instruction].compactMap({ $0 }) {
+                lines += text.split(separator: "\n", omittingEmptySubsequences: true).map { "  " + $0 }
+            }
+            if let sender = alert.senderName { lines.append("  Issued by " + sender) }
+        }
+        lines += Self.sourceNotes(report)
+        return lines.flatMap { line in width.map { TextWrap.wrap(line, width: $0) } ?? [line] }.joined(separator: "\n") + "\n"
+    }
+
+    /// Sources not asked or that failed, the replay note and the credits, one line each.
+    static func sourceNotes(_ report: AlertsReport) -> [String] {
+        var lines: [String] = []
+        for source in report.sources {
+            switch source.answer {
+            case .notAsked: lines.append("\(source.name): not asked — \(report.place.name) is outside its coverage")
+            case .failed(let error): lines.append("\(source.name): no answer — \(error.message)")
+            case .answered: break
+            }
+        }
+        if let replays = ReplayNotice.clauses(report.replays) { lines.append("Replayed data, not live: " + replays) }
+        if !report.credits.isEmpty { lines.append("Data: " + report.credits.joined(separator: "; ")) }
+        return lines
+    }
+}
