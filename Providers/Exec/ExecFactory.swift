@@ -43,7 +43,7 @@ public struct BrokenExecProvider: WeatherProvider {
     public var displayName: String { id }
     /// Nothing is known of it; it claims every kind so that it is asked and its failure is shown.
     public var capabilities: ProviderCapabilities {
-        ProviderCapabilities(kinds: Set(DataKind.allCases), horizonDays: 0, stepHours: 1, quantities: [], requiresAPIKey: false, geocoding: false)
+        ProviderCapabilities(kinds: DataKind.weather, horizonDays: 0, stepHours: 1, quantities: [], requiresAPIKey: false, geocoding: false)
     }
 
     /// The reason.

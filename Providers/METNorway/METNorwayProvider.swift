@@ -41,7 +41,7 @@ public struct METNorwayProvider: WeatherProvider {
     /// Current (the step of this hour) and forecast steps; days are computed from the steps.
     public var capabilities: ProviderCapabilities {
         var capabilities = ProviderCapabilities(
-            kinds: Set(DataKind.allCases), horizonDays: 9, stepHours: 1,
+            kinds: DataKind.weather, horizonDays: 9, stepHours: 1,
             // No dew point (computed from temperature and humidity instead) and no UV index: `compact` has neither, and the
             // `complete` product's `ultraviolet_index_clear_sky` assumes a cloudless sky, another quantity than the UV index
             // under the forecast clouds the others give, so it is not merged with them.

@@ -36,7 +36,7 @@ enum LineCorpus {
             // Learned weights with too little history: the v1 values with intervals, labelled.
             ["forecast", "Minsk", "--demo", "--days", "2", "--hourly", "--weights", "auto", "--bias-correction"],
             // No recording of Paris: every provider fails.
-            ["now", "Paris", "--demo"],
+            ["now", "Paris", "--demo"], ["air", "Minsk", "--demo", "--hourly"],
             ["cities", "--demo"], ["cities", "add", "Tokyo", "--demo"], ["cities", "add", "Tokyo", "--demo"],
             ["cities", "move", "3", "1", "--demo"], ["cities", "remove", "1", "--demo"],
             ["home", "set", "Minsk", "--demo"], ["home", "--demo"], ["home", "unset", "--demo"], ["home", "unset", "--demo"],

@@ -100,7 +100,7 @@ enum ProvidersCommand: IsobarCommand {
 /// Every command, in help order.
 enum CommandTable {
     static let all: [any IsobarCommand.Type] = [
-        CompareCommand.self, NowCommand.self, ForecastCommand.self, BatchCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
+        CompareCommand.self, NowCommand.self, ForecastCommand.self, AirCommand.self, BatchCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
         CacheCommand.self, ArchiveCommand.self, VerifyCommand.self, ProvidersCommand.self,
         DoctorCommand.self, SetupCommand.self, ConfigCommand.self, CompletionsCommand.self,
     ]

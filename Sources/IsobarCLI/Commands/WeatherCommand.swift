@@ -46,11 +46,16 @@ extension IsobarCommandLine {
         setup.store != nil && !parsed.options.offline ? setup.live : nil
     }
 
-    /// Checks the options and builds the providers, their transports and the store.
-    func weatherSetup(_ parsed: Invocation) async throws -> WeatherSetup {
+    /// Checks the options and builds the providers, their transports and the store; with `air`, the air sources
+    /// (`air_providers`) in the place of the weather's.
+    func weatherSetup(_ parsed: Invocation, air: Bool = false) async throws -> WeatherSetup {
         let options = engineOptions(parsed.options)
         let minimum = parsed.options.minimumProviders
         var configuration = try loadConfiguration(parsed)
+        // The weather's providers still find places by name for the air command.
+        let weatherProviders = configuration.providers
+        let registry = air ? self.registry.air : self.registry
+        if air { configuration.providers = configuration.airProviders ?? registry.defaultConfiguration().providers }
         warnAboutReadableKeys(configuration)
         if let directory = parsed.options.replayDirectory {
             for index in configuration.providers.indices {
@@ -84,6 +89,7 @@ extension IsobarCommandLine {
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
+        if air { configuration.providers = weatherProviders }
         return WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
                             options: options, consensus: consensus, minimum: minimum, units: units, diagnostics: diagnostics, demo: parsed.options.demo)
     }
@@ -226,7 +232,7 @@ extension IsobarCommandLine {
         return try PlaceDirectory(bytes: Array(data), file: directory + "/places.json")
     }
 
-    private func saveRecordings(_ recorders: [(id: String, recorder: RecordingTransport)], _ parsed: Invocation) {
+    func saveRecordings(_ recorders: [(id: String, recorder: RecordingTransport)], _ parsed: Invocation) {
         guard let directory = parsed.options.recordDirectory else { return }
         for (id, recorder) in recorders {
             do {

@@ -108,7 +108,7 @@ extension JSONLinesRenderer {
         json.number(hour.confidence.map(OutputNumber.round3))
         json.key("condition")
         json.string(hour.condition?.value.id)
-        for quantity in Quantity.allCases {
+        for quantity in Quantity.weather {
             json.key(text: quantity.rawValue)
             number(hour[quantity]?.value, quantity.dimension)
         }
@@ -116,7 +116,7 @@ extension JSONLinesRenderer {
         json.beginObject()
         json.key("condition")
         conditionVotes(hour.condition)
-        for quantity in Quantity.allCases {
+        for quantity in Quantity.weather {
             json.key(text: quantity.rawValue)
             merged(hour[quantity], quantity.dimension, offset: 0)
         }

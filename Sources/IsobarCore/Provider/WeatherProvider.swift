@@ -8,6 +8,11 @@ public enum DataKind: String, Sendable, CaseIterable, Hashable {
     case hourly
     /// Forecast days.
     case daily
+    /// Air quality and pollen (a provider of it answers only requests that ask for it).
+    case air
+
+    /// The kinds of a weather provider: current conditions, steps and days.
+    public static let weather: Set<DataKind> = [.current, .hourly, .daily]
 }
 
 /// What a provider can answer and how it should be used.
@@ -62,7 +67,7 @@ public struct WeatherRequest: Sendable, Equatable {
     public var kinds: Set<DataKind>
 
     /// Creates a request.
-    public init(place: Place, kinds: Set<DataKind> = Set(DataKind.allCases)) {
+    public init(place: Place, kinds: Set<DataKind> = DataKind.weather) {
         self.place = place
         self.kinds = kinds
     }
