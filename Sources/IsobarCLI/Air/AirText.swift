@@ -58,7 +58,8 @@ struct AirText {
             let label = "\(quantity.spec.shortLabel) \(UnitSystem.metric.symbol(for: quantity))"
             let said: [String] = report.sources.map { source in source.current?[quantity].map { Self.value($0, quantity) } ?? "–" }
             let mergedText: String = field.map { Self.value($0.value, quantity) } ?? "–"
-            let spread: String = field.map { Self.value($0.spread, quantity) } ?? ""
+            // A spread needs two sources: one source's value has none to show.
+            let spread: String = field.flatMap { $0.inputs.count > 1 ? Self.value($0.spread, quantity) : nil } ?? ""
             table.rows.append([label] + said + [mergedText, spread])
         }
         if report.sources.contains(where: { $0.current?.providerAirIndex != nil }) {
