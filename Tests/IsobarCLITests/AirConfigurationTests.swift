@@ -43,6 +43,20 @@ import Testing
         #expect(try line.member("sources").elements().map { try $0.string("provider") } == ["open-meteo-air", "openweathermap-air"])
     }
 
+    @Test("now and the home view end with the air line where an air source answers; JSON lines and places without air data have none")
+    func airLineOfNow() async throws {
+        let minsk = await runCLI(["now", "Minsk", "--demo"])
+        #expect(minsk.stdout.contains("Air: US AQI (EPA) 54 Moderate (PM2.5) now; worst of the next 12 hours 59 Moderate (PM2.5) at 19:00."))
+        let home = await runCLI(["Minsk", "--demo"])
+        #expect(home.stdout.contains("Air: US AQI (EPA) 54 Moderate (PM2.5) now"))
+        let tokyo = await runCLI(["now", "Tokyo", "--demo"])
+        #expect(tokyo.code == 0 && !tokyo.stdout.contains("Air:") && !tokyo.stderr.contains("air"))
+        let lines = await runCLI(["now", "Minsk", "--demo", "--format", "jsonl"])
+        #expect(!lines.stdout.contains(#""type":"air""#))
+        let compare = await runCLI(["compare", "Minsk", "--demo"])
+        #expect(!compare.stdout.contains("Air:"))
+    }
+
     @Test("--days takes 1 to 16, as for the forecast")
     func daysRange() async {
         expectOneLineError(await runCLI(["air", "Minsk", "--demo", "--days", "0"]), code: .usage, containing: "--days")

@@ -116,6 +116,11 @@ extension IsobarCommandLine {
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
         var merged: ConsensusResult?
+        // The air line of `now` and the home view, asked alongside the weather when air sources are configured.
+        let showsAir = (view == .now || view == .detail) && parsed.options.format == .table
+        let air: Task<AirReport?, Never>? = showsAir ? Task(executorPreference: taskExecutor) { [self, setup] in
+            await airReport(place, setup, parsed)
+        } : nil
         let waiting = WaitingNotice(sink: errors)
         let live = setup.bindings.filter { $0.policy != nil }.count
         if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s")…", time: time) }
@@ -134,6 +139,9 @@ extension IsobarCommandLine {
             renderer.handle(event)
         }
         renderer.finish()
+        if let report = await air?.value, let line = AirGlance.line(report, plain: presentation.plain) {
+            output.write(presentation.plain ? line : TextWrap.fit(line, width: width))
+        }
         await setup.shared?.finish()
         await archiveLive(reports, setup.configuration)
         if observation == nil { noteObservationSkipped(setup, verbose: parsed.options.verbose) }
@@ -142,6 +150,23 @@ extension IsobarCommandLine {
         if parsed.options.demo, !outcomes.isEmpty, outcomes.allSatisfy({ $0 == .error }) { noteDemoCoverage() }
         saveRecordings(setup.recorders, parsed)
         return exitCode(outcomes, minimum: setup.minimum)
+    }
+
+    /// The configured air sources' report for the place, over the weather's store and transport; nil when none is configured
+    /// or none can be set up.
+    func airReport(_ place: Place, _ setup: WeatherSetup, _ parsed: Invocation) async -> AirReport? {
+        guard var entries = setup.configuration.airProviders, !entries.isEmpty else { return nil }
+        if let directory = parsed.options.replayDirectory {
+            for index in entries.indices { entries[index].replay = directory + "/" + entries[index].id }
+        }
+        var configuration = setup.configuration
+        configuration.providers = entries
+        let live = setup.live
+        guard let bindings = try? await registry.air.bindings(for: configuration, environment: environment, time: time, live: { live }),
+              !bindings.isEmpty else { return nil }
+        var air = setup
+        air.bindings = bindings
+        return await AirCommand.gather(place, air, self).report
     }
 
     /// The engine over the command's providers and store; its tasks prefer `taskExecutor`, else the command line's.
