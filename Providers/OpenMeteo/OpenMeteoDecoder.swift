@@ -186,7 +186,7 @@ public struct OpenMeteoDecoder: Sendable {
 }
 
 /// Parallel arrays of one `hourly` or `daily` block, checked against the length of `time`.
-private struct Series {
+struct Series {
     let block: JSONValue
     let time: JSONValue
     let count: Int

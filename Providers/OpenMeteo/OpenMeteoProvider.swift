@@ -66,7 +66,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     private static func offered(by configuration: Configuration) -> ProviderCapabilities {
         ProviderCapabilities(
             kinds: DataKind.weather, horizonDays: configuration.forecastDays, stepHours: 1,
-            quantities: Set(Quantity.allCases), requiresAPIKey: false, geocoding: true,
+            quantities: Set(Quantity.weather), requiresAPIKey: false, geocoding: true,
             rateLimits: [
                 RateLimit(limit: 600, perSeconds: 60), RateLimit(limit: 5_000, perSeconds: 3_600),
                 RateLimit(limit: 10_000, perSeconds: 86_400), RateLimit(limit: 300_000, perSeconds: 30 * 86_400),

@@ -46,7 +46,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     /// Current conditions and 3-hourly steps for 5 days; needs a key.
     public let capabilities = ProviderCapabilities(
         kinds: [.current, .hourly], horizonDays: 5, stepHours: 3,
-        quantities: Set(Quantity.allCases).subtracting([.uvIndex, .dewPoint]), requiresAPIKey: true, geocoding: true,
+        quantities: Set(Quantity.weather).subtracting([.uvIndex, .dewPoint]), requiresAPIKey: true, geocoding: true,
         rateLimits: [RateLimit(limit: 60, perSeconds: 60), RateLimit(limit: 1_000_000, perSeconds: 30 * 86_400)],
         freshFor: (current: 600, forecast: 3 * 3600), attribution: "OpenWeather (CC BY-SA 4.0)")
 

@@ -30,7 +30,7 @@ public struct CSVRows: Sendable {
     /// the ends of each quantity's 80 % interval (`temperature_low80_c`, `temperature_high80_c`, …) and `interval_basis`.
     public var columns: [String] {
         leadingColumns + ["place", "admin_area", "country_code", "latitude", "longitude", "source", "status", "kind", "date", "time", "condition"]
-            + Quantity.allCases.map { column($0.rawValue, units.symbol(for: $0)) } + [column("precipitation", units.symbol(.precipitationAmount))]
+            + Quantity.weather.map { column($0.rawValue, units.symbol(for: $0)) } + [column("precipitation", units.symbol(.precipitationAmount))]
             + DailyQuantity.allCases.map { column($0.rawValue, units.symbol(for: $0)) } + ["moon_phase", "moon_phase_name", "confidence", "error"]
             + Self.hourlyIntervals.flatMap { [column($0.rawValue + "_low80", units.symbol(for: $0)), column($0.rawValue + "_high80", units.symbol(for: $0))] }
             + Self.dailyIntervals.flatMap { [column($0.rawValue + "_low80", units.symbol(for: $0)), column($0.rawValue + "_high80", units.symbol(for: $0))] }
@@ -38,7 +38,7 @@ public struct CSVRows: Sendable {
     }
 
     /// The hour's quantities whose consensus may carry an 80 % interval: all but the wind's direction.
-    public static let hourlyIntervals = Quantity.allCases.filter { $0.spec.interpolation != .circular }
+    public static let hourlyIntervals = Quantity.weather.filter { $0.spec.interpolation != .circular }
     /// The day's quantities whose consensus may carry an 80 % interval: its amounts, not its sun times or dominant direction.
     public static let dailyIntervals = DailyQuantity.allCases.filter { !$0.spec.circular && $0.dimension != .instant }
     /// The interval columns, empty: on providers' rows, and where the consensus has no interval.
@@ -107,7 +107,7 @@ public struct CSVRows: Sendable {
         return value.map { CivilTime.iso(Date(timeIntervalSince1970: $0.rounded()), utcOffsetSeconds: offset) }
     }
 
-    private var emptyHour: [String?] { [String?](repeating: nil, count: Quantity.allCases.count + 1) }
+    private var emptyHour: [String?] { [String?](repeating: nil, count: Quantity.weather.count + 1) }
     /// The day's quantities and the moon (its phase, on the consensus's days only), empty.
     private var emptyDay: [String?] { [String?](repeating: nil, count: DailyQuantity.allCases.count + 2) }
 
@@ -118,7 +118,7 @@ public struct CSVRows: Sendable {
         let sample = { (kind: Kind, sample: WeatherSample) -> [String?] in
             [kind.rawValue, LocalDate(sample.time, utcOffsetSeconds: offset).description, CivilTime.iso(sample.time, utcOffsetSeconds: offset),
              sample.condition?.id]
-                + Quantity.allCases.map { number(sample[$0], $0.dimension) } + [number(sample.precipitationMM, .precipitationAmount)] + emptyDay
+                + Quantity.weather.map { number(sample[$0], $0.dimension) } + [number(sample.precipitationMM, .precipitationAmount)] + emptyDay
         }
         let (wantsCurrent, days, hours) = view.sections
         var rows: [[String?]] = []
@@ -141,7 +141,7 @@ public struct CSVRows: Sendable {
         let hour = { (kind: Kind, hour: ConsensusHour) -> (cells: [String?], intervals: [String?]) in
             ([kind.rawValue, LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds).description,
               CivilTime.iso(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds), hour.condition?.value.id]
-                + Quantity.allCases.map { number(hour[$0]?.value, $0.dimension) } + [nil] + emptyDay
+                + Quantity.weather.map { number(hour[$0]?.value, $0.dimension) } + [nil] + emptyDay
                 + [hour.confidence.map { CSVField.number(OutputNumber.round3($0)) }],
              intervals(hourly: Self.hourlyIntervals.map { (hour[$0], $0.dimension) }, daily: []))
         }

@@ -107,7 +107,7 @@ extension JSONLinesRenderer {
         json.number(hour.confidence.map(OutputNumber.round3))
         json.key("condition")
         json.string(hour.condition?.value.id)
-        for quantity in Quantity.allCases {
+        for quantity in Quantity.weather {
             json.key(text: quantity.rawValue)
             number(hour[quantity]?.value, quantity.dimension)
         }
@@ -115,7 +115,7 @@ extension JSONLinesRenderer {
         json.beginObject()
         json.key("condition")
         conditionVotes(hour.condition)
-        for quantity in Quantity.allCases {
+        for quantity in Quantity.weather {
             json.key(text: quantity.rawValue)
             merged(hour[quantity], quantity.dimension, offset: 0)
         }

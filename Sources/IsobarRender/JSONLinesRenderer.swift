@@ -167,7 +167,7 @@ public struct JSONLinesRenderer: Renderer, Sendable {
 
     /// The `units` object of a line: each quantity's symbol in `system`.
     public static func units(_ system: UnitSystem) -> JSONOutput {
-        var members = Quantity.allCases.map { ($0.rawValue, JSONOutput.string(system.symbol(for: $0))) }
+        var members = Quantity.weather.map { ($0.rawValue, JSONOutput.string(system.symbol(for: $0))) }
         members += DailyQuantity.allCases.map { ($0.rawValue, JSONOutput.string(system.symbol(for: $0))) }
         members.append(("precipitation", .string(system.symbol(.precipitationAmount))))
         return .object(members)
@@ -282,7 +282,7 @@ public struct JSONLinesRenderer: Renderer, Sendable {
         json.number(sample.periodHours)
         json.key("condition")
         json.string(sample.condition?.id)
-        for quantity in Quantity.allCases {
+        for quantity in Quantity.weather {
             json.key(text: quantity.rawValue)
             number(sample[quantity], quantity.dimension)
         }

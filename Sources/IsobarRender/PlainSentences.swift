@@ -97,7 +97,7 @@ public struct PlainSentences: Sendable {
             let same = Set(condition.votes.map(\.condition)).count <= 1
             lines.append("Condition: \(condition.value.label)" + (same ? (said.count > 1 ? ", all agree." : ".") : "; \(PlainWords.list(said))."))
         }
-        for quantity in Quantity.allCases where quantity != .precipitationProbability {
+        for quantity in Quantity.weather where quantity != .precipitationProbability {
             guard let field = current[quantity] else { continue }
             lines.append(quantity == .windDirection ? directionSentence(field) : quantitySentence(quantity, field))
         }

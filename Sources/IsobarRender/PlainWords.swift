@@ -69,6 +69,7 @@ public enum PlainWords: Sendable {
         "mm/h": ("millimetre per hour", "millimetres per hour"), "in/h": ("inch per hour", "inches per hour"),
         "mm": ("millimetre", "millimetres"), "in": ("inch", "inches"),
         "UVI": ("point", "points"), "index": ("point", "points"), "iso8601": ("local time", "local time"), "s": ("second", "seconds"),
+        "µg/m³": ("microgram per cubic metre", "micrograms per cubic metre"), "grains/m³": ("grain per cubic metre", "grains per cubic metre"),
     ]
 
     /// The unit of a difference: temperatures differ by `degrees` (or kelvin), whatever their scale.

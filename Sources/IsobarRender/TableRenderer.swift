@@ -148,7 +148,7 @@ public struct TableRenderer: Renderer, Sendable {
         let conditionNote = condition?.isImplausible == true ? "implausible \(condition?.demotedFrom?.label ?? "")" : disagreement(condition)
         table.rows.append(["Condition"] + reports.map { $0.current?.condition?.label ?? "–" }
             + [condition?.value.label ?? "–", conditionNote, Self.percent(condition?.confidence)])
-        for quantity in Quantity.allCases where quantity != .precipitationProbability {
+        for quantity in Quantity.weather where quantity != .precipitationProbability {
             let merged = current?[quantity]
             table.rows.append([quantity.dimension == .direction ? quantity.label : "\(quantity.label) (\(context.units.symbol(for: quantity)))"]
                 + reports.map { formatInput($0.current?[quantity], merged, provider: $0.providerID, quantity.dimension) }

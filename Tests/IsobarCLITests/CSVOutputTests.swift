@@ -202,7 +202,7 @@ private func table(_ run: CLIRun) throws -> (header: [String], rows: [[String: S
             #expect(spec.options.contains { $0.name == "json" }, "\(spec.name) takes --format but not --json")
             let formats = spec.options.first { $0.name == "format" }?.choices ?? []
             #expect(formats.contains("jsonl"), "\(spec.name)")
-            #expect(formats.contains("csv") == ["compare", "now", "forecast", "alerts", "batch", "verify"].contains(spec.name), "\(spec.name): \(formats)")
+            #expect(formats.contains("csv") == ["compare", "now", "forecast", "alerts", "air", "batch", "verify"].contains(spec.name), "\(spec.name): \(formats)")
         }
         #expect(specs.filter { $0.options.contains { $0.name == "format" } }.count >= 8)
     }

@@ -73,6 +73,18 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
                    arguments: ["forecast", "Minsk", "--demo", "--plain", "--days", "2", "--hourly", "--weights", "auto"]),
     ]
 
+    /// `air`: the tables at 60, 80 and 120 columns, the sentences, JSON lines and CSV; New York has a smoky afternoon,
+    /// London a birch-pollen day.
+    static let air = [60, 80, 120].map { (columns: Int) in
+        GoldenCase(file: "demo-air-table-\(columns).txt", arguments: ["air", "Minsk", "--demo", "--hourly"], columns: columns)
+    } + [
+        GoldenCase(file: "demo-air-plain.txt", arguments: ["air", "Minsk", "--demo", "--plain"]),
+        GoldenCase(file: "demo-air-jsonl.jsonl", arguments: ["air", "Minsk", "--demo", "--format", "jsonl"]),
+        GoldenCase(file: "demo-air-smoke-days-table-80.txt", arguments: ["air", "New York", "--demo", "--days", "2"], columns: 80),
+        GoldenCase(file: "demo-air-smoke-csv.csv", arguments: ["air", "New York", "--demo", "--hourly", "--format", "csv"]),
+        GoldenCase(file: "demo-air-pollen-plain.txt", arguments: ["air", "London", "--demo", "--plain"]),
+    ]
+
     static let all = [
         GoldenCase(file: "demo-compare-jsonl.jsonl", arguments: ["compare", "Minsk", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-compare-table.txt", arguments: ["compare", "Minsk", "--demo"]),
@@ -82,7 +94,7 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-cities-table.txt", arguments: ["cities", "--demo"]),
         GoldenCase(file: "demo-now-jsonl.jsonl", arguments: ["now", "Tokyo", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-now-table.txt", arguments: ["now", "Tokyo", "--demo"]),
-    ] + widths + sixSources + alerts
+    ] + widths + sixSources + alerts + air
 
     /// The warnings of the New York recording: `alerts` at 60, 80 and 120 columns, as JSON lines, and above `now`.
     static let alerts = [60, 80, 120].map { (columns: Int) in

@@ -108,7 +108,7 @@ extension PastWorld {
         #expect(run.code == 0, "\(run.stderr)")
         let line = try #require(try parseLines(run).first)
         #expect(try line.string("type") == "learned")
-        #expect(try line.member("sources").stringsOrNulls() == PastWorld.models.map { "open-meteo/\($0)" })
+        #expect(try line.member("learned_from").stringsOrNulls() == PastWorld.models.map { "open-meteo/\($0)" })
         #expect(try line.int("pairs") >= 3 * 7 * 24 * 25)
         #expect(try line.string("basis") == "backfill")
         let forecast = await runCLI(["forecast", "Minsk", "--hourly", "--days", "2", "--weights", "auto", "--config", config, "--json"],

@@ -37,7 +37,7 @@ enum LineCorpus {
             // Learned weights with too little history: the v1 values with intervals, labelled.
             ["forecast", "Minsk", "--demo", "--days", "2", "--hourly", "--weights", "auto", "--bias-correction"],
             // No recording of Paris: every provider fails.
-            ["now", "Paris", "--demo"],
+            ["now", "Paris", "--demo"], ["air", "Minsk", "--demo", "--hourly"],
             // The warnings in force in the New York recording.
             ["alerts", "New York", "--demo"],
             ["cities", "--demo"], ["cities", "add", "Tokyo", "--demo"], ["cities", "add", "Tokyo", "--demo"],

@@ -55,6 +55,8 @@ public struct CommandOptions: Sendable, Equatable {
     public var days = 7
     /// `--days` of `learn`: the past days learned from (1–92), nil when not given.
     public var pastDays: Int?
+    /// True when `--days` was given (air shows days only when asked).
+    public var daysGiven = false
     /// `--hourly` (forecast).
     public var hourly = false
     /// `--limit` (search).
@@ -161,6 +163,7 @@ public struct CommandOptions: Sendable, Equatable {
         if let text = parsed["days"] {
             guard let days = Int(text), (1...16).contains(days) else { throw UsageError("--days takes a whole number from 1 to 16, not '\(text)'") }
             self.days = days
+            daysGiven = true
         }
         if let text = parsed["limit"] {
             guard let limit = Int(text), (1...50).contains(limit) else { throw UsageError("--limit takes a whole number from 1 to 50, not '\(text)'") }

@@ -20,8 +20,8 @@ extension IsobarCommand {
 /// Every command, in help order.
 enum CommandTable {
     static let all: [any IsobarCommand.Type] = [
-        CompareCommand.self, NowCommand.self, ForecastCommand.self, AlertsCommand.self, BatchCommand.self, SearchCommand.self, CitiesCommand.self, HomeCommand.self,
-        CacheCommand.self, ArchiveCommand.self, VerifyCommand.self, LearnCommand.self, ProvidersCommand.self,
+        CompareCommand.self, NowCommand.self, ForecastCommand.self, AlertsCommand.self, AirCommand.self, BatchCommand.self, SearchCommand.self,
+        CitiesCommand.self, HomeCommand.self, CacheCommand.self, ArchiveCommand.self, VerifyCommand.self, LearnCommand.self, ProvidersCommand.self,
         DoctorCommand.self, SetupCommand.self, ConfigCommand.self, CompletionsCommand.self,
     ]
 

@@ -103,7 +103,7 @@ struct Backfill {
         let lines = JSONLine.text("learned", [
             ("place", CommandContext.placeJSON(place)), ("days", .integer(days)), ("station", .string(station)),
             ("observations", .integer(observations.count)), ("pairs", .integer(tally.folded)), ("skipped", .integer(tally.skipped)),
-            ("basis", .string("backfill")), ("sources", .array(gathered.sources.map(JSONOutput.string))),
+            ("basis", .string("backfill")), ("learned_from", .array(gathered.sources.map(JSONOutput.string))),
             ("archive_only", .array(gathered.withoutPast.map(JSONOutput.string))),
         ])
         var said = "Learned \(tally.folded) past forecast(s) of \(gathered.sources.joined(separator: ", ")) for \(place.name) over \(days) day(s), "

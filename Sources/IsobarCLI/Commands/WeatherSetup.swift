@@ -37,11 +37,16 @@ extension CommandContext {
         setup.store != nil && !parsed.options.offline ? setup.live : nil
     }
 
-    /// Checks the options and builds the providers that give `kinds` (weather unless told), their transports and the store.
-    func weatherSetup(_ parsed: Invocation, kinds: Set<DataKind> = DataKind.weather) async throws -> WeatherSetup {
+    /// Checks the options and builds the providers that give `kinds` (weather unless told), their transports and the store;
+    /// with `air`, the air sources (`air_providers`) in the place of the weather's.
+    func weatherSetup(_ parsed: Invocation, kinds: Set<DataKind> = DataKind.weather, air: Bool = false) async throws -> WeatherSetup {
         let options = engineOptions(parsed.options)
         let minimum = parsed.options.minimumProviders
         var configuration = try loadConfiguration(parsed)
+        // The weather's providers still find places by name for the air command.
+        let weatherProviders = configuration.providers
+        let registry = air ? self.registry.air : self.registry
+        if air { configuration.providers = configuration.airProviders ?? registry.defaultConfiguration().providers }
         warnAboutReadableKeys(configuration)
         if let directory = parsed.options.replayDirectory {
             for index in configuration.providers.indices {
@@ -81,6 +86,7 @@ extension CommandContext {
         let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
+        if air { configuration.providers = weatherProviders }
         var setup = WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
                                  options: options, consensus: consensus, minimum: minimum, units: units, diagnostics: diagnostics, demo: parsed.options.demo)
         if !kinds.contains(.alerts) { setup.alertBindings = built.filter { $0.provider.capabilities.kinds.contains(.alerts) } }
@@ -110,6 +116,11 @@ extension CommandContext {
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
         var merged: ConsensusResult?
+        // The air line of `now` and the home view, asked alongside the weather when air sources are configured.
+        let showsAir = (view == .now || view == .detail) && parsed.options.format.isForPeople
+        let air: Task<AirReport?, Never>? = showsAir ? Task(executorPreference: taskExecutor) { [self, setup] in
+            await airReport(place, setup, parsed)
+        } : nil
         let waiting = WaitingNotice(sink: errors)
         let live = setup.bindings.filter { $0.policy != nil }.count
         if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s")…", time: time) }
@@ -142,6 +153,9 @@ extension CommandContext {
             renderer.handle(event)
         }
         renderer.finish()
+        if let report = await air?.value, let line = AirGlance.line(report, plain: presentation.plain) {
+            output.write(presentation.plain ? line : TextWrap.fit(line, width: width))
+        }
         await setup.shared?.finish()
         await archiveLive(reports, setup.configuration)
         if observation == nil { noteObservationSkipped(setup, verbose: parsed.options.verbose) }
@@ -150,6 +164,23 @@ extension CommandContext {
         saveRecordings(setup.recorders, parsed)
         if let failOn = parsed.options.failOn, warnings?.hasAlert(atLeast: failOn) == true { return .alertInForce }
         return exitCode(outcomes, minimum: setup.minimum)
+    }
+
+    /// The configured air sources' report for the place, over the weather's store and transport; nil when none is configured
+    /// or none can be set up.
+    func airReport(_ place: Place, _ setup: WeatherSetup, _ parsed: Invocation) async -> AirReport? {
+        guard var entries = setup.configuration.airProviders, !entries.isEmpty else { return nil }
+        if let directory = parsed.options.replayDirectory {
+            for index in entries.indices { entries[index].replay = directory + "/" + entries[index].id }
+        }
+        var configuration = setup.configuration
+        configuration.providers = entries
+        let live = setup.live
+        guard let bindings = try? await registry.air.bindings(for: configuration, environment: environment, time: time, live: { live }),
+              !bindings.isEmpty else { return nil }
+        var air = setup
+        air.bindings = bindings
+        return await AirCommand.gather(place, air, self).report
     }
 
     /// The engine over the command's providers and store; its tasks prefer `taskExecutor`, else the command line's.

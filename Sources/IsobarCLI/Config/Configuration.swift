@@ -73,6 +73,9 @@ public struct Configuration: Sendable {
     public var archiveDays = 60
     /// `observations`: where what actually happened is asked after each live command, for the archive; nil asks nowhere.
     public var observations: ObservationEntry?
+    /// `air_providers`: the sources of air quality and pollen `isobar air` asks, in display order; nil for one of each air type
+    /// that needs no option of its own.
+    public var airProviders: [ProviderEntry]?
     /// `family_weight`: how much the sources of one family (one upstream) weigh together in the consensus.
     public var familyWeight: FamilyWeight = .one
     /// `weights`: `"equal"` (the configured weights, the default) or `"auto"` (weights learned from the forecast archive).
@@ -89,7 +92,7 @@ public struct Configuration: Sendable {
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days", "observations", "shared_store", "expected_machines",
                                "shared_store_timeout_ms", "family_weight", "weights",
-                               "bias_correction"]
+                               "bias_correction", "air_providers"]
 
     /// Parses configuration text, each entry's own options read by its type's factory in `registry`; relative `replay` paths
     /// are taken from `directory`.
@@ -120,36 +123,9 @@ public struct Configuration: Sendable {
                 configuration.weighting = mode
             }
             if let correct = try root.nonNullMember("bias_correction") { configuration.biasCorrection = try correct.bool() }
-            for entry in try root.member("providers").elements() {
-                let type = try entry.string("type")
-                let factory = registry.factory(for: type)
-                try checkKeys(entry, factory, file: file)
-                var provider = ProviderEntry(
-                    id: try entry.optionalString("id") ?? type, type: type,
-                    apiKeyEnv: try entry.optionalString("api_key_env"), apiKey: try entry.optionalString("api_key"),
-                    baseURL: nil, geocodingURL: nil, limits: nil, replay: nil, forecastDays: try entry.optionalInt("forecast_days", in: 1...16),
-                    enabled: try entry.nonNullMember("enabled")?.bool() ?? true)
-                for (key, keyPath) in [("base_url", \ProviderEntry.baseURL), ("geocoding_url", \ProviderEntry.geocodingURL)] {
-                    guard let text = try entry.optionalString(key) else { continue }
-                    guard let url = RequestURL(string: text) else {
-                        throw ConfigurationError("\(file): \(entry.path).\(key) is not an http(s) URL")
-                    }
-                    guard url.scheme == "https" || CurlTransport.isLoopback(url.host) else {
-                        throw ConfigurationError("\(file): \(entry.path).\(key) must use https (plain http only for loopback hosts)")
-                    }
-                    provider[keyPath: keyPath] = url
-                }
-                provider.limits = try limits(entry, file: file)
-                provider.budgetSeconds = try entry.optionalDouble("timeout_s")
-                try readPolicy(entry, into: &provider, file: file)
-                if let factory { provider.options = try options(entry, factory, file: file, directory: directory) }
-                if let replay = try entry.optionalString("replay") {
-                    provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
-                }
-                guard !configuration.providers.contains(where: { $0.id == provider.id }) else {
-                    throw ConfigurationError("\(file): two providers have the id '\(provider.id)'")
-                }
-                configuration.providers.append(provider)
+            configuration.providers = try entries(root.member("providers"), registry: registry, file: file, directory: directory)
+            if let air = try root.nonNullMember("air_providers") {
+                configuration.airProviders = try entries(air, registry: registry.air, file: file, directory: directory)
             }
             return configuration
         } catch let error as JSONError where error.isDuplicateKey {
@@ -161,6 +137,44 @@ public struct Configuration: Sendable {
         } catch {
             throw ConfigurationError("\(file): unreadable configuration")
         }
+    }
+
+    /// The entries of a list of providers (`providers`, `air_providers`), each one's own options read by its type's factory
+    /// in `registry`.
+    private static func entries(_ list: JSONValue, registry: ProviderRegistry, file: String, directory: String) throws -> [ProviderEntry] {
+        var providers: [ProviderEntry] = []
+        for entry in try list.elements() {
+            let type = try entry.string("type")
+            let factory = registry.factory(for: type)
+            try checkKeys(entry, factory, file: file)
+            var provider = ProviderEntry(
+                id: try entry.optionalString("id") ?? type, type: type,
+                apiKeyEnv: try entry.optionalString("api_key_env"), apiKey: try entry.optionalString("api_key"),
+                baseURL: nil, geocodingURL: nil, limits: nil, replay: nil, forecastDays: try entry.optionalInt("forecast_days", in: 1...16),
+                enabled: try entry.nonNullMember("enabled")?.bool() ?? true)
+            for (key, keyPath) in [("base_url", \ProviderEntry.baseURL), ("geocoding_url", \ProviderEntry.geocodingURL)] {
+                guard let text = try entry.optionalString(key) else { continue }
+                guard let url = RequestURL(string: text) else {
+                    throw ConfigurationError("\(file): \(entry.path).\(key) is not an http(s) URL")
+                }
+                guard url.scheme == "https" || CurlTransport.isLoopback(url.host) else {
+                    throw ConfigurationError("\(file): \(entry.path).\(key) must use https (plain http only for loopback hosts)")
+                }
+                provider[keyPath: keyPath] = url
+            }
+            provider.limits = try limits(entry, file: file)
+            provider.budgetSeconds = try entry.optionalDouble("timeout_s")
+            try readPolicy(entry, into: &provider, file: file)
+            if let factory { provider.options = try options(entry, factory, file: file, directory: directory) }
+            if let replay = try entry.optionalString("replay") {
+                provider.replay = replay.hasPrefix("/") ? replay : directory + "/" + replay
+            }
+            guard !providers.contains(where: { $0.id == provider.id }) else {
+                throw ConfigurationError("\(file): two providers have the id '\(provider.id)'")
+            }
+            providers.append(provider)
+        }
+        return providers
     }
 
     /// Reads and parses a configuration file.

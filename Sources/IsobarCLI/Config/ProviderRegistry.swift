@@ -16,12 +16,18 @@ public struct ProviderRegistry: Sendable {
     public let factories: [ProviderFactory]
     /// Known sources of observations (the configuration's `observations` entry).
     public let observationFactories: [ProviderFactory]
+    /// Known sources of air quality and pollen (the configuration's `air_providers`).
+    public let airFactories: [ProviderFactory]
 
     /// A registry of the given types.
-    public init(factories: [ProviderFactory], observationFactories: [ProviderFactory] = []) {
+    public init(factories: [ProviderFactory], observationFactories: [ProviderFactory] = [], airFactories: [ProviderFactory] = []) {
         self.factories = factories
         self.observationFactories = observationFactories
+        self.airFactories = airFactories
     }
+
+    /// The registry of the air sources: their types in the place of the weather's, for building `air_providers`.
+    public var air: ProviderRegistry { ProviderRegistry(factories: airFactories) }
 
     /// The adapters compiled into Isobar.
     public static func standard() -> ProviderRegistry {
@@ -33,12 +39,16 @@ public struct ProviderRegistry: Sendable {
             NWSAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
         ], observationFactories: [
             METARProvider.factory,
+        ], airFactories: [
+            OpenMeteoAirProvider.factory,
+            OpenWeatherMapAirProvider.factory,
+            ExecProvider.factory,
         ])
     }
 
     /// This registry with `factory` added after the others (for adapters built outside this package).
     public func adding(_ factory: ProviderFactory) -> ProviderRegistry {
-        ProviderRegistry(factories: factories + [factory], observationFactories: observationFactories)
+        ProviderRegistry(factories: factories + [factory], observationFactories: observationFactories, airFactories: airFactories)
     }
 
     /// The configuration used when there is no file: one provider of each type that needs no option of its own (an

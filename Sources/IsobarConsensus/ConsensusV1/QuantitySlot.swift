@@ -29,6 +29,19 @@ extension Quantity {
         case .precipitationProbability: 10
         case .dewPoint: 11
         case .uvIndex: 12
+        case .pm25: 13
+        case .pm10: 14
+        case .ozone: 15
+        case .nitrogenDioxide: 16
+        case .sulphurDioxide: 17
+        case .carbonMonoxide: 18
+        case .dust: 19
+        case .alderPollen: 20
+        case .birchPollen: 21
+        case .grassPollen: 22
+        case .mugwortPollen: 23
+        case .olivePollen: 24
+        case .ragweedPollen: 25
         }
     }
 }

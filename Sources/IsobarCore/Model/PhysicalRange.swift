@@ -94,6 +94,8 @@ extension Dimension {
         case .index: ""
         case .instant: ""
         case .duration: "_s"
+        case .concentration: "_ugm3"
+        case .pollen: "_grains_m3"
         }
     }
 }

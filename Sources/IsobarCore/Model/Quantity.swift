@@ -26,6 +26,32 @@ public enum Quantity: String, Sendable, CaseIterable, Hashable {
     case dewPoint = "dew_point"
     /// UV index under the forecast clouds (WHO scale, 0 upwards).
     case uvIndex = "uv_index"
+    /// Fine particulate matter (PM2.5), µg/m³.
+    case pm25 = "pm2_5"
+    /// Particulate matter up to 10 µm (PM10), µg/m³.
+    case pm10
+    /// Ground-level ozone, µg/m³.
+    case ozone
+    /// Nitrogen dioxide, µg/m³.
+    case nitrogenDioxide = "nitrogen_dioxide"
+    /// Sulphur dioxide, µg/m³.
+    case sulphurDioxide = "sulphur_dioxide"
+    /// Carbon monoxide, µg/m³.
+    case carbonMonoxide = "carbon_monoxide"
+    /// Mineral dust near the ground, µg/m³.
+    case dust
+    /// Alder pollen, grains/m³.
+    case alderPollen = "alder_pollen"
+    /// Birch pollen, grains/m³.
+    case birchPollen = "birch_pollen"
+    /// Grass pollen, grains/m³.
+    case grassPollen = "grass_pollen"
+    /// Mugwort pollen, grains/m³.
+    case mugwortPollen = "mugwort_pollen"
+    /// Olive pollen, grains/m³.
+    case olivePollen = "olive_pollen"
+    /// Ragweed pollen, grains/m³.
+    case ragweedPollen = "ragweed_pollen"
 
     /// The one declaration of the quantity, which the model, cache, alignment, merge, validation and output all read.
     public var spec: QuantitySpec {
@@ -43,8 +69,27 @@ public enum Quantity: String, Sendable, CaseIterable, Hashable {
         case .precipitationProbability: QuantitySpec(.percent, "Precip. chance", short: "PoP", range: 0...100, floor: 20, .held, cacheKey: "pp")
         case .dewPoint: QuantitySpec(.temperature, "Dew point", short: "Dew pt", range: -100...40, floor: 2, .linear, cacheKey: "td")
         case .uvIndex: QuantitySpec(.index, "UV index", short: "UV", range: 0...25, floor: 2, .linear, cacheKey: "uv", symbol: "UVI")
+        case .pm25: QuantitySpec(.concentration, "PM2.5", short: "PM2.5", range: 0...5_000, floor: 5, .linear, cacheKey: "pm25", family: .pollutant)
+        case .pm10: QuantitySpec(.concentration, "PM10", short: "PM10", range: 0...20_000, floor: 10, .linear, cacheKey: "pm10", family: .pollutant)
+        case .ozone: QuantitySpec(.concentration, "Ozone (O3)", short: "O3", range: 0...1_500, floor: 20, .linear, cacheKey: "o3", family: .pollutant)
+        case .nitrogenDioxide: QuantitySpec(.concentration, "NO2", short: "NO2", range: 0...4_000, floor: 10, .linear, cacheKey: "no2", family: .pollutant)
+        case .sulphurDioxide: QuantitySpec(.concentration, "SO2", short: "SO2", range: 0...10_000, floor: 10, .linear, cacheKey: "so2", family: .pollutant)
+        case .carbonMonoxide: QuantitySpec(.concentration, "CO", short: "CO", range: 0...200_000, floor: 200, .linear, cacheKey: "co", family: .pollutant)
+        case .dust: QuantitySpec(.concentration, "Dust", short: "Dust", range: 0...50_000, floor: 20, .linear, cacheKey: "dust", family: .pollutant)
+        case .alderPollen: QuantitySpec(.pollen, "Alder pollen", short: "Alder", range: 0...100_000, floor: 20, .linear, cacheKey: "pal", family: .pollen)
+        case .birchPollen: QuantitySpec(.pollen, "Birch pollen", short: "Birch", range: 0...100_000, floor: 20, .linear, cacheKey: "pbi", family: .pollen)
+        case .grassPollen: QuantitySpec(.pollen, "Grass pollen", short: "Grass", range: 0...100_000, floor: 20, .linear, cacheKey: "pgr", family: .pollen)
+        case .mugwortPollen: QuantitySpec(.pollen, "Mugwort pollen", short: "Mugwort", range: 0...100_000, floor: 20, .linear, cacheKey: "pmu", family: .pollen)
+        case .olivePollen: QuantitySpec(.pollen, "Olive pollen", short: "Olive", range: 0...100_000, floor: 20, .linear, cacheKey: "pol", family: .pollen)
+        case .ragweedPollen: QuantitySpec(.pollen, "Ragweed pollen", short: "Ragweed", range: 0...100_000, floor: 20, .linear, cacheKey: "pra", family: .pollen)
         }
     }
+
+    /// The weather quantities, in declaration order: what every weather view, CSV column and weather line lists.
+    public static let weather: [Quantity] = allCases.filter { $0.spec.family == .weather }
+
+    /// The air-quality quantities (pollutants, then pollen), in declaration order: what the air view lists.
+    public static let air: [Quantity] = allCases.filter { $0.spec.family != .weather }
 
     /// The kind of unit the quantity is measured in.
     public var dimension: Dimension { spec.dimension }
@@ -67,6 +112,16 @@ public enum Interpolation: Sendable, Equatable {
     case split
     /// Held over the step's period (chances).
     case held
+}
+
+/// Which group of quantities one belongs to: the weather, or the air (its pollutants and its pollen).
+public enum QuantityFamily: String, Sendable, Equatable {
+    /// Temperature, wind, rain and the rest of the weather.
+    case weather
+    /// A pollutant's concentration (particles, gases, dust).
+    case pollutant
+    /// A pollen's count.
+    case pollen
 }
 
 /// Everything about one hourly quantity: its unit, its label, the values it can physically take, the outlier floor, how it
@@ -93,10 +148,13 @@ public struct QuantitySpec: Sendable, Equatable {
     public var unitSymbol: String?
     /// Its field name with its unit where it is not the name and the dimension's suffix (`precipitation_mm`).
     public var field: String?
+    /// The weather, a pollutant or a pollen.
+    public var family: QuantityFamily
 
     /// Creates a declaration.
     public init(_ dimension: Dimension, _ label: String, short: String, range: ClosedRange<Double>, floor: Double,
-                _ interpolation: Interpolation, cacheKey: String, hit: Double? = nil, symbol: String? = nil, field: String? = nil) {
+                _ interpolation: Interpolation, cacheKey: String, hit: Double? = nil, symbol: String? = nil, field: String? = nil,
+                family: QuantityFamily = .weather) {
         self.dimension = dimension
         self.label = label
         self.shortLabel = short
@@ -107,6 +165,7 @@ public struct QuantitySpec: Sendable, Equatable {
         self.hitTolerance = hit
         self.unitSymbol = symbol
         self.field = field
+        self.family = family
     }
 }
 
@@ -220,6 +279,10 @@ public enum Dimension: String, Sendable, CaseIterable {
     case instant
     /// A duration, seconds.
     case duration
+    /// A mass concentration in air, µg/m³.
+    case concentration
+    /// A pollen count, grains/m³.
+    case pollen
 
     /// The symbol of the internal unit (°C, %, hPa, m/s, °, m, mm/h, mm, s); `index` for an index, whose quantity names its scale.
     public var internalSymbol: String {

@@ -29,6 +29,8 @@ public enum UnitSystem: String, Sendable, CaseIterable {
         case (_, .index): "index"
         case (_, .instant): "iso8601"
         case (_, .duration): "s"
+        case (_, .concentration): "µg/m³"
+        case (_, .pollen): "grains/m³"
         }
     }
 
@@ -60,7 +62,7 @@ public enum UnitSystem: String, Sendable, CaseIterable {
     /// Decimals worth showing for a dimension in this system.
     public func decimals(_ dimension: Dimension) -> Int {
         switch (self, dimension) {
-        case (_, .percent), (_, .direction), (_, .instant), (_, .duration): 0
+        case (_, .percent), (_, .direction), (_, .instant), (_, .duration), (_, .pollen): 0
         case (.imperial, .pressure): 2
         case (.standard, .distance): 0
         case (.imperial, .precipitationRate), (.imperial, .precipitationAmount): 2

@@ -38,6 +38,10 @@ public struct WeatherSample: Sendable, Equatable {
     public var uvIndex: Double?
     /// Quantities computed here from others rather than given by the provider (dew point from temperature and humidity).
     public var derivedQuantities: Set<Quantity> = []
+    /// Air-quality concentrations and pollen counts by quantity (`Quantity.air`), in their internal units; empty for weather.
+    public var airValues: [Quantity: Double] = [:]
+    /// The provider's own air-quality index for this instant (OpenWeatherMap's 1–5), shown as that provider's and never merged.
+    public var providerAirIndex: ProviderAirIndex?
 
     /// A sample with every value absent.
     public init(time: Date, periodHours: Double) {
@@ -68,6 +72,8 @@ public struct WeatherSample: Sendable, Equatable {
             case .precipitationProbability: precipitationProbabilityPercent
             case .dewPoint: dewPointC
             case .uvIndex: uvIndex
+            case .pm25, .pm10, .ozone, .nitrogenDioxide, .sulphurDioxide, .carbonMonoxide, .dust, .alderPollen, .birchPollen, .grassPollen,
+                 .mugwortPollen, .olivePollen, .ragweedPollen: airValues.isEmpty ? nil : airValues[quantity]
             }
         }
         set {
@@ -85,8 +91,27 @@ public struct WeatherSample: Sendable, Equatable {
             case .precipitationProbability: precipitationProbabilityPercent = newValue
             case .dewPoint: dewPointC = newValue
             case .uvIndex: uvIndex = newValue
+            case .pm25, .pm10, .ozone, .nitrogenDioxide, .sulphurDioxide, .carbonMonoxide, .dust, .alderPollen, .birchPollen, .grassPollen,
+                 .mugwortPollen, .olivePollen, .ragweedPollen: airValues[quantity] = newValue
             }
         }
+    }
+}
+
+/// A provider's own air-quality index at one instant, on its own scale (never merged with another's, never converted).
+public struct ProviderAirIndex: Sendable, Equatable {
+    /// The scale's name, e.g. `OpenWeatherMap 1–5`.
+    public var scale: String
+    /// The value on that scale.
+    public var value: Double
+    /// The scale's word for the value (`Fair`), when it has one.
+    public var category: String?
+
+    /// Creates an index value.
+    public init(scale: String, value: Double, category: String? = nil) {
+        self.scale = scale
+        self.value = value
+        self.category = category
     }
 }
 

@@ -10,6 +10,8 @@ public enum DataKind: String, Sendable, CaseIterable, Hashable {
     case daily
     /// Official warnings in force (CAP alerts), in the report's `alerts`.
     case alerts
+    /// Air quality and pollen (a provider of it answers only requests that ask for it).
+    case air
 
     /// The kinds that are weather: current conditions, steps and days.
     public static let weather: Set<DataKind> = [.current, .hourly, .daily]

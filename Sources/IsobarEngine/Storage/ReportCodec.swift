@@ -107,6 +107,16 @@ public enum ReportCodec {
             buffer.key(text: "day")
             buffer.bool(isDay)
         }
+        if let index = sample.providerAirIndex {
+            buffer.key(text: "aqi")
+            buffer.number(index.value)
+            buffer.key(text: "aqi_scale")
+            buffer.string(index.scale)
+            if let category = index.category {
+                buffer.key(text: "aqi_category")
+                buffer.string(category)
+            }
+        }
         buffer.endObject()
     }
 
@@ -117,6 +127,9 @@ public enum ReportCodec {
         sample.derivedQuantities = Set(try value.nonNullMember("derived")?.elements().compactMap { Quantity(rawValue: try $0.string()) } ?? [])
         sample.condition = try value.optionalString("c").flatMap(condition)
         sample.isDay = try value.nonNullMember("day")?.bool()
+        if let index = try value.optionalDouble("aqi") {
+            sample.providerAirIndex = ProviderAirIndex(scale: try value.string("aqi_scale"), value: index, category: try value.optionalString("aqi_category"))
+        }
         return sample
     }
 

@@ -95,7 +95,7 @@ struct PinnedMerge {
 
     static func report(_ id: String, place: Place, start: Date, _ generator: inout SeededGenerator) -> WeatherReport {
         let every: Double = [1, 1, 3, 6].randomElement(using: &generator)!
-        let present = Set(Quantity.allCases.filter { _ in Double.random(in: 0..<1, using: &generator) < 0.8 })
+        let present = Set(Quantity.weather.filter { _ in Double.random(in: 0..<1, using: &generator) < 0.8 })
         let spread = Double.random(in: 0.3...2, using: &generator)
         let derivedDewPoint = Bool.random(using: &generator)
         let gap = Int.random(in: 0..<40, using: &generator)

@@ -32,7 +32,7 @@ struct ConsensusScenario {
 
     static func report(_ id: String, place: Place, start: Date, _ generator: inout SeededGenerator) -> WeatherReport {
         let every: Double = Bool.random(using: &generator) ? 1 : 3
-        let present = Set(Quantity.allCases.filter { _ in Double.random(in: 0..<1, using: &generator) < 0.8 })
+        let present = Set(Quantity.weather.filter { _ in Double.random(in: 0..<1, using: &generator) < 0.8 })
         let spread = Double.random(in: 0.3...2, using: &generator)
         let count = Int(72 / every) + 1
         var steps: [WeatherSample] = []

@@ -73,7 +73,8 @@ struct QuantityTableTests {
             .deletingLastPathComponent()
         let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("schemas/isobar-lines-v1.schema.json")))
         let definitions = try JSONDocument(parsing: bytes).rootValue.member("$defs")
-        let hourly = Quantity.allCases.map { ($0.rawValue, $0.dimension) }
+        let hourly = Quantity.weather.map { ($0.rawValue, $0.dimension) }
+        let air = Quantity.air.map { ($0.rawValue, $0.dimension) }
         let daily = DailyQuantity.allCases.map { ($0.rawValue, $0.dimension) }
         // (where, the object, the quantities it carries, whether every one is required, what each property is)
         let objects: [(String, JSONValue, [(String, Dimension)], Bool, SchemaProperty)] = [
@@ -85,6 +86,9 @@ struct QuantityTableTests {
             ("a consensus day", try definitions.member("consensus_day"), daily, true, .value),
             ("a consensus day's merged", try definitions.member("consensus_day").member("properties").member("merged"), daily, true, .merged),
             ("archived values", try definitions.member("archive_values"), hourly, false, .archived),
+            ("air units", try definitions.member("air_units"), air, true, .unitSymbol),
+            ("an air instant", try definitions.member("air_moment"), air, true, .value),
+            ("an air source", try definitions.member("air_source"), air, true, .value),
         ]
         for (place, object, quantities, allRequired, kind) in objects {
             let properties = try object.member("properties")

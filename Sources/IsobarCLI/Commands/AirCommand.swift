@@ -1,0 +1,88 @@
+import FoundationEssentials
+import IsobarConsensus
+import IsobarCore
+import IsobarRender
+import IsobarEngine
+
+/// `isobar air PLACE [--hourly] [--days N]`: air quality and pollen from every air source, merged as concentrations, with the
+/// indices Isobar computes from them.
+struct AirCommand: IsobarCommand {
+    static let spec = CommandSpec(
+        name: "air", summary: "Air quality and pollen: every air source side by side, merged concentrations, US AQI and European AQI",
+        arguments: ["PLACE"],
+        options: [.value("days", "N", "also show the worst hour of each day, 1 to 16 days"), .flag("hourly", "also show the next 24 hours")]
+            + [Commands.plain] + Commands.weather,
+        discussion: "Sources are the configuration's air_providers. Concentrations (µg/m³) and pollen counts (grains/m³) are merged like the "
+            + "weather; the indices are computed from the merged values with the publishers' breakpoints (see docs/air-quality.md). "
+            + "A source's own index is shown as its own, never merged.")
+
+    /// What is asked of each air source.
+    static let kinds: Set<DataKind> = [.air, .current, .hourly]
+
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Asks every air source, merges, and writes the report in the format asked for.
+    func run() async throws -> ExitCode {
+        let setup = try await context.weatherSetup(invocation, air: true)
+        let resolution = try await context.resolvePlace(invocation.positionals[0], setup: setup, parsed: invocation)
+        let place = resolution.place.withZoneOffset(at: context.time.now())
+        let report = await Self.gather(place, setup, context)
+        let hours = invocation.options.hourly ? 24 : 0
+        let days = invocation.options.daysGiven ? invocation.options.days : 0
+        let presentation = Presentation(invocation.options, environment: context.environment)
+        context.write(AirForms(report: report.report, hours: hours, days: days, plain: presentation.plain), as: invocation.options.format)
+        await setup.shared?.finish()
+        context.saveRecordings(setup.recorders, invocation)
+        return context.exitCode(report.outcomes, minimum: setup.minimum)
+    }
+
+    /// Asks every air source about the place and gathers the report, with how each source's turn ended.
+    static func gather(_ place: Place, _ setup: WeatherSetup, _ context: CommandContext) async
+        -> (report: AirReport, outcomes: [ProviderOutcome]) {
+        var outcomes: [ProviderOutcome] = []
+        var reports: [WeatherReport] = []
+        var failures: [(id: String, message: String)] = []
+        var merged: ConsensusResult?
+        for await event in context.engine(setup).run(WeatherRequest(place: place, kinds: kinds)) {
+            if let outcome = event.outcome { outcomes.append(outcome) }
+            switch event {
+            case .result(_, let result): reports.append(result.report)
+            case .failure(_, let id, let error): failures.append((id, error.message))
+            case .consensus(_, let consensus): merged = consensus
+            }
+        }
+        let names = Dictionary(setup.bindings.map { ($0.provider.id, $0.provider.displayName) }, uniquingKeysWith: { first, _ in first })
+        let order = Dictionary(setup.bindings.enumerated().map { ($1.provider.id, $0) }, uniquingKeysWith: { first, _ in first })
+        reports.sort { (order[$0.providerID] ?? 0) < (order[$1.providerID] ?? 0) }
+        let report = AirReport(place: place, consensus: merged, reports: reports, names: names, failures: failures,
+                               now: reports.map(\.fetchedAt).max() ?? context.time.now())
+        return (report, outcomes)
+    }
+}
+
+/// The air report's forms: a table or sentences for people, one `air` JSON line, CSV rows.
+struct AirForms: CommandReport {
+    /// What was gathered and merged.
+    let report: AirReport
+    /// Hours shown after now (0 for none).
+    let hours: Int
+    /// Days whose worst hour is shown (0 for none).
+    let days: Int
+    /// `--plain`: sentences instead of the table.
+    let plain: Bool
+
+    /// The table fitted to `width`, or the sentences.
+    func text(width: Int?) -> String {
+        let text = AirText(report: report, width: width, hours: hours, days: days)
+        return plain ? text.plain() : text.table()
+    }
+
+    /// The `air` line, with the hours asked (a day is 24 of them).
+    func jsonLines() -> String { AirLines.line(report, hours: max(hours, days * 24)) }
+
+    /// One row per source and hour.
+    func csv() -> String { AirLines.csv(report, hours: max(hours, days * 24)) }
+}
