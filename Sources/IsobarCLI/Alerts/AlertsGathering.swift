@@ -3,6 +3,15 @@ import IsobarCore
 import IsobarRender
 import IsobarEngine
 
+/// One alert source's answer, by its place among the sources. A struct, not a tuple: a release build read the index of an
+/// `(Int, Result<WeatherReport, ProviderError>?)` child result wrongly (the answer of source 0 arrived as source 3).
+private struct SourceAnswer: Sendable {
+    /// The source's place in `AlertsGathering.bindings`.
+    let index: Int
+    /// What it answered.
+    let result: Result<WeatherReport, ProviderError>
+}
+
 /// Asks every alert source about one place at once and merges what they send.
 struct AlertsGathering: Sendable {
     /// The alert sources, bound to their transports.
@@ -18,21 +27,24 @@ struct AlertsGathering: Sendable {
         let now = time.now()
         let deadline = now.addingTimeInterval(timeoutSeconds)
         let request = WeatherRequest(place: place, kinds: [.alerts])
-        let answers = await withTaskGroup(of: (Int, Result<WeatherReport, ProviderError>?).self) { group in
-            for (index, binding) in bindings.enumerated() where binding.provider.coverage.contains(place.coordinate) {
+        let coordinate = place.coordinate
+        let covering = bindings.indices.filter { bindings[$0].provider.coverage.contains(coordinate) }
+        let answers = await withTaskGroup(of: SourceAnswer.self) { group in
+            for index in covering {
+                let binding = bindings[index]
                 let context = FetchContext(transport: binding.transport, time: time, deadline: deadline)
                 group.addTask {
                     let provider = binding.provider
-                    if let unusable = provider.unusableReason(for: request) { return (index, .failure(unusable)) }
+                    if let unusable = provider.unusableReason(for: request) { return SourceAnswer(index: index, result: .failure(unusable)) }
                     do throws(ProviderError) {
-                        return (index, .success(try await provider.fetch(request, context: context)))
+                        return SourceAnswer(index: index, result: .success(try await provider.fetch(request, context: context)))
                     } catch {
-                        return (index, .failure(error))
+                        return SourceAnswer(index: index, result: .failure(error))
                     }
                 }
             }
             var answers: [Int: Result<WeatherReport, ProviderError>] = [:]
-            for await (index, answer) in group { answers[index] = answer }
+            for await answer in group { answers[answer.index] = answer.result }
             return answers
         }
         var sources: [AlertsReport.Source] = []

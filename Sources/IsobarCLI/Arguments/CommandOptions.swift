@@ -83,7 +83,7 @@ public struct CommandOptions: Sendable, Equatable {
     public var chart = false
     /// `--plain` (compare, now, forecast, cities, home): sentences instead of tables.
     public var plain = false
-    /// `--fail-on`: the least severe warning that makes `alerts` exit 10; nil without it.
+    /// `--fail-on` (alerts, now): the least severe warning that makes the command exit 10; nil without it.
     public var failOn: AlertSeverity?
     /// `--ascii` (with `--chart`): the chart in ASCII characters only, whatever the locale.
     public var ascii = false

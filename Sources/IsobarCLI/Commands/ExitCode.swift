@@ -14,7 +14,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case checkFailed = 5
     /// `archive import`: some lines are not archive export lines; nothing was imported.
     case badImport = 6
-    /// `alerts --fail-on SEVERITY`: a warning at least that severe is in force.
+    /// `alerts` or `now` with `--fail-on SEVERITY`: a warning at least that severe is in force.
     case alertInForce = 10
     /// The command line is wrong (unknown command or option, bad option value).
     case usage = 64
