@@ -90,6 +90,8 @@ public final class LoopbackServer: Sendable {
     }
 
     private let listener: Int32
+    /// Holds the port once the listener is closed (see `reserving`).
+    private let reserve: Int32
     private let counters = Mutex(Counters())
     private let stopping = Atomic<Bool>(false)
     private let handler: @Sendable (Request) -> Response
@@ -103,6 +105,7 @@ public final class LoopbackServer: Sendable {
         guard descriptor >= 0 else { throw ServerError("socket() failed") }
         var reuse: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -120,12 +123,36 @@ public final class LoopbackServer: Sendable {
         }
         listener = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
+        reserve = Self.reserving(address)
         self.handler = handler
         let server = self
         Thread.start { server.acceptLoop() }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if reserve >= 0 { close(reserve) }
+    }
+
+    /// A socket bound to the server's address and never listening, held as long as the server lives: once stopped, the
+    /// port refuses every connection, and no other socket of the process (another test's server) can take it meanwhile.
+    /// -1 when it cannot be made (the port is then free again once stopped, as before).
+    private static func reserving(_ address: sockaddr_in) -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return -1 }
+        var reuse: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = address
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(descriptor)
+            return -1
+        }
+        return descriptor
+    }
 
     /// `http://127.0.0.1:<port>`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
