@@ -43,19 +43,12 @@ public struct OpenMeteoDecoder: Sendable {
         let reason = body.serverMessage
         return try ProviderError.decoding(provider: providerName) {
             let root = try body.root()
-            if try root.nonNullMember("error")?.bool() == true {
-                throw ProviderError(.badRequest, "\(providerName) rejected the request: \(reason ?? "no reason given")")
-            }
-            let offsetValue = try root.member("utc_offset_seconds")
-            let offset = try offsetValue.int()
-            guard PlausibleRange.utcOffsetSeconds.contains(offset) else {
-                throw JSONError(.typeMismatch(expected: "an offset within ±18 h", found: String(offset)), path: offsetValue.path)
-            }
-            let zone = try root.optionalString("timezone")
+            try OpenMeteoEnvelope.checkRefusal(root, provider: providerName, reason: reason)
+            let (offset, zone) = try OpenMeteoEnvelope.zone(root)
             let suffixes = models.count > 1 ? models.map { "_" + $0 } : [""]
             return try suffixes.map { suffix in
                 var forecast = OpenMeteoForecast(
-                    utcOffsetSeconds: offset, timeZoneIdentifier: zone == "GMT" ? nil : zone, current: nil, hourly: [], daily: [])
+                    utcOffsetSeconds: offset, timeZoneIdentifier: zone, current: nil, hourly: [], daily: [])
                 if let current = try root.nonNullMember("current") {
                     forecast.current = try decodeCurrent(current, units: try root.member("current_units"), offset: offset, suffix: suffix,
                                                          warnings: &forecast.warnings)

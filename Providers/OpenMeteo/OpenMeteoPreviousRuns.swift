@@ -38,9 +38,7 @@ extension OpenMeteoProvider: PastForecasting {
         let suffixes = configuration.models.count > 1 ? configuration.models.map { "_" + $0 } : [""]
         return try ProviderError.decoding(provider: displayName) {
             let root = try body.root()
-            if try root.nonNullMember("error")?.bool() == true {
-                throw ProviderError(.badRequest, "\(displayName) rejected the request: \(reason ?? "no reason given")")
-            }
+            try OpenMeteoEnvelope.checkRefusal(root, provider: displayName, reason: reason)
             let hourly = try root.member("hourly")
             let timeValue = try hourly.member("time")
             let times = try timeValue.stringsOrNulls().enumerated().map { index, text throws(JSONError) -> Date in

@@ -95,61 +95,14 @@ public struct JSONLinesRenderer: Renderer, Sendable {
 
     /// `{"schema":1,"type":…`, the label, the place and the provider: the members every line of an event starts with.
     private mutating func beginLine(_ type: String, _ request: EngineRequest, _ label: LineLabel?, provider: String?) {
-        json.beginObject()
-        json.key("schema")
-        json.integer(Self.schemaVersion)
-        json.key("type")
-        json.string(type)
-        if let label {
-            json.key("input_line")
-            json.integer(label.inputLine)
-            if let id = label.id {
-                json.key("id")
-                json.string(id)
-            }
-        }
-        json.key("place")
-        placeObject(request.place, label)
+        json.beginLine(type, label: label)
+        json.placeMember(request.place, query: label?.query ?? context.query, runnersUp: label?.runnersUp ?? context.runnersUp)
         if let provider {
             json.key("provider")
             json.string(provider)
             json.key("provider_name")
             json.string(context.name(of: provider))
         }
-    }
-
-    private mutating func placeObject(_ place: Place, _ label: LineLabel?) {
-        json.beginObject()
-        namedPlace(place)
-        json.key("timezone")
-        json.string(place.timeZoneIdentifier)
-        json.key("utc_offset_seconds")
-        json.integer(place.utcOffsetSeconds)
-        json.key("query")
-        json.string(label?.query ?? context.query)
-        json.key("runners_up")
-        json.beginArray()
-        for other in label?.runnersUp ?? context.runnersUp {
-            json.beginObject()
-            namedPlace(other)
-            json.endObject()
-        }
-        json.endArray()
-        json.endObject()
-    }
-
-    /// `name`, `admin_area`, `country_code`, `latitude`, `longitude`.
-    private mutating func namedPlace(_ place: Place) {
-        json.key("name")
-        json.string(place.name)
-        json.key("admin_area")
-        json.string(place.adminArea)
-        json.key("country_code")
-        json.string(place.countryCode)
-        json.key("latitude")
-        json.number(place.coordinate.latitude)
-        json.key("longitude")
-        json.number(place.coordinate.longitude)
     }
 
     mutating func sourceObject(_ source: DataSource) {

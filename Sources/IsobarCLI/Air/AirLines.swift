@@ -44,14 +44,14 @@ enum AirLines {
                 + values { source.current?[$0] } + [("own_index", own)])
         }
         let members: [(String, JSONOutput)] = [
-            ("schema", .integer(JSONLinesRenderer.schemaVersion)), ("type", .string("air")), ("place", place), ("units", units),
+            ("place", place), ("units", units),
             ("current", report.current.map { moment($0, offset: report.utcOffsetSeconds) } ?? .null),
             ("sources", .array(sources)),
             ("failures", .array(report.failures.map { .object([("provider", .string($0.id)), ("message", .string($0.message))]) })),
             ("pollen", .string(report.hasPollen ? "given" : "none")),
             ("hourly", .array(report.hourly.prefix(hours).map { moment($0, offset: report.utcOffsetSeconds) })),
         ]
-        return JSONOutput.object(members).serialized() + "\n"
+        return JSONLine.text("air", members)
     }
 
     /// The CSV header and one row for now and each hour asked.

@@ -130,42 +130,8 @@ struct AlertLines {
     /// `{"schema":1,"type":…,` then the batch label and the place, as every weather line has them.
     private mutating func begin(_ type: String, _ report: AlertsReport, _ label: LineLabel?) {
         json.removeAll()
-        json.beginObject()
-        json.key("schema")
-        json.integer(JSONLinesRenderer.schemaVersion)
-        json.key("type")
-        json.string(type)
-        if let label {
-            json.key("input_line")
-            json.integer(label.inputLine)
-            if let id = label.id {
-                json.key("id")
-                json.string(id)
-            }
-        }
-        let place = report.place
-        json.key("place")
-        json.beginObject()
-        json.key("name")
-        json.string(place.name)
-        json.key("admin_area")
-        json.string(place.adminArea)
-        json.key("country_code")
-        json.string(place.countryCode)
-        json.key("latitude")
-        json.number(place.coordinate.latitude)
-        json.key("longitude")
-        json.number(place.coordinate.longitude)
-        json.key("timezone")
-        json.string(place.timeZoneIdentifier)
-        json.key("utc_offset_seconds")
-        json.integer(place.utcOffsetSeconds)
-        json.key("query")
-        json.string(label?.query ?? query)
-        json.key("runners_up")
-        json.beginArray()
-        json.endArray()
-        json.endObject()
+        json.beginLine(type, label: label)
+        json.placeMember(report.place, query: label?.query ?? query, runnersUp: [])
     }
 
     private mutating func time(_ instant: Date?, _ offset: Int) {
