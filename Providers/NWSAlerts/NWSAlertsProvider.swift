@@ -24,7 +24,7 @@ public struct NWSAlertsProvider: WeatherProvider {
                     application: String = "isobar") {
             self.id = id
             self.baseURL = baseURL
-            self.contact = contact.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+            self.contact = ContactTerms.contact(contact)
             self.application = application
         }
     }
@@ -66,11 +66,7 @@ public struct NWSAlertsProvider: WeatherProvider {
     /// Not set up without a contact when it goes live: it says how to give one, and where the configuration file is.
     public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
         guard configuration.contact == nil && configuration.requiresContact else { return nil }
-        let file = configuration.configurationFile.map { file in
-            file.exists ? "the \"\(id)\" entry of \(file.path)" : "a \"\(id)\" entry of \(file.path) (isobar setup writes that file)"
-        } ?? "its entry of the configuration file"
-        return ProviderError(.notConfigured, "the NWS API asks for a contact (an e-mail address or URL): set \(Self.contactVariable), "
-                             + "or \"contact\" in \(file)", setting: Self.contactVariable)
+        return ContactTerms.missing("the NWS API asks", id: id, variable: Self.contactVariable, file: configuration.configurationFile)
     }
 
     /// Fetches and decodes the active alerts for the place.

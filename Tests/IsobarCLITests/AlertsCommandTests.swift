@@ -85,6 +85,17 @@ private final class AlertsOrigin: Sendable {
         #expect(run.stdout.contains("ISOBAR_CONTACT"))
         #expect(origin.server.requests.isEmpty)
     }
+
+    @Test func aContactWithALineBreakIsNoContactAndNothingIsSent() async throws {
+        let origin = try AlertsOrigin()
+        defer { origin.server.stop() }
+        // `\r\n` in the JSON string: a second header would follow the User-Agent if this were sent.
+        let config = try AlertsOrigin.configuration([origin], contact: #"ops@example.org\r\nX-Injected: 1"#)
+        let run = await runCLI(["alerts", "New York", "--config", config], transport: curl)
+        #expect(run.code == 3)
+        #expect(run.stdout.contains("ISOBAR_CONTACT"))
+        #expect(origin.server.requests.isEmpty)
+    }
 }
 
 /// `isobar alerts` with no network: the demo recording, bad options and a configuration without alert sources.
