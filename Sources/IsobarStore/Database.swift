@@ -26,15 +26,19 @@ final class Database: Sendable {
 
     /// A private database in memory; throws only when its thread cannot start.
     static func inMemory(schema: Schema, busyTimeoutMilliseconds: Int32, delay: Duration?) throws(StoreError) -> Database {
-        let executor = try Executor(path: ":memory:", delay: delay, recovery: nil) { () throws(StoreError) -> Connection in
+        let executor = Executor(path: ":memory:", delay: delay, recovery: nil) { () throws(StoreError) -> Connection in
             try schema.connect(":memory:", busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         return Database(path: ":memory:", writer: executor, reader: executor)
     }
 
-    /// Opens the file at `path` on new threads: the writer opens it (moving a damaged file aside when `recovery` is given) and
-    /// migrates it before the reader opens it. With `separateReader` false, reads queue on the writer's thread. With
-    /// `inlineReads`, a read runs on its caller's thread when it can without waiting (see `InlineReader`).
+    /// Opens the file at `path`. With `inlineReads`, the caller's thread opens it first, never waiting for a lock: when that
+    /// succeeds (an existing, current, undamaged file nobody migrates at that moment) the connection becomes the first inline
+    /// reader, and the store's threads start only with the first write, or the first read it cannot answer at once: a
+    /// command answered from the cache starts none. Otherwise the writer's thread opens it (moving a damaged file aside when
+    /// `recovery` is given, waiting for a lock) and migrates it before the reader opens it. With `separateReader` false,
+    /// reads queue on the writer's thread. With `inlineReads`, a read runs on its caller's thread when it can without waiting
+    /// (see `InlineReader`).
     ///
     /// A disposable file (one that `recovery` rebuilds: the cache) is not checkpointed when closed: a process's exit would
     /// otherwise wait for that checkpoint's two syncs whenever its connection happened to close last, and the next write
@@ -47,13 +51,33 @@ final class Database: Sendable {
         let connect: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
             try schema.connect(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, pragmas: pragmas, checkpointOnClose: checkpointOnClose)
         }
-        let writer = try Executor(path: path, delay: delay, recovery: recovery, heldWakeups: heldWakeups, connect: connect)
-        try await writer.submit(.bare) { _ in }
-        guard separateReader else { return Database(path: path, writer: writer, reader: writer) }
-        let reader = try Executor(path: path, delay: delay, recovery: recovery, heldWakeups: heldWakeups, connect: connect)
-        try await reader.submit(.bare) { _ in }
-        return Database(path: path, writer: writer, reader: reader, inline: inlineReads ? InlineReader(recovery: recovery) : nil,
-                        connect: connect)
+        let writer = Executor(path: path, delay: delay, recovery: recovery, heldWakeups: heldWakeups, connect: connect)
+        guard separateReader else {
+            try await writer.submit(.bare) { _ in }
+            return Database(path: path, writer: writer, reader: writer)
+        }
+        let reader = Executor(path: path, delay: delay, recovery: recovery, heldWakeups: heldWakeups, connect: connect)
+        guard inlineReads else {
+            try await writer.submit(.bare) { _ in }
+            try await reader.submit(.bare) { _ in }
+            return Database(path: path, writer: writer, reader: reader, connect: connect)
+        }
+        let inline = InlineReader(recovery: recovery)
+        // Anything but an answer at once (a lock, damage, a migration due, no file yet) is left to the threads, as before.
+        if let opened = try? schema.connect(path, busyTimeoutMilliseconds: 0, pragmas: pragmas, checkpointOnClose: checkpointOnClose) {
+            inline.adopt(opened)
+        } else {
+            try await writer.submit(.bare) { _ in }
+            try await reader.submit(.bare) { _ in }
+        }
+        return Database(path: path, writer: writer, reader: reader, inline: inline, connect: connect)
+    }
+
+    /// True when the file can only be read: asked of the inline connection opened with the store when there is one, else of
+    /// the writer's.
+    func isReadOnly() async throws(StoreError) -> Bool {
+        if let answer = inline?.attempt(snapshot: false, { $0.isReadOnly }) { return answer }
+        return try await bare { $0.isReadOnly }
     }
 
     /// Runs `body` with the writes queued at the same time, in one `BEGIN IMMEDIATE` transaction, in its own savepoint.
@@ -98,6 +122,9 @@ final class Database: Sendable {
 
     /// True on the writer's or the reader's thread (tests).
     var isOwnThread: Bool { writer.isCurrent || reader.isCurrent }
+
+    /// The store's threads started so far: none, one or two (tests).
+    var threadsStarted: Int { (writer.hasThread ? 1 : 0) + (reader !== writer && reader.hasThread ? 1 : 0) }
 
     /// Jobs the writer's thread has taken to run so far (tests).
     var writerJobsTaken: Int { writer.taken }

@@ -26,29 +26,49 @@ final class Executor: Sendable {
     private let counters = Counters()
     /// The file, or `:memory:`, for messages.
     let path: String
-    /// The executor's thread.
-    private let thread: pthread_t
+    /// What runs on the executor's thread.
+    private let worker: Worker
+    /// The executor's thread, once the first job started it: a store a command only reads from inline starts none.
+    private let thread = Mutex<pthread_t?>(nil)
 
-    /// Starts the thread; `connect` opens the connection on it, at the first job and again after a recovery.
-    /// `delay` is a test aid: each job first blocks the thread that long. A job posted while its poster runs a burst of
-    /// `heldWakeups` wakes the thread when the burst ends.
+    /// An executor whose thread starts with its first job; `connect` opens the connection on it, at the first job and again
+    /// after a recovery. `delay` is a test aid: each job first blocks the thread that long. A job posted while its poster
+    /// runs a burst of `heldWakeups` wakes the thread when the burst ends.
     init(path: String, delay: Duration?, recovery: Recovery?, heldWakeups: HeldWakeups? = nil,
-         connect: @escaping @Sendable () throws(StoreError) -> Connection) throws(StoreError) {
+         connect: @escaping @Sendable () throws(StoreError) -> Connection) {
         self.path = path
         queue = JobQueue(heldWakeups: heldWakeups)
-        let worker = Worker(queue: queue, counters: counters, delay: delay,
-                            recovery: recovery, connect: connect)
-        switch PlainThread.detach({ worker.run() }) {
-        case .success(let thread): self.thread = thread
-        case .failure(let error): throw StoreError(code: SQLITE_ERROR, "store \(path): cannot start a store thread (error \(error.code))")
-        }
+        worker = Worker(queue: queue, counters: counters, delay: delay, recovery: recovery, connect: connect)
     }
 
     /// True on the executor's own thread (tests: blocking work runs there, never on the caller's).
-    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+    var isCurrent: Bool { thread.withLock { started in started.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
+
+    /// True once a job started the executor's thread (tests).
+    var hasThread: Bool { thread.withLock { $0 != nil } }
 
     deinit {
         queue.stop()
+    }
+
+    /// Queues `job`, starting the thread first if no job has yet; the error when no thread can start or the store is closed.
+    private func enqueue(_ job: Job) -> StoreError? {
+        let worker = worker
+        let path = path
+        let failure: StoreError? = thread.withLock { started in
+            guard started == nil else { return nil }
+            switch PlainThread.detach({ worker.run() }) {
+            case .success(let handle):
+                started = handle
+                return nil
+            case .failure(let error):
+                return StoreError(code: SQLITE_ERROR, "store \(path): cannot start a store thread (error \(error.code))")
+            }
+        }
+        if let failure { return failure }
+        guard queue.push(job) else { return StoreError(code: SQLITE_MISUSE, "store \(path): the store is closed") }
+        counters.jobs.add(1, ordering: .relaxed)
+        return nil
     }
 
     /// Runs `body` on the executor's thread in the given mode and returns its result once committed.
@@ -68,18 +88,14 @@ final class Executor: Sendable {
                     continuation.resume(returning: .failure(StoreError(code: SQLITE_MISUSE, "store \(path): a job ended without a result")))
                 }
             })
-            if queue.push(job) {
-                counters.jobs.add(1, ordering: .relaxed)
-            } else {
-                continuation.resume(returning: .failure(StoreError(code: SQLITE_MISUSE, "store \(path): the store is closed")))
-            }
+            if let error = enqueue(job) { continuation.resume(returning: .failure(error)) }
         }
         return try result.get()
     }
 
     /// Queues `body` to run on the executor's thread in the given mode, without waiting for it; its failure is dropped.
     func post(_ mode: Job.Mode, _ body: @escaping @Sendable (Connection) throws(StoreError) -> Void) {
-        if queue.push(Job(mode: mode, perform: body, finish: { _ in })) { counters.jobs.add(1, ordering: .relaxed) }
+        _ = enqueue(Job(mode: mode, perform: body, finish: { _ in }))
     }
 
     /// Write transactions committed so far (tests).

@@ -9,7 +9,8 @@ import Synchronization
 /// another connection rewrites the WAL index may sleep a moment). Any failure, busy or not, declines the attempt and the read goes to the reader's
 /// thread as before, which waits, reports errors and repairs damage.
 ///
-/// The connections are opened on the reader's thread (opening may wait), and dropped when the file is rebuilt after damage.
+/// The connections are opened on the reader's thread (opening may wait), and dropped when the file is rebuilt after damage;
+/// the first may be the one the caller opened the store with, when that answered at once (see `Database.open`).
 final class InlineReader: Sendable {
     /// Connections opened and not dropped, each taken by one caller at a time.
     private let slots: [Slot]
@@ -17,6 +18,8 @@ final class InlineReader: Sendable {
     private let generation = Atomic<Int>(-1)
     /// True from when a refill is asked for until it has run.
     private let refilling = Atomic<Bool>(false)
+    /// True while only the connection the store was opened with is there: the others open as the connections would.
+    private let partlyOpen = Atomic<Bool>(false)
     /// Reads sent to the reader's thread before the connections were first opened.
     private let threadReads = Atomic<Int>(0)
     private let recovery: Recovery?
@@ -62,22 +65,35 @@ final class InlineReader: Sendable {
         return nil
     }
 
-    /// True, once until `refill` runs, when the connections are stale, or missing after `readsBeforeOpening` reads: the
-    /// caller then schedules `refill`.
+    /// Takes `connection`, opened on the caller's thread as the store opened, as the first slot's; the others stay empty
+    /// until reads go to the thread often enough to open them (see `needsRefill`).
+    func adopt(_ connection: Connection) {
+        connection.setBusyTimeout(milliseconds: 0)
+        slots[0].connection.withLock { $0 = connection }
+        partlyOpen.store(true, ordering: .relaxed)
+        generation.store(recovery?.generation ?? 0, ordering: .releasing)
+    }
+
+    /// True, once until `refill` runs, when the connections are stale, or missing (some or all) after `readsBeforeOpening`
+    /// reads went to the thread: the caller then schedules `refill`.
     func needsRefill() -> Bool {
-        guard isStale else { return false }
-        if generation.load(ordering: .acquiring) < 0,
+        let stale = isStale
+        guard stale || partlyOpen.load(ordering: .acquiring) else { return false }
+        if generation.load(ordering: .acquiring) < 0 || !stale,
            threadReads.wrappingAdd(1, ordering: .relaxed).newValue < Self.readsBeforeOpening { return false }
         return refilling.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 
-    /// Opens a connection for every slot with `connect` (replacing those opened before a rebuild); run on the reader's
-    /// thread, since opening may wait. A slot whose connection cannot be opened stays empty: its reads go to the thread.
+    /// Opens a connection for every empty slot with `connect`, and for every slot after a rebuild (replacing those opened
+    /// before it); run on the reader's thread, since opening may wait. A slot whose connection cannot be opened stays empty:
+    /// its reads go to the thread.
     func refill(_ connect: () throws(StoreError) -> Connection) {
         let current = recovery?.generation ?? 0
+        let rebuilt = generation.load(ordering: .acquiring) != current
         for slot in slots {
             // A caller reading on the slot's connection holds it for microseconds.
             slot.connection.withLock { connection in
+                guard rebuilt || connection == nil else { return }
                 connection = nil
                 do throws(StoreError) {
                     let opened = try connect()
@@ -86,6 +102,7 @@ final class InlineReader: Sendable {
                 } catch {}
             }
         }
+        partlyOpen.store(false, ordering: .relaxed)
         generation.store(current, ordering: .releasing)
         refilling.store(false, ordering: .releasing)
     }

@@ -92,7 +92,7 @@ public final class Store: QueuedWriting {
                                                    inlineReads: options.artificialDelayPerJob == nil, heldWakeups: options.heldWakeups)
             // A file SQLite could open only for reading would answer old entries and refuse every lease, permit and answer
             // kept: rate limits would then hold in no process. Memory keeps them for this one.
-            if !options.acceptsReadOnly, try await database.bare({ $0.isReadOnly }) { throw PrivateFiles.readOnly(path) }
+            if !options.acceptsReadOnly, try await database.isReadOnly() { throw PrivateFiles.readOnly(path) }
             return Store(database)
         } catch {
             let what = recovery.generation > 0 ? "cannot rebuild the cache" : "cannot use the cache"
@@ -229,6 +229,9 @@ public final class Store: QueuedWriting {
 
     /// Jobs the reader accepted so far (tests): reads answered on their callers' threads are not among them.
     var readerJobs: Int { database.readerJobs }
+
+    /// The store's threads started so far (tests): none until a write, or a read the caller's thread cannot answer at once.
+    var threadsStarted: Int { database.threadsStarted }
 
     /// Bytes on disk: the database file with its write-ahead log and its index (0 in memory).
     public var fileSize: Int {

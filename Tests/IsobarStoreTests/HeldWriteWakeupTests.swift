@@ -15,8 +15,8 @@ private final class RanCount: Sendable {
     /// The wake-ups the store's queue shares with whoever runs bursts (the HTTP transport's I/O thread, here the test).
     let wakeups = HeldWakeups()
 
-    private func executor() throws -> Executor {
-        try Executor(path: ":memory:", delay: nil, recovery: nil, heldWakeups: wakeups) { () throws(StoreError) -> Connection in
+    private func executor() -> Executor {
+        Executor(path: ":memory:", delay: nil, recovery: nil, heldWakeups: wakeups) { () throws(StoreError) -> Connection in
             let connection = try Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
             try connection.execute("CREATE TABLE written(value INTEGER)")
             return connection
@@ -24,7 +24,7 @@ private final class RanCount: Sendable {
     }
 
     @Test func writesQueuedDuringABurstRunAfterItInOneTransaction() async throws {
-        let executor = try executor()
+        let executor = executor()
         // The thread has opened its connection and sleeps, waiting for work.
         _ = try await executor.submit(.bare) { _ throws(StoreError) in 0 }
         let ran = RanCount()
@@ -52,7 +52,7 @@ private final class RanCount: Sendable {
     }
 
     @Test func outsideABurstAWriteIsTakenWithoutWaitingForAnything() async throws {
-        let executor = try executor()
+        let executor = executor()
         _ = try await executor.submit(.bare) { _ throws(StoreError) in 0 }
         let value = try await executor.submit(.grouped) { connection throws(StoreError) -> Int in
             try connection.query("INSERT INTO written(value) VALUES (7)")

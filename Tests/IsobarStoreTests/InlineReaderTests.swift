@@ -77,14 +77,45 @@ private func readsInline(_ store: Store, _ key: CacheKey) async throws -> Bool {
         #expect(try await store.entry(for: key("k"))?.payload == "uncommitted")
     }
 
-    @Test func aShortCommandOpensNoInlineConnection() async throws {
+    @Test func aStoreOnlyReadFromStartsNoThreadAndOpensOneConnection() async throws {
+        let directory = freshDirectory()
+        do {
+            let first = try await Store.open(directory: directory, warn: noWarnings)
+            try await first.store(CacheEntry(fetchedAt: now, payload: "kept"), for: key("k"))
+        }
+        let store = try await Store.open(directory: directory, warn: noWarnings)
+        // Opened on this thread: the reads of a cache hit are answered here, and no thread of the store has started.
+        #expect(try await store.entry(for: key("k"))?.payload == "kept")
+        #expect(try await store.health(provider: "p", now: now).cooldown == nil)
+        #expect(store.readerJobs == 0)
+        #expect(store.threadsStarted == 0)
+        // A write starts the writer's thread alone; the reads stay here and see it.
+        try await store.store(CacheEntry(fetchedAt: now, payload: "new"), for: key("k"))
+        #expect(store.threadsStarted == 1)
+        #expect(try await store.entry(for: key("k"))?.payload == "new")
+        #expect(store.readerJobs == 0)
+        // A read this thread cannot answer at once starts the reader's.
+        let waited = try await store.read { (connection) throws(StoreError) -> Int32 in
+            guard connection.busyTimeoutMilliseconds > 0 else { throw StoreError(code: SQLITE_BUSY, "database is locked") }
+            return connection.busyTimeoutMilliseconds
+        }
+        #expect(waited == Store.lockWaitMilliseconds)
+        #expect(store.readerJobs == 1)
+        #expect(store.threadsStarted == 2)
+    }
+
+    @Test func theOtherInlineConnectionsOpenOnceReadsGoToTheThreadOften() async throws {
         let store = try await Store.open(directory: freshDirectory(), warn: noWarnings)
-        let before = store.readerJobs
-        for _ in 0..<(InlineReader.readsBeforeOpening - 1) { _ = try await store.entry(for: key("k")) }
-        // Every read went to the reader's thread, and nothing else did (no connection was opened there).
-        #expect(store.readerJobs == before + InlineReader.readsBeforeOpening - 1)
-        _ = try await store.entry(for: key("k"))
-        #expect(store.readerJobs == before + InlineReader.readsBeforeOpening + 1)
+        let declined: @Sendable (Connection) throws(StoreError) -> Int32 = { connection throws(StoreError) in
+            guard connection.busyTimeoutMilliseconds > 0 else { throw StoreError(code: SQLITE_BUSY, "database is locked") }
+            return connection.busyTimeoutMilliseconds
+        }
+        for _ in 0..<(InlineReader.readsBeforeOpening - 1) { _ = try await store.read(declined) }
+        // Every such read went to the reader's thread, and nothing else did (the other connection is not opened yet).
+        #expect(store.readerJobs == InlineReader.readsBeforeOpening - 1)
+        _ = try await store.read(declined)
+        #expect(store.readerJobs == InlineReader.readsBeforeOpening + 1)
+        // The refill ran on the reader's thread (the one job more); reads are still answered here.
         #expect(try await readsInline(store, key("k")))
     }
 

@@ -6,11 +6,13 @@ import IsobarStore
 import IsobarEngine
 
 extension CommandContext {
-    /// The bundled places and the offline gazetteer (loaded only when a name is not among the bundled places).
+    /// The bundled places (read when a name is looked up) and the offline gazetteer (loaded only when a name is not among
+    /// the bundled places, or coordinates are named).
     func placeResolver() throws(PlaceError) -> PlaceResolver {
         let directory = DataDirectory.locate(environment: environment)
         let errors = errors
-        return PlaceResolver(bundled: try places(), gazetteer: directory.map { Gazetteer(dataDirectory: $0) },
+        let bundled = BundledPlaces { [self] () throws(PlaceError) -> PlaceDirectory in try places() }
+        return PlaceResolver(bundled: bundled, gazetteer: directory.map { Gazetteer(dataDirectory: $0) },
                              warn: { errors.write("isobar: warning: \($0)\n") })
     }
 

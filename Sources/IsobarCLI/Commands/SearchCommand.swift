@@ -30,7 +30,7 @@ struct SearchCommand: IsobarCommand {
             results = [SearchRow(place: named.place, match: "coordinates", nearest: named.nearest)]
         } else {
             results = try resolver.search(text, limit: limit).map(SearchRow.init)
-            if let bundled = resolver.bundled.match(text) {
+            if let bundled = try resolver.bundled.directory().match(text) {
                 // The bundled entry stands for the gazetteer's (within about a kilometre), keeping its population.
                 let same = results.firstIndex { abs($0.place.coordinate.latitude - bundled.place.coordinate.latitude) < 0.01
                     && abs($0.place.coordinate.longitude - bundled.place.coordinate.longitude) < 0.01 }

@@ -14,7 +14,8 @@ public struct Resolution: Sendable {
 
 /// Turns what a user typed into a place: coordinates, the bundled places, then the offline gazetteer, then (when allowed) geocoding.
 struct PlaceResolver {
-    let bundled: PlaceDirectory
+    /// The bundled places, read only when a name is looked up.
+    let bundled: BundledPlaces
     let gazetteer: Gazetteer?
     /// Told why coordinates could not be named (a missing or damaged spatial index); they still resolve.
     var warn: @Sendable (String) -> Void = { _ in }
@@ -25,14 +26,15 @@ struct PlaceResolver {
         if let coordinate = try PlaceDirectory.coordinate(trimmed) {
             return Resolution(place: name(coordinate).place, runnersUp: [], source: "coordinates")
         }
-        if let place = bundled.lookup(trimmed) {
+        let bundledPlaces = try bundled.directory()
+        if let place = bundledPlaces.lookup(trimmed) {
             return Resolution(place: place, runnersUp: [], source: "bundled")
         }
         guard let gazetteer else { return nil }
         let matches = try search(gazetteer, trimmed, limit: 6)
         guard let best = matches.first else { return nil }
         let equallyGood = matches.dropFirst().filter { $0.kind == best.kind && best.kind <= .exactAlternate }
-        return Resolution(place: preferBundled(best.place), runnersUp: equallyGood.map(\.place),
+        return Resolution(place: preferBundled(best.place, bundledPlaces), runnersUp: equallyGood.map(\.place),
                           source: best.kind == .typo ? "gazetteer (typo)" : "gazetteer")
     }
 
@@ -51,7 +53,7 @@ struct PlaceResolver {
     }
 
     /// The bundled entry for the same city (within about a kilometre), which carries its admin area and matches the recordings.
-    private func preferBundled(_ place: Place) -> Place {
+    private func preferBundled(_ place: Place, _ bundled: PlaceDirectory) -> Place {
         bundled.places.first {
             abs($0.coordinate.latitude - place.coordinate.latitude) < 0.01 && abs($0.coordinate.longitude - place.coordinate.longitude) < 0.01
         } ?? place

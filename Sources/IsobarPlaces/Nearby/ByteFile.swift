@@ -5,18 +5,25 @@ import Darwin
 #endif
 
 /// An open file read in parts with `pread`, never mapped, so a file that shrinks while open gives a short read, not a crash;
-/// or, when asked and small enough, read whole when opened and answered from memory after that.
+/// or, when asked and small enough, read whole once it has been read in parts often enough, and answered from memory after
+/// that: a command that names one coordinate reads a few cells of the spatial index, a batch naming thousands reads it once.
 final class ByteFile {
     /// The path, for messages.
     let path: String
     /// The size when opened, in bytes.
     let size: Int
     private let descriptor: Int32
-    /// The whole file as it was when opened, when it was read into memory.
+    /// The whole file, once it was read into memory.
     private var contents: [UInt8]?
+    /// Reads in parts left before the whole file is read into memory; nil when it never is.
+    private var partsBeforeWhole: Int?
+
+    /// Reads in parts a file allowed in memory takes before it is read whole: enough for a few lookups of the spatial index
+    /// (each reads its header, zones, and a few cell rows and entries).
+    static let partsBeforeReadingWhole = 48
 
     /// Opens `path` for reading; `what` names the file in errors ("the place index"). A file of at most `inMemoryUpTo`
-    /// bytes is read whole now, and every read after that is answered from memory.
+    /// bytes is read whole after `partsBeforeReadingWhole` reads in parts, and every read after that is answered from memory.
     init(path: String, what: String, inMemoryUpTo limit: Int = 0) throws(GazetteerError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -33,8 +40,19 @@ final class ByteFile {
         self.path = path
         self.descriptor = descriptor
         size = Int(info.st_size)
-        // A file that shrank meanwhile is read part by part instead (and its short reads say it is damaged).
-        if size <= limit { contents = read(at: 0, count: size) }
+        if size <= limit { partsBeforeWhole = Self.partsBeforeReadingWhole }
+    }
+
+    /// Reads the file whole when its reads in parts are used up; a file that shrank meanwhile is read part by part instead
+    /// (and its short reads say it is damaged).
+    private func readWholeWhenDue() {
+        guard contents == nil, let left = partsBeforeWhole else { return }
+        guard left == 0 else {
+            partsBeforeWhole = left - 1
+            return
+        }
+        partsBeforeWhole = nil
+        contents = readFromFile(at: 0, count: size)
     }
 
     deinit { close(descriptor) }
@@ -44,30 +62,41 @@ final class ByteFile {
     func withBytes<Result>(at offset: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(GazetteerError) -> Result)
         throws(GazetteerError) -> Result? {
         guard offset >= 0, count >= 0, offset <= size, count <= size - offset else { return nil }
+        readWholeWhenDue()
         if let contents {
             return try contents.withUnsafeBufferPointer { whole throws(GazetteerError) in
                 try body(UnsafeBufferPointer(rebasing: whole[offset..<(offset + count)]))
             }
         }
-        guard let bytes = read(at: offset, count: count) else { return nil }
+        guard let bytes = readFromFile(at: offset, count: count) else { return nil }
         return try bytes.withUnsafeBufferPointer { buffer throws(GazetteerError) in try body(buffer) }
     }
 
     /// Exactly `count` bytes from `offset`; nil when they are not all there (or `offset`/`count` are out of range).
     func read(at offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0, offset <= size, count <= size - offset else { return nil }
+        readWholeWhenDue()
         if let contents { return Array(contents[offset..<(offset + count)]) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        let complete = bytes.withUnsafeMutableBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            while done < count {
-                let got = pread(descriptor, base + done, count - done, off_t(offset + done))
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else { return false }
-                done += got
+        return readFromFile(at: offset, count: count)
+    }
+
+    /// Exactly `count` bytes from `offset` read from the file (the range is checked by the caller), into a buffer that is
+    /// not cleared first; nil after a short read.
+    private func readFromFile(at offset: Int, count: Int) -> [UInt8]? {
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            if let base = buffer.baseAddress {
+                while done < count {
+                    let got = pread(descriptor, base + done, count - done, off_t(offset + done))
+                    if got < 0 && errno == EINTR { continue }
+                    guard got > 0 else { break }
+                    done += got
+                }
             }
-            return true
+            complete = done == count
+            // Only what was read counts as initialised.
+            initialized = done
         }
         return complete ? bytes : nil
     }

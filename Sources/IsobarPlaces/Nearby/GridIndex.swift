@@ -13,7 +13,7 @@ struct GridIndex {
     let file: ByteFile
     let header: GridHeader
 
-    /// Opens and checks the index at `path`, read whole into memory when it is at most `inMemoryUpTo` bytes.
+    /// Opens and checks the index at `path`, read whole into memory after a few lookups when it is at most `inMemoryUpTo` bytes.
     init(path: String, inMemoryUpTo limit: Int = 0) throws(GazetteerError) {
         file = try ByteFile(path: path, what: "the place index", inMemoryUpTo: limit)
         header = try GridHeader(file)

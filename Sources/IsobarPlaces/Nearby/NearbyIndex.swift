@@ -3,10 +3,10 @@ import IsobarCore
 /// The spatial index and the gazetteer lines one gazetteer has read, kept for its next lookups: a batch names thousands of
 /// coordinates, most of them near the same cities, so each cell, line and zone name is read once, not once per lookup.
 ///
-/// What it keeps is the files as they were when first read; a process that runs on after they are rebuilt keeps the old ones.
+/// What it keeps is the files as they were when read; a process that runs on after they are rebuilt keeps what it read.
 final class NearbyIndex {
-    /// An index of at most this many bytes is read whole, once (the bundled one is under a megabyte); a larger one is read
-    /// cell by cell at each lookup.
+    /// An index of at most this many bytes is read whole, once, after the first few lookups (the bundled one is under a
+    /// megabyte; one lookup reads a few cells); a larger one is read cell by cell at each lookup.
     static let inMemoryLimit = 16 << 20
     /// Gazetteer lines kept at most; when full, the kept lines are dropped and read again as needed.
     static let keptLines = 4096
@@ -27,7 +27,7 @@ final class NearbyIndex {
     private var zoneNames: [Int: String] = [:]
     private var lines: [LineKey: GazetteerLine] = [:]
 
-    /// Opens and checks the index at `indexPath` (read whole when at most `inMemoryUpTo` bytes); the gazetteer at
+    /// Opens and checks the index at `indexPath` (read whole after a few lookups when at most `inMemoryUpTo` bytes); the gazetteer at
     /// `gazetteerPath` is opened on the first line read, and at most `keepingLines` of its lines are kept.
     init(indexPath: String, gazetteerPath: String, inMemoryUpTo limit: Int = inMemoryLimit, keepingLines: Int = keptLines) throws(GazetteerError) {
         index = try GridIndex(path: indexPath, inMemoryUpTo: limit)
