@@ -27,7 +27,7 @@ let short = arguments.first != "batch"
 // wakes its thread through them: the writes of a burst are committed together.
 let heldWakeups = HeldWakeups()
 let live: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/\(IsobarCommandLine.version)", heldWakeups: heldWakeups) }
-let environment = ProcessInfo.processInfo.environment
+let environment = ProcessEnvironment.current()
 let commandLine = short
     ? IsobarCommandLine(environment: environment, liveTransport: live, time: executor.time, taskExecutor: executor, heldWakeups: heldWakeups)
     : IsobarCommandLine(environment: environment, liveTransport: live, heldWakeups: heldWakeups)

@@ -8,7 +8,7 @@ extension Place {
         guard let zone = timeZoneIdentifier else { return self }
         do {
             var place = self
-            place.utcOffsetSeconds = try ZoneInfo.load(identifier: zone, directory: zoneDirectory).offset(at: instant)
+            place.utcOffsetSeconds = try ZoneInfoCache.zone(identifier: zone, directory: zoneDirectory).offset(at: instant)
             return place
         } catch {
             // The consensus says why the zone cannot be used; the place keeps the offset it came with.
