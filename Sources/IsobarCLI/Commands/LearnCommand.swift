@@ -101,7 +101,7 @@ struct Backfill {
         for failure in gathered.failures { context.errors.write("isobar: \(failure)\n") }
 
         let lines = JSONLine.text("learned", [
-            ("place", CommandContext.placeJSON(place)), ("days", .integer(days)), ("station", .string(station)),
+            ("place", PlaceJSON.object(place)), ("days", .integer(days)), ("station", .string(station)),
             ("observations", .integer(observations.count)), ("pairs", .integer(tally.folded)), ("skipped", .integer(tally.skipped)),
             ("basis", .string("backfill")), ("learned_from", .array(gathered.sources.map(JSONOutput.string))),
             ("archive_only", .array(gathered.withoutPast.map(JSONOutput.string))),

@@ -68,9 +68,8 @@ struct ProvidersNewCommand {
         if skeleton.language == .swift {
             text += """
                 To build it into isobar:
-                  Package.swift, with the other provider targets:
-                    .target(name: "\(skeleton.typeName)", dependencies: ["IsobarCore"], path: "Providers/\(skeleton.typeName)", exclude: ["cassettes"], swiftSettings: strict),
-                  Package.swift, in the dependencies of "IsobarCLI":  "\(skeleton.typeName)",
+                  Package.swift, in providerTargets (the target and the dependency of "IsobarCLI"):
+                    ("\(skeleton.typeName)", uses: [], exclude: ["cassettes"]),
                   Sources/IsobarCLI/Config/ProviderRegistry.swift: import \(skeleton.typeName), and in standard():  \(skeleton.typeName)Provider.factory,
 
                 """

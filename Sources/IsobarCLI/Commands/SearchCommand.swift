@@ -62,20 +62,12 @@ struct SearchCommand: IsobarCommand {
         }
         let query = text.trimmingSpaces()
         context.write(TextReport(people: { width in
-            var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
-            table.leftAligned = [1, 2, 3, 6, 8]
-            table.narrowing = TableLayouts.search
-            for (index, result) in results.enumerated() {
-                let place = result.place
-                table.rows.append([String(index + 1), place.name, place.adminArea ?? "", place.countryCode ?? "",
-                                   JSONOutput.format(place.coordinate.latitude), JSONOutput.format(place.coordinate.longitude),
-                                   place.timeZoneIdentifier ?? "", result.population.map(String.init) ?? "", result.matchedText(query: query)])
-            }
-            return table.render(width: width)
+            let columns = SearchRow.columns(query: query)
+            return columns.table(Array(results.enumerated()), narrowing: TableLayouts.search(columns)).render(width: width)
         }, lines: {
             var written = ""
             for (index, result) in results.enumerated() {
-                written += JSONLine.text("place", [("rank", .integer(index + 1)), ("place", CommandContext.placeJSON(result.place))] + result.jsonMembers)
+                written += JSONLine.text("place", [("rank", .integer(index + 1)), ("place", PlaceJSON.object(result.place))] + result.jsonMembers)
             }
             return written
         }), as: invocation.options.format)
