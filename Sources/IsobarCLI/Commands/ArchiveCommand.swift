@@ -5,6 +5,7 @@ import IsobarStore
 
 /// `isobar archive stats|prune|clear|export`: the forecast archive in the user's data file.
 struct ArchiveCommand: CommandWithActions {
+    typealias Own = ArchiveOptions
     static let spec = Commands.archive
     /// What it runs with.
     let context: CommandContext
@@ -46,7 +47,7 @@ struct ArchiveCommand: CommandWithActions {
         case "import":
             return try await importArchive(invocation, into: store, format: format)
         case "prune":
-            let seconds = invocation.options.olderThanGiven ? invocation.options.olderThanSeconds : Double(configuration.archiveDays) * 86_400
+            let seconds = own.olderThanSeconds ?? Double(configuration.archiveDays) * 86_400
             let removed = try await store.pruneArchive(before: context.time.now().addingTimeInterval(-seconds))
             context.write(TextReport(people: { _ in "Removed \(removed) archived forecast step(s) and observation(s) older than \(CacheCommand.age(seconds)).\n" },
                                      lines: { JSONLine.text("archive_pruned", [("removed", .integer(removed)), ("older_than_s", .number(seconds))]) }), as: format)

@@ -8,6 +8,7 @@ import Synchronization
 
 /// `isobar cache stats|clear|prune`.
 struct CacheCommand: CommandWithActions {
+    typealias Own = CacheOptions
     static let spec = Commands.cache
     /// What it runs with.
     let context: CommandContext
@@ -30,9 +31,9 @@ struct CacheCommand: CommandWithActions {
     /// Runs `action`, after opening the cache it works on.
     private func run(_ action: String) async throws -> ExitCode {
         let configuration = try context.loadConfiguration(invocation)
-        if invocation.options.shared && action != "clear" { throw UsageError("--shared goes with cache clear only") }
+        if own.shared && action != "clear" { throw UsageError("--shared goes with cache clear only") }
         let shared = try context.sharedStoreURL(invocation, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
-        if invocation.options.shared { return try await clearShared(shared, format: invocation.options.format) }
+        if own.shared { return try await clearShared(shared, format: invocation.options.format) }
         guard let directory = context.cacheDirectory(invocation, configuration) else {
             throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
         }
@@ -58,7 +59,7 @@ struct CacheCommand: CommandWithActions {
                 context.write(TextReport(people: { _ in "Removed \(removed) cached answer(s) from \(store.path).\n" },
                                          lines: { JSONLine.text("cache_cleared", [("removed", .integer(removed)), ("path", .string(store.path))]) }), as: format)
             case "prune":
-                let olderThan = invocation.options.olderThanSeconds
+                let olderThan = own.olderThanSeconds
                 let now = context.time.now()
                 let removed = try await store.prune(fetchedBefore: now.addingTimeInterval(-olderThan),
                                                    ledgerBefore: now.addingTimeInterval(-31 * 86_400))

@@ -113,7 +113,7 @@ public struct IsobarCommandLine: Sendable {
             // `isobar PLACE [options]`: the home view of that place.
             return try await run(PlaceCommand.self, Invocation(arguments, command: Commands.place))
         }
-        let invocation = try Invocation(Array(arguments.dropFirst()), command: command.spec)
+        let invocation = try command.invocation(Array(arguments.dropFirst()))
         if invocation.options.help {
             // `isobar cities add --help`: the action's own help, from its spec; otherwise the command's.
             var action: CommandSpec?

@@ -6,6 +6,7 @@ import IsobarStore
 
 /// `isobar providers [list]`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
 struct ProvidersCommand: CommandWithActions {
+    typealias Own = ProvidersOptions
     static let spec = Commands.providers
     /// What it runs with.
     let context: CommandContext
@@ -40,7 +41,7 @@ struct ProvidersCommand: CommandWithActions {
 
     /// Runs the command and returns its exit code.
     func run() async throws -> ExitCode {
-        if invocation.options.available { return try ProvidersAvailableCommand(context: context, invocation: invocation).run() }
+        if own.available { return try ProvidersAvailableCommand(context: context, invocation: invocation).run() }
         return try await runAction()
     }
 

@@ -7,6 +7,7 @@ import IsobarStore
 
 /// `isobar search TEXT [--limit N] [--add]`.
 struct SearchCommand: IsobarCommand {
+    typealias Own = SearchOptions
     static let spec = Commands.search
     /// What it runs with.
     let context: CommandContext
@@ -15,7 +16,7 @@ struct SearchCommand: IsobarCommand {
 
     /// Runs the command and returns its exit code.
     func run() async throws -> ExitCode {
-        let limit = invocation.options.limit
+        let limit = own.limit
         let text = invocation.positionals[0]
         guard try PlaceDirectory.validate(text).count >= 2 || PlaceDirectory.isCoordinateLike(text) else {
             throw PlaceError("type at least 2 characters to search")
@@ -54,7 +55,7 @@ struct SearchCommand: IsobarCommand {
         guard !results.isEmpty else { throw PlaceError("no place matches '\(text.trimmingSpaces())'") }
         // With --add, the user's data must be usable before anything is shown: a failure prints no partial success.
         var store: UserDataStore?
-        if invocation.options.add {
+        if own.add {
             let prepared: WeatherSetup
             if let setup { prepared = setup } else { prepared = try await context.weatherSetup(invocation) }
             setup = prepared
