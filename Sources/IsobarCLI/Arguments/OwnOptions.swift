@@ -22,14 +22,17 @@ struct NoOwnOptions: OwnOptions {
 
 /// `search`: `--limit` and `--add`.
 struct SearchOptions: OwnOptions {
+    /// The options it reads.
     static let names = ["limit", "add"]
     /// `--limit`: the most places shown.
     var limit = 10
     /// `--add`: the best match goes into the cities.
     var add = false
 
+    /// The defaults.
     init() {}
 
+    /// Reads them from what was given.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         add = parsed.has("add")
         if let text = parsed["limit"] {
@@ -41,14 +44,17 @@ struct SearchOptions: OwnOptions {
 
 /// `cache`: `--shared` (clear) and `--older-than` (prune).
 struct CacheOptions: OwnOptions {
+    /// The options it reads.
     static let names = ["shared", "older-than"]
     /// `--shared`: clear the shared store's answers instead of the local ones.
     var shared = false
     /// `--older-than`, in seconds: prune what was fetched longer ago (default a day, the stale limit).
     var olderThanSeconds = 86_400.0
 
+    /// The defaults.
     init() {}
 
+    /// Reads them from what was given.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         shared = parsed.has("shared")
         olderThanSeconds = try Self.olderThan(parsed) ?? olderThanSeconds
@@ -66,34 +72,43 @@ struct CacheOptions: OwnOptions {
 
 /// `archive`: `--older-than` (prune).
 struct ArchiveOptions: OwnOptions {
+    /// The options it reads.
     static let names = ["older-than"]
     /// `--older-than`, in seconds; nil for the configuration's `archive_days`.
     var olderThanSeconds: Double?
 
+    /// The defaults.
     init() {}
 
+    /// Reads them from what was given.
     init(_ parsed: ParsedArguments) throws(UsageError) { olderThanSeconds = try CacheOptions.olderThan(parsed) }
 }
 
 /// `verify`: `--field`.
 struct VerifyOptions: OwnOptions {
+    /// The options it reads.
     static let names = ["field"]
     /// The quantity checked.
     var field = "temperature"
 
+    /// The defaults.
     init() {}
 
+    /// Reads them from what was given.
     init(_ parsed: ParsedArguments) { field = parsed["field"] ?? field }
 }
 
 /// `learn`: `--days`, the past days learned from.
 struct LearnOptions: OwnOptions {
+    /// The options it reads.
     static let names = ["days"]
     /// 1 to `LearnCommand.maximumDays`; nil when not given.
     var days: Int?
 
+    /// The defaults.
     init() {}
 
+    /// Reads them from what was given.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         guard let text = parsed["days"] else { return }
         guard let days = Int(text), (1...LearnCommand.maximumDays).contains(days) else {
@@ -105,6 +120,7 @@ struct LearnOptions: OwnOptions {
 
 /// `providers`: `--available`, and `--lang` and `--dir` of `providers new`.
 struct ProvidersOptions: OwnOptions {
+    /// The options it reads.
     static let names = ["available", "lang", "dir"]
     /// `--available`: list the plug-in programs found, without running them.
     var available = false
@@ -113,8 +129,10 @@ struct ProvidersOptions: OwnOptions {
     /// `--dir`: where the skeleton goes.
     var directory: String?
 
+    /// The defaults.
     init() {}
 
+    /// Reads them from what was given.
     init(_ parsed: ParsedArguments) {
         available = parsed.has("available")
         language = parsed["lang"]
@@ -124,11 +142,14 @@ struct ProvidersOptions: OwnOptions {
 
 /// `completions`: `--words`.
 struct CompletionsOptions: OwnOptions {
+    /// The options it reads.
     static let names = ["words"]
     /// `--words KIND`: print the words offered for this kind instead of the script.
     var words: String?
 
+    /// The defaults.
     init() {}
 
+    /// Reads them from what was given.
     init(_ parsed: ParsedArguments) { words = parsed["words"] }
 }

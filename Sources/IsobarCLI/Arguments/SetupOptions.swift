@@ -8,6 +8,7 @@ public struct KeyVariable: Sendable, Equatable {
 
 /// `setup`: `--contact`, `--key-env`, `--write-key-values`, `--yes` and `--force`.
 struct SetupOptions: OwnOptions {
+    /// The options it reads.
     static let names = ["contact", "key-env", "write-key-values", "yes", "force"]
     /// `--contact`: the contact sent to providers whose terms ask for one.
     var contact: String?
@@ -20,8 +21,10 @@ struct SetupOptions: OwnOptions {
     /// `--force`: replace an existing file, keeping a copy.
     var force = false
 
+    /// The defaults.
     init() {}
 
+    /// Reads them from what was given.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         yes = parsed.has("yes")
         force = parsed.has("force")
