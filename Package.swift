@@ -21,6 +21,19 @@ let staticRuntime: [LinkerSetting] = [
 /// is a plain call, not a hop to the global executor and back (entry points that must leave the caller say `@concurrent`).
 let inheriting: [SwiftSetting] = strict + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
+/// The compiled providers, each in Providers/<name>, with the modules it uses besides IsobarCore: one line here makes both its
+/// target and the command line's dependency on it (the registry, Sources/IsobarCLI/Config/ProviderRegistry.swift, lists its factory);
+/// `exclude` names what in its directory is not source (a skeleton's recorded fixture).
+let providerTargets: [(name: String, uses: [String], exclude: [String])] = [
+    ("OpenWeatherMap", uses: [], exclude: []),
+    ("OpenMeteo", uses: [], exclude: []),
+    ("METNorway", uses: [], exclude: []),
+    ("METAR", uses: ["IsobarPlaces"], exclude: []),
+    ("NWSAlerts", uses: [], exclude: []),
+    ("FixtureReplay", uses: [], exclude: []),
+    ("Exec", uses: [], exclude: []),
+]
+
 let package = Package(
     name: "Isobar",
     platforms: [.macOS(.v15)],
@@ -58,17 +71,11 @@ let package = Package(
         // Tables, sentences, charts, CSV and JSON lines: report values in, bytes out; never the engine, storage or the network.
         .target(name: "IsobarRender", dependencies: ["IsobarCore", "IsobarConsensus", "IsobarPlaces"], swiftSettings: inheriting),
 
-        .target(name: "OpenWeatherMap", dependencies: ["IsobarCore"], path: "Providers/OpenWeatherMap", swiftSettings: inheriting),
-        .target(name: "OpenMeteo", dependencies: ["IsobarCore"], path: "Providers/OpenMeteo", swiftSettings: inheriting),
-        .target(name: "METNorway", dependencies: ["IsobarCore"], path: "Providers/METNorway", swiftSettings: inheriting),
-        .target(name: "METAR", dependencies: ["IsobarCore", "IsobarPlaces"], path: "Providers/METAR", swiftSettings: inheriting),
-        .target(name: "NWSAlerts", dependencies: ["IsobarCore"], path: "Providers/NWSAlerts", swiftSettings: inheriting),
-        .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: inheriting),
-        .target(name: "Exec", dependencies: ["IsobarCore"], path: "Providers/Exec", swiftSettings: inheriting),
-
+        // The compiled providers are added after this list, from `providerTargets`.
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarConsensus", "IsobarPlaces", "IsobarRender", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec", "NWSAlerts"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarConsensus", "IsobarPlaces", "IsobarRender", "IsobarStore", "IsobarRedis", "IsobarConformance"]
+                + providerTargets.map { .byName(name: $0.name) },
             swiftSettings: inheriting),
         // A release build on Linux carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "IsobarHTTP", "Exec"], swiftSettings: strict, linkerSettings: staticRuntime),
@@ -127,3 +134,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Each compiled provider: its directory under Providers/, built on Core and the modules it lists.
+package.targets += providerTargets.map { provider in
+    .target(name: provider.name, dependencies: ["IsobarCore"] + provider.uses.map { .byName(name: $0) }, path: "Providers/\(provider.name)",
+            exclude: provider.exclude, swiftSettings: inheriting)
+}

@@ -30,12 +30,10 @@ public enum ExecMessages {
 
     /// The request part of a message: the place, the kinds wanted, and the units (always SI, as in the model).
     static func encode(_ request: WeatherRequest) -> JSONOutput {
-        let place = request.place
-        let coordinate = place.coordinate.rounded
+        var place = request.place
+        place.coordinate = place.coordinate.rounded
         return .object([
-            ("place", .object([
-                ("name", .string(place.name)), ("admin_area", .string(place.adminArea)), ("country_code", .string(place.countryCode)),
-                ("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
+            ("place", .object(PlaceJSON.locating(place) + [
                 ("timezone", .string(place.timeZoneIdentifier)), ("utc_offset_seconds", place.utcOffsetSeconds.map { .integer($0) } ?? .null),
             ])),
             ("kinds", .array(DataKind.allCases.filter(request.kinds.contains).map { .string($0.rawValue) })),

@@ -6,17 +6,8 @@ extension METNorwayProvider {
 
     /// How Isobar builds MET Norway from a configuration entry: no key, but a contact is required to go live.
     public static func factory(application: String) -> ProviderFactory {
-        ProviderFactory(
+        .contacted(
             type: "met-norway", summary: "MET Norway: current, hourly, 9 days; no key, a contact required (CC BY 4.0)",
-            optionKeys: METNorwayOptions.keys, readOptions: METNorwayOptions.read, contactVariable: contactVariable,
-            make: { context throws(ProviderError) in
-                let settings = context.settings
-                let contact = settings.options.value(as: METNorwayOptions.self)?.contact ?? context.environment[contactVariable]
-                var configuration = Configuration(id: settings.id, contact: contact, application: application)
-                configuration.requiresContact = !settings.isReplay
-                configuration.configurationFile = settings.configurationFile.map { ($0, settings.configurationFileExists) }
-                if let url = settings.baseURL { configuration.baseURL = url }
-                return METNorwayProvider(configuration: configuration)
-            })
+            variable: contactVariable, baseURL: defaultBaseURL, application: application, make: METNorwayProvider.init(configuration:))
     }
 }

@@ -4,36 +4,14 @@ import IsobarCore
 /// MET Norway's Locationforecast 2.0 (`compact`): hourly steps for about two and a half days, then 6-hourly to about
 /// nine days; no key, but its terms ask for a `User-Agent` naming the application and a contact. Data CC BY 4.0.
 public struct METNorwayProvider: WeatherProvider {
-    /// How to reach MET Norway.
-    public struct Configuration: Sendable {
-        /// Provider id shown in output.
-        public var id: String
-        /// Base URL, `https://api.met.no` unless pointed elsewhere.
-        public var baseURL: RequestURL
-        /// An e-mail address or URL where MET Norway can reach whoever runs this copy; required to go live.
-        public var contact: String?
-        /// The application named in the `User-Agent`, e.g. `isobar/0.1.0`.
-        public var application: String
-        /// False when answers are replayed, which needs no contact.
-        public var requiresContact = true
-        /// The user's configuration file, named when the contact is missing, and whether it exists yet; nil when unknown.
-        public var configurationFile: (path: String, exists: Bool)?
-
-        /// Creates a configuration.
-        public init(id: String = "met-norway", baseURL: RequestURL = RequestURL(string: "https://api.met.no")!, contact: String? = nil,
-                    application: String = "isobar") {
-            self.id = id
-            self.baseURL = baseURL
-            self.contact = ContactTerms.contact(contact)
-            self.application = application
-        }
-    }
+    /// Where the service is, unless an entry points elsewhere.
+    public static let defaultBaseURL = RequestURL(string: "https://api.met.no")!
 
     /// The credit MET Norway's licence asks for, shown with its data.
     public static let attribution = "MET Norway (CC BY 4.0)"
 
     /// The configuration in use.
-    public let configuration: Configuration
+    public let configuration: ContactedService
     /// Stable identifier.
     public var id: String { configuration.id }
     /// Name for people.
@@ -56,7 +34,12 @@ public struct METNorwayProvider: WeatherProvider {
     }
 
     /// Creates the provider.
-    public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
+    public init(configuration: ContactedService) { self.configuration = configuration }
+
+    /// The provider with `contact`, naming `application` in its `User-Agent`.
+    public init(contact: String? = nil, application: String = "isobar", baseURL: RequestURL = defaultBaseURL) {
+        configuration = ContactedService(id: "met-norway", baseURL: baseURL, contact: contact, application: application)
+    }
 
     /// The `User-Agent` the terms ask for: the application and the contact.
     public var userAgent: String { configuration.contact.map { "\(configuration.application) \($0)" } ?? configuration.application }
@@ -74,8 +57,7 @@ public struct METNorwayProvider: WeatherProvider {
 
     /// Not set up without a contact when it goes live: it says how to give one, and where the configuration file is.
     public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
-        guard configuration.contact == nil && configuration.requiresContact else { return nil }
-        return ContactTerms.missing("MET Norway's terms ask", id: id, variable: Self.contactVariable, file: configuration.configurationFile)
+        configuration.missingContact("MET Norway's terms ask", variable: Self.contactVariable)
     }
 
     /// Fetches and decodes the forecast; the step of the hour the server answered in stands for current conditions.

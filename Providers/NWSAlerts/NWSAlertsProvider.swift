@@ -4,36 +4,14 @@ import IsobarCore
 /// The US National Weather Service's active alerts for a point (`/alerts/active?point=LAT,LON`): CAP 1.2 in GeoJSON, US
 /// only, no key; the API asks every client for a `User-Agent` naming the application and a contact.
 public struct NWSAlertsProvider: WeatherProvider {
-    /// How to reach the NWS API.
-    public struct Configuration: Sendable {
-        /// Provider id shown in output.
-        public var id: String
-        /// Base URL, `https://api.weather.gov` unless pointed elsewhere.
-        public var baseURL: RequestURL
-        /// An e-mail address or URL where the NWS can reach whoever runs this copy; required to go live.
-        public var contact: String?
-        /// The application named in the `User-Agent`, e.g. `isobar/0.1.0`.
-        public var application: String
-        /// False when answers are replayed, which needs no contact.
-        public var requiresContact = true
-        /// The user's configuration file, named when the contact is missing, and whether it exists yet; nil when unknown.
-        public var configurationFile: (path: String, exists: Bool)?
-
-        /// Creates a configuration.
-        public init(id: String = "nws-alerts", baseURL: RequestURL = RequestURL(string: "https://api.weather.gov")!, contact: String? = nil,
-                    application: String = "isobar") {
-            self.id = id
-            self.baseURL = baseURL
-            self.contact = ContactTerms.contact(contact)
-            self.application = application
-        }
-    }
+    /// Where the service is, unless an entry points elsewhere.
+    public static let defaultBaseURL = RequestURL(string: "https://api.weather.gov")!
 
     /// The credit shown with its warnings (US government work, public domain).
     public static let attribution = "US National Weather Service"
 
     /// The configuration in use.
-    public let configuration: Configuration
+    public let configuration: ContactedService
     /// Stable identifier.
     public var id: String { configuration.id }
     /// Name for people.
@@ -50,7 +28,12 @@ public struct NWSAlertsProvider: WeatherProvider {
     public var coverage: Coverage { .box(south: 13, west: 144, north: 72, east: -64) }
 
     /// Creates the provider.
-    public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
+    public init(configuration: ContactedService) { self.configuration = configuration }
+
+    /// The provider with `contact`, naming `application` in its `User-Agent`.
+    public init(contact: String? = nil, application: String = "isobar", baseURL: RequestURL = defaultBaseURL) {
+        configuration = ContactedService(id: "nws-alerts", baseURL: baseURL, contact: contact, application: application)
+    }
 
     /// The `User-Agent` the API asks for: the application and the contact.
     public var userAgent: String { configuration.contact.map { "(\(configuration.application), \($0))" } ?? configuration.application }
@@ -65,8 +48,7 @@ public struct NWSAlertsProvider: WeatherProvider {
 
     /// Not set up without a contact when it goes live: it says how to give one, and where the configuration file is.
     public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
-        guard configuration.contact == nil && configuration.requiresContact else { return nil }
-        return ContactTerms.missing("the NWS API asks", id: id, variable: Self.contactVariable, file: configuration.configurationFile)
+        configuration.missingContact("the NWS API asks", variable: Self.contactVariable)
     }
 
     /// Fetches and decodes the active alerts for the place.

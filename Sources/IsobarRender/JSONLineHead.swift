@@ -21,7 +21,7 @@ extension JSONOutputBuffer {
     public mutating func placeMember(_ place: Place, query: String, runnersUp: [Place]) {
         key("place")
         beginObject()
-        namedPlace(place)
+        placeMembers(place)
         key("timezone")
         string(place.timeZoneIdentifier)
         key("utc_offset_seconds")
@@ -32,24 +32,10 @@ extension JSONOutputBuffer {
         beginArray()
         for other in runnersUp {
             beginObject()
-            namedPlace(other)
+            placeMembers(other)
             endObject()
         }
         endArray()
         endObject()
-    }
-
-    /// `name`, `admin_area`, `country_code`, `latitude`, `longitude`.
-    private mutating func namedPlace(_ place: Place) {
-        key("name")
-        string(place.name)
-        key("admin_area")
-        string(place.adminArea)
-        key("country_code")
-        string(place.countryCode)
-        key("latitude")
-        number(place.coordinate.latitude)
-        key("longitude")
-        number(place.coordinate.longitude)
     }
 }

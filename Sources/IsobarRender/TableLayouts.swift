@@ -1,81 +1,103 @@
 import IsobarCore
 
-/// How each table narrows on a narrow terminal: what is shortened first, what is left out, and in which order.
+/// How each table narrows on a narrow terminal: what is shortened first, what is left out, and in which order, each step
+/// naming its column by key (the columns themselves, with their headers, short headers and cells, are `TableColumns`).
 public enum TableLayouts: Sendable {
-    /// `compare`: row labels shortened, provider names as initials, long conditions shortened, a spread with an outlier
-    /// without the spread of every value (`1.6*`), then Confidence and Spread left out.
-    public static func compare(names: [String], units: UnitSystem) -> [Narrowing] {
-        let providers = Array(1...max(1, names.count))
-        let consensus = names.count + 1
-        let (spread, confidence) = (names.count + 2, names.count + 3)
+    /// The columns of `compare`: the row labels, one per provider, then the consensus, its spread and its confidence.
+    public enum Compare: Hashable, Sendable { case label, provider(Int), consensus, spread, confidence }
+    /// The columns of the daily forecast.
+    public enum Daily: Hashable, Sendable { case day, condition, max, min, precipitation, chance, wind, gusts, sources, confidence }
+    /// The columns of the hourly forecast.
+    public enum Hourly: Hashable, Sendable { case time, condition, temperature, precipitation, chance, wind, gusts, dewPoint, uv, sources, confidence }
+    /// The columns of the days' sun, UV and moon.
+    public enum Sun: Hashable, Sendable { case day, uv, sunrise, sunset, daylight, moon }
+    /// The columns of `cities`.
+    public enum Cities: Hashable, Sendable { case number, city, now, condition, providers, from }
+    /// The columns of `search`.
+    public enum Search: Hashable, Sendable { case number, place, adminArea, country, latitude, longitude, zone, population, matched }
+    /// The columns of `cache stats`.
+    public enum CacheStats: Hashable, Sendable { case provider, kind, entries, oldest, newest }
+
+    /// `compare`: row labels shortened, provider names as initials (each provider's short header), long conditions shortened,
+    /// a spread with an outlier without the spread of every value (`1.6*`), then Confidence and Spread left out.
+    public static func compare<Row>(_ columns: TableColumns<Compare, Row>, units: UnitSystem) -> [Narrowing] {
+        let providers = columns.columns.compactMap { column -> Compare? in
+            if case .provider = column.key { return column.key }
+            return nil
+        }
         var labels = ["Observed at": "Observed"]
         for quantity in Quantity.allCases where quantity.dimension != .direction {
             let unit = units.symbol(for: quantity)
             labels["\(quantity.label) (\(unit))"] = "\(Abbreviation.quantity(quantity)) \(unit)"
         }
-        let short = Abbreviation.initials(names)
-        var headers = [confidence: "Conf."]
-        var legend: [String] = []
-        for (index, (name, initials)) in zip(names, short).enumerated() where name != initials {
-            headers[index + 1] = initials
-            legend.append("\(initials) = \(name)")
+        let initialled = providers.filter { columns.columns[columns.index($0)].shortHeader != nil }
+        let legend = initialled.map { key in
+            let column = columns.columns[columns.index(key)]
+            return "\(column.shortHeader ?? "") = \(column.header)"
         }
         return [
-            .cells([0]) { labels[$0] ?? $0 },
-            .headers(headers, legend: legend.isEmpty ? nil : legend.joined(separator: ", ")),
-            .cells(providers + [consensus], Abbreviation.condition),
-            .cells([spread], Abbreviation.spreadWithoutAllValues),
-            .truncate(spread, minimum: 7),
-            .drop(confidence), .drop(spread),
-        ] + (providers + [consensus]).map { .truncate($0, minimum: 7) } + [.truncate(0, minimum: 9)]
+            columns.cells([.label]) { labels[$0] ?? $0 },
+            columns.shortHeaders(initialled + [.confidence], legend: legend.isEmpty ? nil : legend.joined(separator: ", ")),
+            columns.cells(providers + [.consensus], Abbreviation.condition),
+            columns.cells([.spread], Abbreviation.spreadWithoutAllValues),
+            columns.truncate(.spread, minimum: 7),
+            columns.drop(.confidence), columns.drop(.spread),
+        ] + (providers + [.consensus]).map { columns.truncate($0, minimum: 7) } + [columns.truncate(.label, minimum: 9)]
     }
 
     /// Daily forecast: ranges left out (gusts first, temperatures last), short days, conditions and headers, then
     /// Sources, Conf., Gusts, Chance and Wind left out, then long conditions cut.
-    public static func daily(units: UnitSystem) -> [Narrowing] {
-        let ranges: [Narrowing] = [[7], [6], [5], [4], [2, 3]].map { .cells($0, loses: "ranges", Abbreviation.withoutRange) }
+    public static func daily<Row>(_ columns: TableColumns<Daily, Row>) -> [Narrowing] {
+        let ranges: [Narrowing] = [[.gusts], [.wind], [.chance], [.precipitation], [.max, .min]].map {
+            columns.cells($0, loses: "ranges", Abbreviation.withoutRange)
+        }
         return ranges + [
-            .cells([0], Abbreviation.dayWithoutMonth), .cells([1], Abbreviation.condition),
-            .headers([4: "Pcp \(units.symbol(.precipitationAmount))", 7: "Gust \(units.symbol(.speed))", 8: "Src"]),
-            .headers([5: "PoP %"], legend: "PoP = chance of precipitation"),
-            .drop(8), .drop(9), .drop(7), .drop(5), .drop(6), .headers([1: "Weather"]), .truncate(1, minimum: 7), .drop(4),
+            columns.cells([.day], Abbreviation.dayWithoutMonth), columns.cells([.condition], Abbreviation.condition),
+            columns.shortHeaders([.precipitation, .gusts, .sources]),
+            columns.shortHeaders([.chance], legend: "PoP = chance of precipitation"),
+            columns.drop(.sources), columns.drop(.confidence), columns.drop(.gusts), columns.drop(.chance), columns.drop(.wind),
+            columns.shortHeaders([.condition]), columns.truncate(.condition, minimum: 7), columns.drop(.precipitation),
         ]
     }
 
     /// Hourly forecast: ranges left out (UV and dew point first, temperature last), short conditions and headers, then
     /// Sources, Conf., UV, Dew pt, Gusts, Chance and Wind left out.
-    public static func hourly(units: UnitSystem) -> [Narrowing] {
-        let ranges: [Narrowing] = [[8], [7], [6], [5], [4], [3], [2]].map { .cells($0, loses: "ranges", Abbreviation.withoutRange) }
+    public static func hourly<Row>(_ columns: TableColumns<Hourly, Row>) -> [Narrowing] {
+        let ranges: [Narrowing] = [[.uv], [.dewPoint], [.gusts], [.wind], [.chance], [.precipitation], [.temperature]].map {
+            columns.cells($0, loses: "ranges", Abbreviation.withoutRange)
+        }
         return ranges + [
-            .cells([1], Abbreviation.condition),
-            .headers([3: "Pcp \(units.symbol(.precipitationRate))", 6: "Gust \(units.symbol(.speed))", 7: "Dew \(units.symbol(.temperature))",
-                      9: "Src"]),
-            .headers([4: "PoP %"], legend: "PoP = chance of precipitation"),
-            .drop(9), .drop(10), .drop(8), .drop(7), .drop(6), .drop(4), .drop(5), .headers([1: "Weather"]), .truncate(1, minimum: 7),
-            .drop(3),
+            columns.cells([.condition], Abbreviation.condition),
+            columns.shortHeaders([.precipitation, .gusts, .dewPoint, .sources]),
+            columns.shortHeaders([.chance], legend: "PoP = chance of precipitation"),
+            columns.drop(.sources), columns.drop(.confidence), columns.drop(.uv), columns.drop(.dewPoint), columns.drop(.gusts),
+            columns.drop(.chance), columns.drop(.wind), columns.shortHeaders([.condition]), columns.truncate(.condition, minimum: 7),
+            columns.drop(.precipitation),
         ]
     }
 
     /// Sun, UV and moon by day: ranges left out, short days, then the moon's lit share, Daylight and the moon left out.
-    public static var sun: [Narrowing] { [
-        .cells([1], loses: "ranges", Abbreviation.withoutRange), .cells([0], Abbreviation.dayWithoutMonth),
-        .cells([5], loses: "lit shares", { String($0.prefix { $0 != "," }) }), .drop(4), .drop(5),
+    public static func sun<Row>(_ columns: TableColumns<Sun, Row>) -> [Narrowing] { [
+        columns.cells([.uv], loses: "ranges", Abbreviation.withoutRange), columns.cells([.day], Abbreviation.dayWithoutMonth),
+        columns.cells([.moon], loses: "lit shares", { String($0.prefix { $0 != "," }) }), columns.drop(.daylight), columns.drop(.moon),
     ] }
 
-    /// `cities` (#, City, Now, Condition, Providers, From): short conditions, long names cut, then From and Providers left out.
-    public static var cities: [Narrowing] { [
-        .cells([3], Abbreviation.condition), .headers([4: "Prov."]), .truncate(1, minimum: 14),
-        .drop(5), .drop(4), .truncate(1, minimum: 8), .truncate(3, minimum: 7),
+    /// `cities`: short conditions, long names cut, then From and Providers left out.
+    public static func cities<Row>(_ columns: TableColumns<Cities, Row>) -> [Narrowing] { [
+        columns.cells([.condition], Abbreviation.condition), columns.shortHeaders([.providers]), columns.truncate(.city, minimum: 14),
+        columns.drop(.from), columns.drop(.providers), columns.truncate(.city, minimum: 8), columns.truncate(.condition, minimum: 7),
     ] }
 
-    /// `search` (#, Place, Admin area, Country, Latitude, Longitude, Time zone, Population, Matched): short headers, long text
-    /// cut, Population then Matched left out, then Time zone and Admin area.
-    public static var search: [Narrowing] { [
-        .headers([2: "Admin", 3: "CC", 4: "Lat", 5: "Lon", 6: "Zone", 7: "Pop."]),
-        .truncate(8, minimum: 16), .truncate(2, minimum: 14), .drop(7), .drop(8), .truncate(6, minimum: 14), .truncate(1, minimum: 14),
-        .drop(6), .drop(2), .truncate(1, minimum: 8),
+    /// `search`: short headers, long text cut, Population then Matched left out, then Time zone and Admin area.
+    public static func search<Row>(_ columns: TableColumns<Search, Row>) -> [Narrowing] { [
+        columns.shortHeaders([.adminArea, .country, .latitude, .longitude, .zone, .population]),
+        columns.truncate(.matched, minimum: 16), columns.truncate(.adminArea, minimum: 14), columns.drop(.population), columns.drop(.matched),
+        columns.truncate(.zone, minimum: 14), columns.truncate(.place, minimum: 14), columns.drop(.zone), columns.drop(.adminArea),
+        columns.truncate(.place, minimum: 8),
     ] }
 
-    /// `cache stats` (Provider, Kind, Entries, Oldest, Newest): long provider ids cut, then Oldest left out.
-    public static var cacheStats: [Narrowing] { [.truncate(0, minimum: 10), .drop(3), .truncate(0, minimum: 6)] }
+    /// `cache stats`: long provider ids cut, then Oldest left out.
+    public static func cacheStats<Row>(_ columns: TableColumns<CacheStats, Row>) -> [Narrowing] {
+        [columns.truncate(.provider, minimum: 10), columns.drop(.oldest), columns.truncate(.provider, minimum: 6)]
+    }
 }

@@ -4,7 +4,7 @@ import IsobarCore
 
 /// Buffers every event and draws tables for people at the end, times in the place's local time.
 public struct TableRenderer: Renderer, Sendable {
-    private let context: RenderContext
+    let context: RenderContext
     private let output: any OutputSink
     private var events = CollectedEvents()
     private var reports: [WeatherReport] { events.reports }
@@ -77,9 +77,9 @@ public struct TableRenderer: Renderer, Sendable {
         return style.bold(name) + "  \(coordinate)  \(zoneText)\n"
     }
 
-    private func unit(_ dimension: Dimension) -> String { context.units.symbol(dimension) }
+    func unit(_ dimension: Dimension) -> String { context.units.symbol(dimension) }
 
-    private func format(_ value: Double?, _ dimension: Dimension) -> String {
+    func format(_ value: Double?, _ dimension: Dimension) -> String {
         guard let value else { return "–" }
         if dimension == .direction { return Compass.text(context.units.convert(value, dimension)) }
         return Self.fixed(context.units.convert(value, dimension), decimals: context.units.decimals(dimension))
@@ -87,7 +87,7 @@ public struct TableRenderer: Renderer, Sendable {
 
     /// The spread of the values that made the consensus, with the spread of every value after it when an outlier was
     /// left out (`1.6 (4.5 with *)`), and `!` when two providers differ by more than the quantity's floor.
-    private func formatSpread(_ merged: MergedField?, _ dimension: Dimension) -> String {
+    func formatSpread(_ merged: MergedField?, _ dimension: Dimension) -> String {
         guard let merged, merged.inputs.count > 1 else { return "" }
         func text(_ spread: Double) -> String {
             Self.fixed(context.units.convertDifference(spread, dimension), decimals: context.units.decimals(dimension))
@@ -99,7 +99,7 @@ public struct TableRenderer: Renderer, Sendable {
     }
 
     /// The consensus value with the providers' range when several contributed: `1.2 (0.9…1.5)`; `*` when an outlier was left out.
-    private func formatMerged(_ merged: MergedField?, _ dimension: Dimension) -> String {
+    func formatMerged(_ merged: MergedField?, _ dimension: Dimension) -> String {
         guard let merged else { return "–" }
         let value = format(merged.value, dimension) + (merged.outliers.isEmpty ? "" : "*")
         let low = format(merged.min, dimension)
@@ -109,7 +109,7 @@ public struct TableRenderer: Renderer, Sendable {
     }
 
     /// A provider's value in the compare table, marked when the merge left it out as an outlier.
-    private func formatInput(_ value: Double?, _ merged: MergedField?, provider: String, _ dimension: Dimension) -> String {
+    func formatInput(_ value: Double?, _ merged: MergedField?, provider: String, _ dimension: Dimension) -> String {
         let text = format(value, dimension)
         guard merged?.outliers.contains(provider) == true else { return text }
         return style.red(text + "*")
@@ -132,34 +132,34 @@ public struct TableRenderer: Renderer, Sendable {
 
     private func compareTable(_ reports: [WeatherReport], _ consensus: ConsensusResult) -> String {
         let names = reports.map { context.name(of: $0.providerID) }
-        var table = TextTable(header: ["Now"] + names + ["Consensus", "Spread", "Confidence"])
-        table.leftAligned = [0]
-        table.narrowing = TableLayouts.compare(names: names, units: context.units)
-        // Providers' and the consensus' values are never cut: with many sources the table is split into parts instead.
-        table.uncut = Set(1...names.count + 1)
+        let columns = Self.compareColumns(names: names)
         let current = consensus.current
+        var rows: [CompareRow] = []
         if reports.contains(where: { $0.freshness != .fresh }) {
-            table.rows.append(["Status"] + reports.map { Self.status($0.freshness) } + ["", "", ""])
+            rows.append(CompareRow("Status", reports.map { Self.status($0.freshness) }, "", "", ""))
         }
-        table.rows.append(["Observed at"] + reports.map { report in
+        rows.append(CompareRow("Observed at", reports.map { report in
             report.current.map { CivilTime.clock($0.time, utcOffsetSeconds: offset) } ?? "–"
-        } + [current.map { CivilTime.clock($0.time, utcOffsetSeconds: $0.utcOffsetSeconds) } ?? "–", "", Self.percent(current?.confidence)])
+        }, current.map { CivilTime.clock($0.time, utcOffsetSeconds: $0.utcOffsetSeconds) } ?? "–", "", Self.percent(current?.confidence)))
         let condition = current?.condition
         let conditionNote = condition?.isImplausible == true ? "implausible \(condition?.demotedFrom?.label ?? "")" : disagreement(condition)
-        table.rows.append(["Condition"] + reports.map { $0.current?.condition?.label ?? "–" }
-            + [condition?.value.label ?? "–", conditionNote, Self.percent(condition?.confidence)])
+        rows.append(CompareRow("Condition", reports.map { $0.current?.condition?.label ?? "–" },
+                               condition?.value.label ?? "–", conditionNote, Self.percent(condition?.confidence)))
         for quantity in Quantity.weather where quantity != .precipitationProbability {
             let merged = current?[quantity]
-            table.rows.append([quantity.dimension == .direction ? quantity.label : "\(quantity.label) (\(context.units.symbol(for: quantity)))"]
-                + reports.map { formatInput($0.current?[quantity], merged, provider: $0.providerID, quantity.dimension) }
-                + [merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension),
-                   merged.map { Self.percent($0.confidence) } ?? ""])
+            rows.append(CompareRow(quantity.dimension == .direction ? quantity.label : "\(quantity.label) (\(context.units.symbol(for: quantity)))",
+                                   reports.map { formatInput($0.current?[quantity], merged, provider: $0.providerID, quantity.dimension) },
+                                   merged.map { format($0.value, quantity.dimension) } ?? "–", formatSpread(merged, quantity.dimension),
+                                   merged.map { Self.percent($0.confidence) } ?? ""))
         }
         if let merged = current?[.temperature], let learned = merged.learned {
             let dimension = Quantity.temperature.dimension
-            table.rows.append(["80 % interval (\(unit(dimension)))"] + reports.map { _ in "" }
-                + ["\(format(learned.low, dimension))…\(format(learned.high, dimension))", learned.basis.rawValue, ""])
+            rows.append(CompareRow("80 % interval (\(unit(dimension)))", reports.map { _ in "" },
+                                   "\(format(learned.low, dimension))…\(format(learned.high, dimension))", learned.basis.rawValue, ""))
         }
+        var table = columns.table(rows, narrowing: TableLayouts.compare(columns, units: context.units))
+        // Providers' and the consensus' values are never cut: with many sources the table is split into parts instead.
+        table.uncut = Set(1...names.count + 1)
         var text = table.render(width: context.width, bold: style.bold)
         let allFields = current.map { Array($0.values.values) } ?? []
         if allFields.contains(where: { !$0.outliers.isEmpty }) { text += "* left out of the consensus and of the Spread as an outlier\n" }
@@ -214,43 +214,16 @@ public struct TableRenderer: Renderer, Sendable {
 
     private func forecastTables(_ reports: [WeatherReport], _ consensus: ConsensusResult, days: Int, hours limit: Int?) -> String {
         let window = ForecastWindow(reports: reports, now: context.now, days: days)
-        var daily = TextTable(header: ["Day", "Condition", "Max \(unit(.temperature))", "Min \(unit(.temperature))",
-                                       "Precip. \(unit(.precipitationAmount))", "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))",
-                                       "Sources", "Conf."])
-        daily.leftAligned = [0, 1]
-        daily.narrowing = TableLayouts.daily(units: context.units)
-        for day in window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date) {
-            let (_, month, dayOfMonth) = day.date.components
-            let sources = Set(day.values.values.flatMap(\.contributors)).count
-            daily.rows.append([
-                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)" + (abs(day.hours - 24) > 0.01 ? " (\(Int(day.hours)) h)" : ""),
-                day.condition.map { $0.value.label + ($0.isImplausible ? " (?)" : "") } ?? "–",
-                formatMerged(day[.temperatureMax], .temperature), formatMerged(day[.temperatureMin], .temperature),
-                formatMerged(day[.precipitationSum], .precipitationAmount), formatMerged(day[.precipitationProbabilityMax], .percent),
-                formatMerged(day[.windSpeedMax], .speed), formatMerged(day[.windGustMax], .speed), String(sources), Self.percent(day.confidence),
-            ])
-        }
+        let dailyColumns = self.dailyColumns
+        let daily = dailyColumns.table(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date),
+                                       narrowing: TableLayouts.daily(dailyColumns))
         var text = style.bold("Daily consensus") + " in \(consensus.zone) (value, with the providers' range in brackets; * an outlier left out)\n"
             + daily.render(width: context.width, bold: style.bold)
         text += "\n" + sunTable(window.dates(consensus.daily, utcOffsetSeconds: offset, date: \.date))
         guard let limit else { return text }
-        var hours = TextTable(header: ["Time", "Condition", "Temp \(unit(.temperature))", "Precip. \(unit(.precipitationRate))",
-                                       "Chance %", "Wind \(unit(.speed))", "Gusts \(unit(.speed))", "Dew pt \(unit(.temperature))", "UV",
-                                       "Sources", "Conf."])
-        hours.leftAligned = [0, 1]
-        hours.narrowing = TableLayouts.hourly(units: context.units)
-        for hour in window.hours(consensus.hourly, time: \.time).prefix(limit) {
-            let date = LocalDate(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds)
-            hours.rows.append([
-                "\(date.weekdayName) \(CivilTime.clock(hour.time, utcOffsetSeconds: hour.utcOffsetSeconds))",
-                hour.condition.map { $0.value.label + ($0.isImplausible ? " (?)" : "") } ?? "–",
-                formatMerged(hour[.temperature], .temperature), formatMerged(hour[.precipitationRate], .precipitationRate),
-                formatMerged(hour[.precipitationProbability], .percent), formatMerged(hour[.windSpeed], .speed),
-                formatMerged(hour[.windGust], .speed), formatMerged(hour[.dewPoint], .temperature), formatMerged(hour[.uvIndex], .index),
-                String(Set(hour.values.values.flatMap(\.contributors)).count),
-                Self.percent(hour.confidence),
-            ])
-        }
+        let hourlyColumns = self.hourlyColumns
+        let hours = hourlyColumns.table(Array(window.hours(consensus.hourly, time: \.time).prefix(limit)),
+                                        narrowing: TableLayouts.hourly(hourlyColumns))
         text += "\n" + style.bold("Hourly consensus") + "\n" + hours.render(width: context.width, bold: style.bold)
         return text
     }
@@ -258,23 +231,8 @@ public struct TableRenderer: Renderer, Sendable {
     /// The days' sun, UV and moon: the UV peak (with the providers' range), sunrise and sunset on the place's clock (`*`: a
     /// provider left out as an outlier), the daylight, and the moon's phase (computed here) with the share of it lit.
     private func sunTable(_ days: [ConsensusDayV1]) -> String {
-        var table = TextTable(header: ["Day", "UV max", "Sunrise", "Sunset", "Daylight", "Moon"])
-        table.leftAligned = [0, 5]
-        table.narrowing = TableLayouts.sun
-        for day in days {
-            let (_, month, dayOfMonth) = day.date.components
-            func clock(_ quantity: DailyQuantity) -> String {
-                guard let merged = day[quantity] else { return "–" }
-                let time = CivilTime.clock(Date(timeIntervalSince1970: merged.value.rounded()), utcOffsetSeconds: day.utcOffsetSeconds)
-                return time + (merged.outliers.isEmpty ? "" : "*")
-            }
-            let moon = day.moonPhase
-            table.rows.append([
-                "\(day.date.weekdayName) \(Self.monthName(month)) \(dayOfMonth)", formatMerged(day[.uvIndexMax], .index),
-                clock(.sunrise), clock(.sunset), day[.daylightDuration].map { Self.hoursAndMinutes($0.value) } ?? "–",
-                "\(moon.name), \(Int((moon.illumination * 100).rounded())) % lit",
-            ])
-        }
+        let columns = sunColumns
+        let table = columns.table(days, narrowing: TableLayouts.sun(columns))
         return style.bold("Sun, UV and moon") + "\n" + table.render(width: context.width, bold: style.bold)
     }
 

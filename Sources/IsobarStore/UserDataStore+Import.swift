@@ -71,15 +71,7 @@ private struct OldPlaces {
 
     /// The home setting: a JSON array holding one place object.
     private static func decodeHome(_ text: String) -> Place? {
-        do {
-            guard let item = try JSONDocument(parsing: text).rootValue.elements().first,
-                  let coordinate = Coordinate(latitude: try item.double("latitude"), longitude: try item.double("longitude")) else { return nil }
-            return Place(name: try item.string("name"), adminArea: try item.optionalString("admin_area"),
-                         countryCode: try item.optionalString("country_code"), coordinate: coordinate,
-                         timeZoneIdentifier: try item.optionalString("timezone"))
-        } catch {
-            // An unreadable old home is no home: the import goes on with the cities.
-            return nil
-        }
+        // An unreadable old home is no home: the import goes on with the cities.
+        (try? JSONDocument(parsing: text).rootValue.elements().first).flatMap { try? PlaceJSON.place($0) }
     }
 }

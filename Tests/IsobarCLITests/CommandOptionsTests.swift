@@ -14,12 +14,39 @@ import Testing
         #expect(DurationText.seconds(text) == nil)
     }
 
+    @Test func aCommandsOwnOptionsReachItAloneTyped() throws {
+        let search = try SearchCommand.invocation(["Minsk", "--limit", "3", "--add"])
+        #expect(search.own(SearchOptions.self).limit == 3 && search.own(SearchOptions.self).add)
+        // Another command's options are the defaults: nothing of search's reaches them.
+        #expect(search.own(CacheOptions.self).olderThanSeconds == 86_400)
+        #expect(try LearnCommand.invocation(["Minsk", "--days", "92"]).own(LearnOptions.self).days == 92)
+        #expect(throws: UsageError("--days takes a whole number from 1 to 92, not '93'")) { try LearnCommand.invocation(["Minsk", "--days", "93"]) }
+        #expect(throws: UsageError("--limit takes a whole number from 1 to 50, not '0'")) { try SearchCommand.invocation(["Minsk", "--limit", "0"]) }
+        let setup = try SetupCommand.invocation(["--contact", "a@example.org", "--key-env", "openweathermap=OWM", "--yes"]).own(SetupOptions.self)
+        #expect(setup.contact == "a@example.org" && setup.keyVariables == [KeyVariable(type: "openweathermap", variable: "OWM")] && setup.yes && !setup.force)
+        // With --help, nothing is checked: the defaults.
+        #expect(try SearchCommand.invocation(["Minsk", "--limit", "0", "--help"]).own(SearchOptions.self).limit == 10)
+        // Every option a command reads of its own is one its spec lists (and so one its help shows).
+        let owners: [(CommandSpec, [String])] = [(SearchCommand.spec, SearchOptions.names), (CacheCommand.spec, CacheOptions.names),
+                                                 (ArchiveCommand.spec, ArchiveOptions.names), (VerifyCommand.spec, VerifyOptions.names),
+                                                 (LearnCommand.spec, LearnOptions.names), (ProvidersCommand.spec, ProvidersOptions.names),
+                                                 (CompletionsCommand.spec, CompletionsOptions.names), (SetupCommand.spec, SetupOptions.names)]
+        for (spec, names) in owners {
+            for name in names { #expect(spec.options.contains { $0.name == name }, "\(spec.name) reads --\(name) but does not list it") }
+        }
+    }
+
     @Test func durationsWorkWhereSecondsDid() throws {
         let options = try Invocation(["Minsk", "--timeout", "2m", "--max-age", "1h"], command: Commands.compare).options
         #expect(options.timeoutSeconds == 120)
         #expect(options.maxAgeSeconds == 3600)
-        let prune = try Invocation(["prune", "--older-than", "2d"], command: Commands.cache).options
+        let prune = try CacheCommand.invocation(["prune", "--older-than", "2d"]).own(CacheOptions.self)
         #expect(prune.olderThanSeconds == 172_800)
+        #expect(try ArchiveCommand.invocation(["prune", "--older-than", "1h"]).own(ArchiveOptions.self).olderThanSeconds == 3600)
+        #expect(try ArchiveCommand.invocation(["prune"]).own(ArchiveOptions.self).olderThanSeconds == nil)
+        #expect(throws: UsageError("--older-than takes a duration up to ten years (90, 90s, 15m, 1h, 2d), not 'soon'")) {
+            try CacheCommand.invocation(["prune", "--older-than", "soon"])
+        }
         #expect(throws: UsageError.self) { try Invocation(["Minsk", "--timeout", "11m"], command: Commands.compare) }
     }
 

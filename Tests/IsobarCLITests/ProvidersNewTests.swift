@@ -79,7 +79,7 @@ import Testing
         #expect(source.contains(#"type: "my-source""#))
         #expect(!source.contains("{{"))
         #expect(FileManager.default.fileExists(atPath: directory + "/cassettes/minsk.json"))
-        #expect(run.stdout.contains(#".target(name: "MySource", dependencies: ["IsobarCore"], path: "Providers/MySource", exclude: ["cassettes"], swiftSettings: strict),"#))
+        #expect(run.stdout.contains(#"    ("MySource", uses: [], exclude: ["cassettes"]),"#))
         #expect(run.stdout.contains("MySourceProvider.factory,"))
         #expect(try entry(run) == #"{"id": "my-source", "type": "my-source", "replay": "\#(directory)/cassettes"}"#)
 

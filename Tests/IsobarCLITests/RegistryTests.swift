@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import IsobarCLI
 import IsobarCore
 import Testing
@@ -130,6 +131,28 @@ private func configuration(toys: [String], toyKeys: String = "") throws -> Strin
         try #"{"providers": [{"type": "met-norway", "contact": "a@example.org", "offset_c": 1}]}"#.write(toFile: toyFile, atomically: true, encoding: .utf8)
         let plain = await runCLI(["compare", "Minsk", "--config", toyFile])
         #expect(plain.stderr.contains("unknown key 'offset_c'") && plain.stderr.contains("only contact"), "\(plain.stderr)")
+    }
+
+    @Test func theToysOptionIsParsedByTheToysFactoryAloneAndReadByNoOtherProvider() throws {
+        let file = try configuration(toys: ["toy", "toy-2"], toyKeys: #", "offset_c": -2.5"#)
+        let readBy = Mutex<[String]>([])
+        let recording = ProviderFactory(
+            type: "toy", summary: toyFactory.summary, optionKeys: toyFactory.optionKeys,
+            readOptions: { source throws(OptionError) in
+                let id = (try? source.entry.optionalString("id")) ?? "?"
+                readBy.withLock { $0.append(id) }
+                return try toyFactory.readOptions(source)
+            },
+            make: toyFactory.make)
+        let loaded = try Configuration.load(path: file, registry: ProviderRegistry.standard().adding(recording))
+        // Every toy entry, and nothing but toy entries, went through the toy's reader.
+        #expect(readBy.withLock { $0 } == ["toy", "toy-2"])
+        for entry in loaded.providers {
+            let settings = registry.settings(entry, [:])
+            let toy = settings.options.value(as: ToyOptions.self)
+            #expect((toy != nil) == (entry.type == "toy"), "\(entry.id)")
+            if entry.type == "toy" { #expect(toy?.offset == -2.5) }
+        }
     }
 
     @Test func theDefaultConfigurationHasOneProviderPerRegisteredType() async throws {

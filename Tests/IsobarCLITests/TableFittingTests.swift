@@ -102,23 +102,50 @@ import Testing
 
     /// Long, wide and odd cells in every layout: no line is wider than any width from 20 to 160.
     @Test func everyLayoutFitsWhateverItHolds() {
-        var cities = TextTable(header: ["#", "City", "Now °C", "Condition", "Providers", "From"])
-        cities.rows = [["1", "東京, 東京都, JP", "13.4", "thunderstorm with hail", "2/2", "ok"],
-                       ["12", "Llanfairpwllgwyngyll, Wales, GB", "–", "–", "0/3", "error, rate_limited, skipped"]]
-        cities.narrowing = TableLayouts.cities
-        var search = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
-        search.rows = [["1", "São Paulo", "São Paulo", "BR", "-23.5475", "-46.63611", "America/Sao_Paulo", "10021295", "\"Sao Paulo\" ← name \"São Paulo\""],
-                       ["2", "東京", "東京都", "JP", "35.6895", "139.69171", "Asia/Tokyo", "8336599", "\"東京\" ← alternate name \"東京\""]]
-        search.narrowing = TableLayouts.search
-        var cache = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
-        cache.rows = [["a-very-long-provider-id-of-a-mirror", "forecast", "1204", "23 h", "42 s"]]
-        cache.narrowing = TableLayouts.cacheStats
+        let cityColumns = cellColumns([(.number, "#", nil), (.city, "City", nil), (.now, "Now °C", nil), (.condition, "Condition", nil),
+                                       (.providers, "Providers", "Prov."), (.from, "From", nil)] as [(TableLayouts.Cities, String, String?)])
+        let cities = cityColumns.table([["1", "東京, 東京都, JP", "13.4", "thunderstorm with hail", "2/2", "ok"],
+                                        ["12", "Llanfairpwllgwyngyll, Wales, GB", "–", "–", "0/3", "error, rate_limited, skipped"]],
+                                       narrowing: TableLayouts.cities(cityColumns))
+        let searchColumns = cellColumns([(.number, "#", nil), (.place, "Place", nil), (.adminArea, "Admin area", "Admin"), (.country, "Country", "CC"),
+                                         (.latitude, "Latitude", "Lat"), (.longitude, "Longitude", "Lon"), (.zone, "Time zone", "Zone"),
+                                         (.population, "Population", "Pop."), (.matched, "Matched", nil)] as [(TableLayouts.Search, String, String?)])
+        let search = searchColumns.table([["1", "São Paulo", "São Paulo", "BR", "-23.5475", "-46.63611", "America/Sao_Paulo", "10021295", "\"Sao Paulo\" ← name \"São Paulo\""],
+                                          ["2", "東京", "東京都", "JP", "35.6895", "139.69171", "Asia/Tokyo", "8336599", "\"東京\" ← alternate name \"東京\""]],
+                                         narrowing: TableLayouts.search(searchColumns))
+        let cacheColumns = cellColumns([(.provider, "Provider", nil), (.kind, "Kind", nil), (.entries, "Entries", nil), (.oldest, "Oldest", nil),
+                                        (.newest, "Newest", nil)] as [(TableLayouts.CacheStats, String, String?)])
+        let cache = cacheColumns.table([["a-very-long-provider-id-of-a-mirror", "forecast", "1204", "23 h", "42 s"]],
+                                       narrowing: TableLayouts.cacheStats(cacheColumns))
         for table in [cities, search, cache] {
             for width in 20...160 {
                 let text = table.render(width: width)
                 #expect(text.split(separator: "\n").allSatisfy { String($0).cellWidth <= width }, "\(width):\n\(text)")
             }
         }
+    }
+
+    @Test func aColumnIsNamedByItsKeyAndKeepsItsHeadersAndCell() {
+        let columns = TableColumns<TableLayouts.CacheStats, (String, Int)>([
+            ColumnSpec(.provider, "Provider", left: true) { $0.0 }, ColumnSpec(.kind, "Kind", short: "K", left: true) { _ in "forecast" },
+            ColumnSpec(.entries, "Entries") { String($0.1) }, ColumnSpec(.oldest, "Oldest") { _ in "–" }, ColumnSpec(.newest, "Newest") { _ in "–" },
+        ])
+        #expect(columns.index(.provider) == 0 && columns.index(.oldest) == 3)
+        let table = columns.table([("a", 7), ("b", 12)], narrowing: [columns.drop(.oldest)])
+        #expect(table.header == ["Provider", "Kind", "Entries", "Oldest", "Newest"])
+        #expect(table.rows == [["a", "forecast", "7", "–", "–"], ["b", "forecast", "12", "–", "–"]])
+        #expect(table.leftAligned == [0, 1])
+        guard case .headers(let headers, let legend) = columns.shortHeaders([.kind, .entries], legend: "K = kind") else {
+            Issue.record("not a header step")
+            return
+        }
+        // A column without a short header keeps its header.
+        #expect(headers == [1: "K", 2: "Entries"] && legend == "K = kind")
+        guard case .drop(let dropped) = columns.drop(.newest) else {
+            Issue.record("not a drop step")
+            return
+        }
+        #expect(dropped == 4)
     }
 
     @Test func abbreviations() {
@@ -187,4 +214,9 @@ import Testing
         #expect(text.hasPrefix("Temp °C\n  Alpha"))
         #expect(!text.contains("parts"))
     }
+}
+
+/// Columns whose rows are their cells in order: each a key, a header and a short header.
+private func cellColumns<Key>(_ specs: [(Key, String, String?)]) -> TableColumns<Key, [String]> {
+    TableColumns(specs.enumerated().map { index, spec in ColumnSpec(spec.0, spec.1, short: spec.2) { $0[index] } })
 }

@@ -23,7 +23,7 @@ struct NWSAlertsProviderTests {
     }
 
     static func provider(contact: String? = "ops@example.org", baseURL: String = "https://api.weather.gov") -> NWSAlertsProvider {
-        NWSAlertsProvider(configuration: .init(baseURL: RequestURL(string: baseURL)!, contact: contact, application: "isobar/test"))
+        NWSAlertsProvider(contact: contact, application: "isobar/test", baseURL: RequestURL(string: baseURL)!)
     }
 
     static func context(_ transport: any Transport) -> FetchContext {

@@ -30,11 +30,7 @@ enum AirLines {
 
     /// The whole report as one `air` line.
     static func line(_ report: AirReport, hours: Int) -> String {
-        let place: JSONOutput = .object([
-            ("name", .string(report.place.name)), ("admin_area", .string(report.place.adminArea)), ("country_code", .string(report.place.countryCode)),
-            ("latitude", .number(report.place.coordinate.latitude)), ("longitude", .number(report.place.coordinate.longitude)),
-            ("utc_offset_seconds", .integer(report.utcOffsetSeconds)),
-        ])
+        let place: JSONOutput = .object(PlaceJSON.locating(report.place) + [("utc_offset_seconds", .integer(report.utcOffsetSeconds))])
         let sources: [JSONOutput] = report.sources.map { source in
             let own: JSONOutput = source.current?.providerAirIndex.map { own in
                 .object([("scale", .string(own.scale)), ("value", .number(own.value)), ("category", .string(own.category))])

@@ -9,7 +9,8 @@ public struct WeightOverride: Sendable, Equatable {
     public var weight: Double
 }
 
-/// Every option of a command, typed and validated before anything runs; options a command does not take keep their defaults.
+/// The options many commands share, typed and validated before anything runs (a command's own are its `OwnOptions`); options a
+/// command does not take keep their defaults.
 public struct CommandOptions: Sendable, Equatable {
     /// `--format`.
     public var format = OutputFormat.table
@@ -37,8 +38,6 @@ public struct CommandOptions: Sendable, Equatable {
     public var cacheDirectory: String?
     /// `--shared-store`.
     public var sharedStore: String?
-    /// `--shared` (cache clear).
-    public var shared = false
     /// `--min-providers`.
     public var minimumProviders: Int?
     /// `--weights`, in the order given.
@@ -53,22 +52,10 @@ public struct CommandOptions: Sendable, Equatable {
     public var help = false
     /// `--days` (forecast).
     public var days = 7
-    /// `--days` of `learn`: the past days learned from (1–92), nil when not given.
-    public var pastDays: Int?
     /// True when `--days` was given (air shows days only when asked).
     public var daysGiven = false
     /// `--hourly` (forecast).
     public var hourly = false
-    /// `--limit` (search).
-    public var limit = 10
-    /// `--add` (search).
-    public var add = false
-    /// `--older-than` (cache prune), in seconds.
-    public var olderThanSeconds = 86_400.0
-    /// `--field` (verify): the quantity checked.
-    public var field = "temperature"
-    /// True when `--older-than` was given (archive prune's default is the configuration's `archive_days`).
-    public var olderThanGiven = false
     /// `--kind` (batch).
     public var kind = BatchKind.current
     /// `--jobs` (batch): calls in flight to each provider at once, over up to twice as many places.
@@ -88,26 +75,6 @@ public struct CommandOptions: Sendable, Equatable {
     /// `--ascii` (with `--chart`): the chart in ASCII characters only, whatever the locale.
     public var ascii = false
 
-    /// `--lang` (providers new): the skeleton's language, as given.
-    public var language: String?
-    /// `--dir` (providers new): where the skeleton goes.
-    public var directory: String?
-    /// `--available` (providers): list the plug-in programs found on `PATH`, without running them.
-    public var available = false
-
-    /// `--contact` (setup): the contact sent to providers whose terms ask for one.
-    public var contact: String?
-    /// `--key-env` (setup): provider types to add, each with the variable its key is read from (nil: its usual one).
-    public var keyVariables: [KeyVariable] = []
-    /// `--write-key-values` (setup): store the keys themselves, not the names of their variables.
-    public var writeKeyValues = false
-    /// `--yes` (setup): ask nothing.
-    public var yes = false
-    /// `--force` (setup): replace an existing file, keeping a copy.
-    public var force = false
-    /// `--words` (completions): print the words offered for this kind instead of the script.
-    public var completionWords: String?
-
     /// Defaults only.
     public init() {}
 
@@ -121,18 +88,12 @@ public struct CommandOptions: Sendable, Equatable {
         demo = parsed.has("demo")
         recordDirectory = parsed["record"]
         replayDirectory = parsed["replay"]
-        completionWords = parsed["words"]
         refresh = parsed.has("refresh")
         offline = parsed.has("offline")
         verbose = parsed.has("verbose")
         hourly = parsed.has("hourly")
-        add = parsed.has("add")
         cacheDirectory = parsed["cache-dir"]
-        language = parsed["lang"]
-        directory = parsed["dir"]
-        available = parsed.has("available")
         sharedStore = parsed["shared-store"]
-        shared = parsed.has("shared")
         guard !help else { return }
         if demo && configFile != nil { throw UsageError("--demo and --config cannot be used together") }
         if recordDirectory != nil && (demo || replayDirectory != nil) {
@@ -165,21 +126,8 @@ public struct CommandOptions: Sendable, Equatable {
             self.days = days
             daysGiven = true
         }
-        if let text = parsed["limit"] {
-            guard let limit = Int(text), (1...50).contains(limit) else { throw UsageError("--limit takes a whole number from 1 to 50, not '\(text)'") }
-            self.limit = limit
-        }
-        if let text = parsed["field"] { field = text }
-        if let text = parsed["older-than"] {
-            guard let seconds = DurationText.seconds(text), seconds >= 0, seconds <= 10 * 366 * 86_400 else {
-                throw UsageError("--older-than takes a duration up to ten years (90, 90s, 15m, 1h, 2d), not '\(text)'")
-            }
-            olderThanSeconds = seconds
-            olderThanGiven = true
-        }
         try readBatchOptions(parsed)
         try readPresentationOptions(parsed)
-        try readSetupOptions(parsed)
         if let list = parsed["providers"] {
             let wanted = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !wanted.isEmpty else { throw UsageError("--providers needs at least one provider id") }
@@ -232,29 +180,31 @@ public struct CommandOptions: Sendable, Equatable {
     }
 }
 
-/// A command as given: its description, its positional arguments and its typed options.
+/// A command as given: its description, its positional arguments, the shared options and its own, typed.
 public struct Invocation: Sendable {
     /// The command.
     public var command: CommandSpec
     /// Positional arguments in order.
     public var positionals: [String]
-    /// Typed options.
+    /// The shared options.
     public var options: CommandOptions
+    /// Its own options (see `IsobarCommand.Own`).
+    let ownOptions: any OwnOptions
 
-    /// Parses and validates `arguments` for `command`.
-    public init(_ arguments: [String], command: CommandSpec) throws(UsageError) {
+    /// Parses and validates `arguments` for `command`, whose own options are read by `Own`.
+    init<Own: OwnOptions>(_ arguments: [String], command: CommandSpec, own: Own.Type) throws(UsageError) {
         var parsed = try ArgumentParser.parse(arguments, command: command, options: command.options)
         self.command = command
         positionals = parsed.positionals
-        // `learn --days` counts days back, up to what the sources keep, not forecast days.
-        let pastDays = command.name == LearnCommand.spec.name ? parsed.options.removeValue(forKey: "days") : nil
+        // Its own options are its alone: read by it, then taken out of what the shared options read.
+        ownOptions = parsed.has("help") ? Own() : try Own(parsed)
+        for name in Own.names { parsed.options.removeValue(forKey: name) }
         options = try CommandOptions(parsed)
-        if let pastDays {
-            guard let days = Int(pastDays), (1...LearnCommand.maximumDays).contains(days) else {
-                throw UsageError("--days takes a whole number from 1 to \(LearnCommand.maximumDays), not '\(pastDays)'")
-            }
-            options.pastDays = days
-        }
+    }
+
+    /// Parses and validates `arguments` for a command without options of its own.
+    public init(_ arguments: [String], command: CommandSpec) throws(UsageError) {
+        try self.init(arguments, command: command, own: NoOwnOptions.self)
     }
 
     /// A command with no arguments and default options.
@@ -262,5 +212,9 @@ public struct Invocation: Sendable {
         self.command = command
         positionals = []
         options = CommandOptions()
+        ownOptions = NoOwnOptions()
     }
+
+    /// Its own options, when they are `Own` (the defaults otherwise: it was read for another command).
+    func own<Own: OwnOptions>(_ type: Own.Type) -> Own { ownOptions as? Own ?? Own() }
 }

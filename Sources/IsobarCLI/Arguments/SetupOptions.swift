@@ -6,9 +6,26 @@ public struct KeyVariable: Sendable, Equatable {
     public var variable: String?
 }
 
-extension CommandOptions {
-    /// Reads `--contact`, `--key-env`, `--write-key-values`, `--yes` and `--force`.
-    mutating func readSetupOptions(_ parsed: ParsedArguments) throws(UsageError) {
+/// `setup`: `--contact`, `--key-env`, `--write-key-values`, `--yes` and `--force`.
+struct SetupOptions: OwnOptions {
+    /// The options it reads.
+    static let names = ["contact", "key-env", "write-key-values", "yes", "force"]
+    /// `--contact`: the contact sent to providers whose terms ask for one.
+    var contact: String?
+    /// `--key-env`: provider types to add, each with the variable its key is read from (nil: its usual one).
+    var keyVariables: [KeyVariable] = []
+    /// `--write-key-values`: store the keys themselves, not the names of their variables.
+    var writeKeyValues = false
+    /// `--yes`: ask nothing.
+    var yes = false
+    /// `--force`: replace an existing file, keeping a copy.
+    var force = false
+
+    /// The defaults.
+    init() {}
+
+    /// Reads them from what was given.
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         yes = parsed.has("yes")
         force = parsed.has("force")
         writeKeyValues = parsed.has("write-key-values")

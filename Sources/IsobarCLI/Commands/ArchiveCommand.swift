@@ -4,7 +4,8 @@ import IsobarRender
 import IsobarStore
 
 /// `isobar archive stats|prune|clear|export`: the forecast archive in the user's data file.
-struct ArchiveCommand: IsobarCommand {
+struct ArchiveCommand: CommandWithActions {
+    typealias Own = ArchiveOptions
     static let spec = Commands.archive
     /// What it runs with.
     let context: CommandContext
@@ -16,14 +17,25 @@ struct ArchiveCommand: IsobarCommand {
         invocation.positionals.first == "export" ? .jsonLines : invocation.options.format.text
     }
 
+    /// `stats` when no action is named.
+    static let defaultAction = "stats"
+
+    /// Its actions.
+    static let subcommands: [SubcommandSpec<ArchiveCommand>] = [
+        SubcommandSpec("stats", summary: "Count the archived forecasts and observations") { try await $0.run("stats") },
+        SubcommandSpec("prune", summary: "Remove the archived entries older than --older-than (default archive_days)") { try await $0.run("prune") },
+        SubcommandSpec("clear", summary: "Remove every archived entry and the skill record learned from them") { try await $0.run("clear") },
+        SubcommandSpec("export", summary: "Write the archive as JSON lines") { try await $0.run("export") },
+        SubcommandSpec("import", arguments: ["FILE"], summary: "Add another archive's export (FILE, or - for stdin), skipping what is already archived") {
+            try await $0.run("import")
+        },
+    ]
+
     /// Runs the command and returns its exit code.
-    func run() async throws -> ExitCode {
-        let action = invocation.positionals.first ?? "stats"
-        let actions = Commands.archive.actions
-        guard actions.contains(action) else {
-            let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown archive action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
-        }
+    func run() async throws -> ExitCode { try await runAction() }
+
+    /// Runs `action` on the archive in the user's data file.
+    private func run(_ action: String) async throws -> ExitCode {
         let configuration = try context.loadConfiguration(invocation)
         guard let directory = context.userDataDirectory() else {
             throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME")
@@ -35,7 +47,7 @@ struct ArchiveCommand: IsobarCommand {
         case "import":
             return try await importArchive(invocation, into: store, format: format)
         case "prune":
-            let seconds = invocation.options.olderThanGiven ? invocation.options.olderThanSeconds : Double(configuration.archiveDays) * 86_400
+            let seconds = own.olderThanSeconds ?? Double(configuration.archiveDays) * 86_400
             let removed = try await store.pruneArchive(before: context.time.now().addingTimeInterval(-seconds))
             context.write(TextReport(people: { _ in "Removed \(removed) archived forecast step(s) and observation(s) older than \(CacheCommand.age(seconds)).\n" },
                                      lines: { JSONLine.text("archive_pruned", [("removed", .integer(removed)), ("older_than_s", .number(seconds))]) }), as: format)

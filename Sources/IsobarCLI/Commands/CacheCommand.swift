@@ -7,25 +7,33 @@ import IsobarStore
 import Synchronization
 
 /// `isobar cache stats|clear|prune`.
-struct CacheCommand: IsobarCommand {
+struct CacheCommand: CommandWithActions {
+    typealias Own = CacheOptions
     static let spec = Commands.cache
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
     let invocation: Invocation
 
+    /// `stats` when no action is named.
+    static let defaultAction = "stats"
+
+    /// Its actions.
+    static let subcommands: [SubcommandSpec<CacheCommand>] = [
+        SubcommandSpec("stats", summary: "Count the cached entries per provider and kind, locally and in the shared store") { try await $0.run("stats") },
+        SubcommandSpec("clear", summary: "Delete every cached answer (with --shared: every answer in the shared store)") { try await $0.run("clear") },
+        SubcommandSpec("prune", summary: "Delete old answers and the rate-limit records no window needs") { try await $0.run("prune") },
+    ]
+
     /// Runs the command and returns its exit code.
-    func run() async throws -> ExitCode {
-        let action = invocation.positionals[0]
-        let actions = Commands.cache.actions
-        guard actions.contains(action) else {
-            let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown cache action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
-        }
+    func run() async throws -> ExitCode { try await runAction() }
+
+    /// Runs `action`, after opening the cache it works on.
+    private func run(_ action: String) async throws -> ExitCode {
         let configuration = try context.loadConfiguration(invocation)
-        if invocation.options.shared && action != "clear" { throw UsageError("--shared goes with cache clear only") }
+        if own.shared && action != "clear" { throw UsageError("--shared goes with cache clear only") }
         let shared = try context.sharedStoreURL(invocation, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
-        if invocation.options.shared { return try await clearShared(shared, format: invocation.options.format) }
+        if own.shared { return try await clearShared(shared, format: invocation.options.format) }
         guard let directory = context.cacheDirectory(invocation, configuration) else {
             throw ConfigurationError("no cache directory: set XDG_CACHE_HOME or HOME, or pass --cache-dir")
         }
@@ -51,7 +59,7 @@ struct CacheCommand: IsobarCommand {
                 context.write(TextReport(people: { _ in "Removed \(removed) cached answer(s) from \(store.path).\n" },
                                          lines: { JSONLine.text("cache_cleared", [("removed", .integer(removed)), ("path", .string(store.path))]) }), as: format)
             case "prune":
-                let olderThan = invocation.options.olderThanSeconds
+                let olderThan = own.olderThanSeconds
                 let now = context.time.now()
                 let removed = try await store.prune(fetchedBefore: now.addingTimeInterval(-olderThan),
                                                    ledgerBefore: now.addingTimeInterval(-31 * 86_400))
@@ -71,13 +79,14 @@ struct CacheCommand: IsobarCommand {
     func statisticsReport(_ statistics: CacheStatistics, location: String, fileBytes: Int?, level: String? = nil) -> TextReport {
         let now = context.time.now()
         return TextReport(people: { width in
-            var table = TextTable(header: ["Provider", "Kind", "Entries", "Oldest", "Newest"])
-            table.leftAligned = [0, 1]
-            table.narrowing = TableLayouts.cacheStats
-            for entry in statistics.groups {
-                table.rows.append([Self.providerID(entry.provider), entry.slot, String(entry.count),
-                                   Self.age(now.timeIntervalSince(entry.oldest)), Self.age(now.timeIntervalSince(entry.newest))])
-            }
+            let columns = TableColumns<TableLayouts.CacheStats, CacheGroup>([
+                ColumnSpec(.provider, "Provider", left: true) { Self.providerID($0.provider) },
+                ColumnSpec(.kind, "Kind", left: true) { $0.slot },
+                ColumnSpec(.entries, "Entries") { String($0.count) },
+                ColumnSpec(.oldest, "Oldest") { Self.age(now.timeIntervalSince($0.oldest)) },
+                ColumnSpec(.newest, "Newest") { Self.age(now.timeIntervalSince($0.newest)) },
+            ])
+            let table = columns.table(statistics.groups, narrowing: TableLayouts.cacheStats(columns))
             let total = statistics.groups.reduce(0) { $0 + $1.count }
             let size = fileBytes.map { "\($0 / 1024) KiB on disk" } ?? "\(statistics.payloadBytes / 1024) KiB of answers"
             let heading = TextWrap.fit("\(level == "shared" ? "Shared cache" : "Cache") \(location): \(total) answer(s), \(size)", width: width)

@@ -7,22 +7,35 @@ import IsobarRender
 import IsobarStore
 
 /// `isobar cities`, `isobar cities add PLACE`, `isobar cities remove|rm PLACE|NUMBER`, `isobar cities move FROM TO`.
-struct CitiesCommand: IsobarCommand {
+struct CitiesCommand: CommandWithActions {
     static let spec = Commands.cities
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
     let invocation: Invocation
 
+    /// `list` when no action is named.
+    static let defaultAction = "list"
+
+    /// Its actions.
+    static let subcommands: [SubcommandSpec<CitiesCommand>] = [
+        SubcommandSpec("list", summary: "Your cities with the consensus temperature and condition now") { try await $0.run("list") },
+        SubcommandSpec("add", arguments: ["PLACE"], summary: "Add a place to your cities") { try await $0.run("add") },
+        SubcommandSpec("remove", aliases: ["rm"], arguments: ["PLACE|NUMBER"], summary: "Remove a city, by name, coordinates or number") {
+            try await $0.run("remove")
+        },
+        SubcommandSpec("move", arguments: ["FROM", "TO"], summary: "Move a city to another place in the list (numbers, names or coordinates)") {
+            try await $0.run("move")
+        },
+    ]
+
     /// Runs the command and returns its exit code.
-    func run() async throws -> ExitCode {
-        let action = invocation.positionals.first ?? "list"
-        let arguments = ["list": 0, "add": 1, "remove": 1, "rm": 1, "move": 2]
-        guard let wanted = arguments[action] else {
-            let names = ["list", "add", "remove", "rm", "move"]
-            let suggestion = Spelling.closest(to: action, in: names).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown cities action '\(action)'\(suggestion); actions are \(names.joined(separator: ", "))")
-        }
+    func run() async throws -> ExitCode { try await runAction() }
+
+    /// Runs `action` (`rm` is `remove`), its arguments checked first.
+    private func run(_ action: String) async throws -> ExitCode {
+        let action = invocation.positionals.first ?? action
+        let wanted = Self.subcommand(named: action)?.arguments.count ?? 0
         let given = max(0, invocation.positionals.count - 1)
         switch (action, given) {
         case ("list", 1...): throw UsageError("'cities' lists your cities; to add one: isobar cities add PLACE")
@@ -92,18 +105,19 @@ struct CitiesCommand: IsobarCommand {
                                          consensus: consensus, asked: asked[index], units: units, failures: failures[index], name: name)
                 }.joined() + replayNotice(recordings, setup).replacing("\n", with: ".\n")
             } else {
-                var table = TextTable(header: ["#", "City", "Now \(units.symbol(.temperature))", "Condition", "Providers", "From"])
-                table.leftAligned = [1, 3, 5]
                 let notes = CityFailureNotes(failures, name: { id in setup.bindings.first { $0.provider.id == id }?.provider.displayName ?? id },
                                              demoPlaces: setup.demo ? context.demoPlaceNames() : nil)
-                table.narrowing = TableLayouts.cities
-                for (index, consensus, outcomes) in results {
-                    let current = consensus?.current
-                    let temperature = current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
-                    let from = Set(outcomes.map(\.outcome.rawValue)).sorted().joined(separator: ", ") + notes.markers(city: index)
-                    table.rows.append([String(index + 1), cities[index].fullLabel, temperature, current?.condition?.value.label ?? "–",
-                                       "\(consensus?.providers.count ?? 0)/\(asked[index])", from])
-                }
+                let columns = TableColumns<TableLayouts.Cities, (Int, ConsensusResult?, [(provider: String, outcome: ProviderOutcome)])>([
+                    ColumnSpec(.number, "#") { String($0.0 + 1) },
+                    ColumnSpec(.city, "City", left: true) { cities[$0.0].fullLabel },
+                    ColumnSpec(.now, "Now \(units.symbol(.temperature))") { row in
+                        row.1?.current?.values[.temperature].map { TableRenderer.fixed(units.convert($0.value, .temperature), decimals: 1) } ?? "–"
+                    },
+                    ColumnSpec(.condition, "Condition", left: true) { $0.1?.current?.condition?.value.label ?? "–" },
+                    ColumnSpec(.providers, "Providers", short: "Prov.") { "\($0.1?.providers.count ?? 0)/\(asked[$0.0])" },
+                    ColumnSpec(.from, "From", left: true) { Set($0.2.map(\.outcome.rawValue)).sorted().joined(separator: ", ") + notes.markers(city: $0.0) },
+                ])
+                let table = columns.table(results, narrowing: TableLayouts.cities(columns))
                 return table.render(width: width) + TextWrap.fit(notes.footnotes + replayNotice(recordings, setup), width: width)
             }
         }, lines: {
@@ -111,7 +125,7 @@ struct CitiesCommand: IsobarCommand {
             for (index, consensus, outcomes) in results {
                 let current = consensus?.current
                 written += JSONLine.text("city", [
-                    ("index", .integer(index + 1)), ("place", CommandContext.placeJSON(cities[index])),
+                    ("index", .integer(index + 1)), ("place", PlaceJSON.object(cities[index])),
                     ("units", .object([("temperature", .string(units.symbol(.temperature)))])),
                     ("temperature", .number(current?.values[.temperature].map { OutputNumber.converted($0.value, .temperature, units) })),
                     ("condition", .string(current?.condition?.value.id)),

@@ -15,8 +15,8 @@ extension CitiesCommand {
         case .alreadyThere(let position): (position, true)
         }
         context.write(TextReport(people: { _ in already ? "\(place.fullLabel) is already city number \(position).\n" : "Added \(place.fullLabel) as city number \(position).\n" },
-                                 lines: { JSONLine.text("city_added", [("index", .integer(position)), ("place", CommandContext.placeJSON(place)), ("already_there", .bool(already)),
-                                             ("runners_up", .array(resolution.runnersUp.map(CommandContext.placeJSON)))]) }), as: invocation.options.format)
+                                 lines: { JSONLine.text("city_added", [("index", .integer(position)), ("place", PlaceJSON.object(place)), ("already_there", .bool(already)),
+                                             ("runners_up", .array(resolution.runnersUp.map(PlaceJSON.object)))]) }), as: invocation.options.format)
         return .success
     }
 
@@ -27,7 +27,7 @@ extension CitiesCommand {
         switch try await store.removeCity(city.reference) {
         case .removed(let removed, let position):
             context.write(TextReport(people: { _ in "Removed \(removed.fullLabel).\n" },
-                                     lines: { JSONLine.text("city_removed", [("index", .integer(position)), ("place", CommandContext.placeJSON(removed))]) }), as: invocation.options.format)
+                                     lines: { JSONLine.text("city_removed", [("index", .integer(position)), ("place", PlaceJSON.object(removed))]) }), as: invocation.options.format)
             return .success
         case .noCity(let cities):
             throw city.missing(from: cities)
@@ -42,7 +42,7 @@ extension CitiesCommand {
         switch try await store.moveCity(city.reference, to: destination.reference) {
         case .moved(let moved, let source, let target):
             context.write(TextReport(people: { _ in "Moved \(moved.fullLabel) to number \(target).\n" },
-                                     lines: { JSONLine.text("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", CommandContext.placeJSON(moved))]) }), as: invocation.options.format)
+                                     lines: { JSONLine.text("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", PlaceJSON.object(moved))]) }), as: invocation.options.format)
             return .success
         case .noCity(let cities):
             throw city.missing(from: cities)

@@ -3,26 +3,49 @@ import IsobarRender
 
 /// The commands and their options, described once for parsing, validation and help.
 enum Commands {
-    /// Options every weather command takes.
-    static let common: [OptionSpec] = [
+    /// Options every weather command takes: the groups below, in this order.
+    static let common: [OptionSpec] = output + selection + sources + network + consensus + general
+
+    /// How the answer is written: units, format.
+    static let output: [OptionSpec] = [
         .value("units", "SYSTEM", "metric (°C, m/s, hPa, mm, km), imperial (°F, mph, inHg, in, mi) or standard (K, m/s, hPa, mm, m)",
                choices: UnitSystem.allCases.map(\.rawValue)),
         .value("format", "FORMAT", "table (for people, the default) or jsonl (one JSON object per line)", choices: OutputFormat.lines.map(\.rawValue)),
         .flag("json", "the same as --format jsonl"),
+    ]
+
+    /// Which providers are asked.
+    static let selection: [OptionSpec] = [
         .value("providers", "IDS", "ask only these providers, comma-separated ids"),
+    ]
+
+    /// Where answers come from: a configuration file, the bundled recordings, cassettes.
+    static let sources: [OptionSpec] = [
         .value("config", "FILE", "read this configuration file"),
         .flag("demo", "replay the bundled recordings: no network, no API key"),
         .value("record", "DIR", "ask live providers and save every exchange, secrets removed, as cassettes in DIR/<provider>"),
         .value("replay", "DIR", "answer every provider from the cassettes in DIR/<provider> (as written by --record)"),
+    ]
+
+    /// The network and the cache: how long to wait, what a cached answer may be, where the cache is and what it shares.
+    static let network: [OptionSpec] = [
         .value("timeout", "SECONDS", "give up on providers after this long: 30, 30s, 2m (default 10 s)"),
         .value("max-age", "SECONDS", "use cached answers up to this old (90, 15m, 1h, 2d), whatever each provider's time to live"),
         .flag("refresh", "do not read the cache: ask every provider again (answers are still stored)"),
         .flag("offline", "use only the cache, never the network"),
         .value("cache-dir", "DIR", "keep the cache in DIR (default $XDG_CACHE_HOME/isobar)"),
         .value("shared-store", "URL", "share answers, rate limits, cooldowns and fetch leases with other machines through Redis at URL (redis://[user:password@]host:6379/0)"),
+    ]
+
+    /// How the answers are merged.
+    static let consensus: [OptionSpec] = [
         .value("min-providers", "N", "fail (exit 4) unless at least N providers answer"),
         .value("weights", "ID=W,...", "weights of providers in the consensus, e.g. ID=2 (default 1 each; 0 leaves one out); auto: learned from the forecast archive; equal: as configured"),
         .flag("bias-correction", "with --weights auto: subtract each provider's learned bias before merging"),
+    ]
+
+    /// What every command takes.
+    static let general: [OptionSpec] = [
         .flag("verbose", "also show problems with the cache and the rate-limit records (they never stop a command); short: -v"),
         .flag("help", "show this help"),
     ]
@@ -88,7 +111,7 @@ enum Commands {
 
     static let cache = CommandSpec(
         name: "cache", summary: "Show, clear or prune the cache: isobar cache [stats|clear|prune] (stats when alone)",
-        arguments: [], optionalArguments: ["ACTION"], actions: ["stats", "clear", "prune"],
+        arguments: [], optionalArguments: ["ACTION"], actions: CacheCommand.actionNames,
         options: [
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
             .value("config", "FILE", "read this configuration file"),
@@ -104,7 +127,7 @@ enum Commands {
 
     static let archive = CommandSpec(
         name: "archive", summary: "The forecast archive of live answers: isobar archive [stats|prune|clear|export|import FILE] (stats when alone)",
-        arguments: [], optionalArguments: ["ACTION", "FILE"], actions: ["stats", "prune", "clear", "export", "import"],
+        arguments: [], optionalArguments: ["ACTION", "FILE"], actions: ArchiveCommand.actionNames,
         options: [
             .value("config", "FILE", "read this configuration file"),
             .value("older-than", "SECONDS", "prune: remove what is older than this: 3600, 1h, 30d (default archive_days)"),
@@ -136,7 +159,7 @@ enum Commands {
     static let providers = CommandSpec(
         name: "providers",
         summary: "The configured providers with their limits, cooldown and breaker: isobar providers [list|reset [ID]|check ID [PLACE]|new NAME|enable NAME|disable NAME] (list when alone)",
-        arguments: [], optionalArguments: ["ACTION", "ID", "PLACE"], actions: ["list", "reset", "check", "new", "enable", "disable"],
+        arguments: [], optionalArguments: ["ACTION", "ID", "PLACE"], actions: ProvidersCommand.actionNames,
         options: [
             .flag("available", "list the plug-in programs (isobar-provider-NAME) found on PATH and in $XDG_DATA_HOME/isobar/providers, without running them"),
             .value("config", "FILE", "read this configuration file (enable, disable: change it instead of yours)"),
@@ -162,12 +185,12 @@ enum Commands {
 
     static let cities = CommandSpec(
         name: "cities", summary: "Your cities with the consensus temperature and condition now; add, remove or reorder them",
-        arguments: [], optionalArguments: ["ACTION", "PLACE", "TO"], actions: ["list", "add", "remove", "rm", "move"], options: [plain] + common,
+        arguments: [], optionalArguments: ["ACTION", "PLACE", "TO"], actions: CitiesCommand.actionNames, options: [plain] + common,
         discussion: "isobar cities lists them (the first run starts with Minsk and Moscow); isobar cities add PLACE; isobar cities remove|rm PLACE|NUMBER; isobar cities move FROM TO (numbers, names or coordinates). They are kept in $XDG_DATA_HOME/isobar, never in the cache.")
 
     static let home = CommandSpec(
         name: "home", summary: "Show your home place (now, the next hours, the next days), set it or unset it",
-        arguments: [], optionalArguments: ["ACTION", "PLACE"], actions: ["show", "set", "unset"], options: chart(forecastChart) + [plain] + common,
+        arguments: [], optionalArguments: ["ACTION", "PLACE"], actions: HomeCommand.actionNames, options: chart(forecastChart) + [plain] + common,
         discussion: "isobar home set PLACE; isobar home unset. isobar with no arguments shows the same; without a home it shows your first city.")
 
     static let completions = CommandSpec(

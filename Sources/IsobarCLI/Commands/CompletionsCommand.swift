@@ -1,5 +1,6 @@
 /// `isobar completions bash|zsh|fish`: prints the shell completion script, generated from the command table.
 struct CompletionsCommand: IsobarCommand {
+    typealias Own = CompletionsOptions
     static let spec = Commands.completions
     /// What it runs with.
     let context: CommandContext
@@ -14,7 +15,7 @@ struct CompletionsCommand: IsobarCommand {
             let suggestion = Spelling.closest(to: name, in: shells).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("no completions for the shell '\(name)'\(suggestion); shells are \(shells.joined(separator: ", "))")
         }
-        if let kind = invocation.options.completionWords.flatMap(CompletionWords.init(rawValue:)) {
+        if let kind = own.words.flatMap(CompletionWords.init(rawValue:)) {
             context.output.write(await context.completionWords(kind).map { $0 + "\n" }.joined())
             return .success
         }

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// `isobar config [list|path|get KEY|set KEY VALUE]`.
-struct ConfigCommand: IsobarCommand {
+struct ConfigCommand: CommandWithActions {
     static let spec = Commands.config
     /// What it runs with.
     let context: CommandContext
@@ -24,14 +24,22 @@ struct ConfigCommand: IsobarCommand {
         case provider(ConfigSetting, index: Int)
     }
 
+    /// `list` when no action is named.
+    static let defaultAction = "list"
+
+    /// Its actions.
+    static let subcommands: [SubcommandSpec<ConfigCommand>] = [
+        SubcommandSpec("list", summary: "Every setting, with its default when the file sets none") { try $0.run("list") },
+        SubcommandSpec("path", summary: "The location of the file config set changes") { try $0.run("path") },
+        SubcommandSpec("get", arguments: ["KEY"], summary: "One setting's value (the default when the file sets none)") { try $0.run("get") },
+        SubcommandSpec("set", arguments: ["KEY", "VALUE"], summary: "Check the value and change only that member of the file") { try $0.run("set") },
+    ]
+
     /// Runs the command and returns its exit code.
-    func run() throws -> ExitCode {
-        let actions = Commands.config.actions
-        let action = invocation.positionals.first ?? "list"
-        guard actions.contains(action) else {
-            let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown config action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
-        }
+    func run() async throws -> ExitCode { try await runAction() }
+
+    /// Runs `action` on the configuration file.
+    private func run(_ action: String) throws -> ExitCode {
         let arguments = Array(invocation.positionals.dropFirst())
         let wanted = ["list": 0, "path": 0, "get": 1, "set": 2][action] ?? 0
         guard arguments.count == wanted else {

@@ -113,12 +113,12 @@ public struct IsobarCommandLine: Sendable {
             // `isobar PLACE [options]`: the home view of that place.
             return try await run(PlaceCommand.self, Invocation(arguments, command: Commands.place))
         }
-        var invocation = try Invocation(Array(arguments.dropFirst()), command: command.spec)
-        if command.spec.name == Commands.cache.name && invocation.positionals.isEmpty {
-            invocation.positionals = ["stats"]
-        }
+        let invocation = try command.invocation(Array(arguments.dropFirst()))
         if invocation.options.help {
-            context.writing(.people).output.write(HelpText.command(command.spec, configuration: try? context.loadConfiguration(invocation)))
+            // `isobar cities add --help`: the action's own help, from its spec; otherwise the command's.
+            var action: CommandSpec?
+            if let actions = command as? any CommandWithActions.Type, let word = invocation.positionals.first { action = actions.actionHelp(word) }
+            context.writing(.people).output.write(HelpText.command(action ?? command.spec, configuration: try? context.loadConfiguration(invocation)))
             return .success
         }
         return try await run(command, invocation)

@@ -9,6 +9,7 @@ import IsobarStore
 /// nearest METAR station kept by the observations source's archive (the IEM ASOS archive), folded into the same decayed
 /// sums the archive fills, marked as backfill. Sources that publish no past forecasts keep learning from the archive.
 struct LearnCommand: IsobarCommand {
+    typealias Own = LearnOptions
     /// The days back asked when `--days` is not given.
     static let defaultDays = 30
     /// The most days back `--days` takes (what Open-Meteo's Previous Runs keep for `past_days`).
@@ -52,7 +53,7 @@ struct Backfill {
     }
 
     func run() async throws -> ExitCode {
-        let days = invocation.options.pastDays ?? LearnCommand.defaultDays
+        let days = invocation.own(LearnOptions.self).days ?? LearnCommand.defaultDays
         let text = invocation.positionals[0]
         guard let found = try context.placeResolver().resolveOffline(text) else {
             throw PlaceError("unknown place '\(text)' (give a name from the gazetteer or coordinates such as 53.9,27.57)")
@@ -101,7 +102,7 @@ struct Backfill {
         for failure in gathered.failures { context.errors.write("isobar: \(failure)\n") }
 
         let lines = JSONLine.text("learned", [
-            ("place", CommandContext.placeJSON(place)), ("days", .integer(days)), ("station", .string(station)),
+            ("place", PlaceJSON.object(place)), ("days", .integer(days)), ("station", .string(station)),
             ("observations", .integer(observations.count)), ("pairs", .integer(tally.folded)), ("skipped", .integer(tally.skipped)),
             ("basis", .string("backfill")), ("learned_from", .array(gathered.sources.map(JSONOutput.string))),
             ("archive_only", .array(gathered.withoutPast.map(JSONOutput.string))),

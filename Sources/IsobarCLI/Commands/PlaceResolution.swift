@@ -75,19 +75,6 @@ extension CommandContext {
                               cache: setup.store.map(StoreGeocodingCache.init), diagnostics: setup.diagnostics)
     }
 
-    static func encodePlaces(_ places: [Place]) -> String {
-        JSONOutput.array(places.map(placeJSON)).serialized()
-    }
-
-    static func decodePlaces(_ text: String) -> [Place]? {
-        guard let items = try? JSONDocument(parsing: text).rootValue.elements() else { return nil }
-        return items.compactMap { item in
-            guard let name = try? item.string("name"), let latitude = try? item.double("latitude"), let longitude = try? item.double("longitude"),
-                  let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
-            return Place(name: name, adminArea: try? item.optionalString("admin_area"), countryCode: try? item.optionalString("country_code"),
-                         coordinate: coordinate, timeZoneIdentifier: try? item.optionalString("timezone"))
-        }
-    }
 }
 
 /// Geocoding answers in the store, encoded as the places list of the home setting.
@@ -97,7 +84,7 @@ struct StoreGeocodingCache: GeocodingCache {
     func places(geocoder: String, query: String) async throws(StorageError) -> (fetchedAt: Date, places: [Place])? {
         do {
             guard let entry = try await store.geocoded(provider: geocoder, query: query),
-                  let places = CommandContext.decodePlaces(entry.payload) else { return nil }
+                  let places = PlaceJSON.places(entry.payload) else { return nil }
             return (entry.fetchedAt, places)
         } catch {
             throw StorageError(error.message)
@@ -107,7 +94,7 @@ struct StoreGeocodingCache: GeocodingCache {
     func store(_ places: [Place], geocoder: String, query: String, fetchedAt: Date) async throws(StorageError) {
         do {
             try await store.storeGeocoded(provider: geocoder, query: query,
-                                          entry: CacheEntry(fetchedAt: fetchedAt, payload: CommandContext.encodePlaces(places)))
+                                          entry: CacheEntry(fetchedAt: fetchedAt, payload: PlaceJSON.array(places)))
         } catch {
             throw StorageError(error.message)
         }

@@ -43,11 +43,4 @@ extension CommandContext {
         guard let bundled = try? places() else { return [] }
         return ["Minsk", "Moscow"].compactMap { bundled.lookup($0) }
     }
-
-    /// A place as written in JSON lines and in the store's settings.
-    static func placeJSON(_ place: Place) -> JSONOutput {
-        .object([("name", .string(place.name)), ("admin_area", .string(place.adminArea)), ("country_code", .string(place.countryCode)),
-                 ("latitude", .number(place.coordinate.latitude)), ("longitude", .number(place.coordinate.longitude)),
-                 ("timezone", .string(place.timeZoneIdentifier))])
-    }
 }

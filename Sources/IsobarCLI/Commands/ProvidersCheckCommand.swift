@@ -31,7 +31,7 @@ struct ProvidersCheckCommand {
         context.write(TextReport(people: { _ in checkReport(verdicts, provider: provider, mode: entry.replay.map { "replay \($0)" } ?? "live", place: place) },
                                  lines: { verdicts.map { verdict in
                 JSONLine.text("provider_check", [
-                    ("provider", .string(provider.id)), ("place", CommandContext.placeJSON(place)), ("rule", .string(verdict.rule)),
+                    ("provider", .string(provider.id)), ("place", PlaceJSON.object(place)), ("rule", .string(verdict.rule)),
                     ("verdict", .string(verdict.outcome.rawValue)), ("detail", .string(verdict.detail)),
                 ])
             }.joined() }), as: invocation.options.format)

@@ -5,28 +5,49 @@ import IsobarRender
 import IsobarStore
 
 /// `isobar providers [list]`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
-struct ProvidersCommand: IsobarCommand {
+struct ProvidersCommand: CommandWithActions {
+    typealias Own = ProvidersOptions
     static let spec = Commands.providers
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
     let invocation: Invocation
 
+    /// `list` when no action is named.
+    static let defaultAction = "list"
+
+    /// Its actions.
+    static let subcommands: [SubcommandSpec<ProvidersCommand>] = [
+        SubcommandSpec("list", summary: "Each configured provider with its capabilities, limits and their use, cooldown and breaker") {
+            try await $0.list()
+        },
+        SubcommandSpec("reset", optionalArguments: ["ID"], summary: "Clear the cooldown and close the breaker of provider ID, or of every provider") {
+            try await ProvidersResetCommand(context: $0.context, invocation: $0.invocation).run(id: $0.invocation.positionals.dropFirst().first)
+        },
+        SubcommandSpec("check", arguments: ["ID"], optionalArguments: ["PLACE"],
+                       summary: "Run the conformance rules and the report validation against provider ID and print each rule's verdict") {
+            try await ProvidersCheckCommand(context: $0.context, invocation: $0.invocation).run()
+        },
+        SubcommandSpec("new", arguments: ["NAME"], summary: "Write a provider skeleton (--lang python, sh or swift) with a recorded fixture that passes check") {
+            try ProvidersNewCommand(context: $0.context, invocation: $0.invocation).run()
+        },
+        SubcommandSpec("enable", arguments: ["NAME"], summary: "Turn on entry NAME, or add one for the plug-in program isobar-provider-NAME, in your configuration file") {
+            try ProvidersEnableCommand(context: $0.context, invocation: $0.invocation).run(enable: true)
+        },
+        SubcommandSpec("disable", arguments: ["NAME"], summary: "Keep entry NAME of your configuration file with \"enabled\": false") {
+            try ProvidersEnableCommand(context: $0.context, invocation: $0.invocation).run(enable: false)
+        },
+    ]
+
     /// Runs the command and returns its exit code.
     func run() async throws -> ExitCode {
-        let actions = Commands.providers.actions
-        if invocation.options.available { return try ProvidersAvailableCommand(context: context, invocation: invocation).run() }
-        if let action = invocation.positionals.first {
-            guard actions.contains(action) else {
-                let suggestion = Spelling.closest(to: action, in: actions).map { "; did you mean '\($0)'?" } ?? ""
-                throw UsageError("unknown providers action '\(action)'\(suggestion); actions are \(actions.joined(separator: ", "))")
-            }
-            if action == "reset" { return try await ProvidersResetCommand(context: context, invocation: invocation).run(id: invocation.positionals.dropFirst().first) }
-            if action == "check" { return try await ProvidersCheckCommand(context: context, invocation: invocation).run() }
-            if action == "new" { return try ProvidersNewCommand(context: context, invocation: invocation).run() }
-            if action == "enable" || action == "disable" { return try ProvidersEnableCommand(context: context, invocation: invocation).run(enable: action == "enable") }
-            if invocation.positionals.count > 1 { throw UsageError("unexpected argument '\(invocation.positionals[1])' for 'providers list'") }
-        }
+        if own.available { return try ProvidersAvailableCommand(context: context, invocation: invocation).run() }
+        return try await runAction()
+    }
+
+    /// `providers list`.
+    private func list() async throws -> ExitCode {
+        if invocation.positionals.count > 1 { throw UsageError("unexpected argument '\(invocation.positionals[1])' for 'providers list'") }
         if invocation.options.demo && (invocation.options.configFile != nil) { throw UsageError("--demo and --config cannot be used together") }
         let configuration = try context.loadConfiguration(invocation)
         let bindings = try await context.registry.bindings(for: configuration, environment: context.environment, time: context.time, live: { NoNetworkTransport() })

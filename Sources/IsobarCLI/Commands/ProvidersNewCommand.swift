@@ -23,11 +23,11 @@ struct ProvidersNewCommand {
         guard ProviderSkeleton.isValidName(name) else {
             throw UsageError("provider name '\(name)' must be 1 to 40 lower-case letters, digits and hyphens (such as my-source)")
         }
-        guard let text = invocation.options.language, let language = ProviderSkeleton.Language(rawValue: text) else {
+        guard let text = invocation.own(ProvidersOptions.self).language, let language = ProviderSkeleton.Language(rawValue: text) else {
             throw UsageError("'providers new' needs --lang python, sh or swift")
         }
         let skeleton = ProviderSkeleton(name: name, language: language)
-        let given = invocation.options.directory ?? (language == .swift ? "Providers/\(skeleton.typeName)" : skeleton.programName)
+        let given = invocation.own(ProvidersOptions.self).directory ?? (language == .swift ? "Providers/\(skeleton.typeName)" : skeleton.programName)
         let directory = Self.absolute(given)
         let files = skeleton.files
         for file in files where FileManager.default.fileExists(atPath: directory + "/" + file.path) {
@@ -68,9 +68,8 @@ struct ProvidersNewCommand {
         if skeleton.language == .swift {
             text += """
                 To build it into isobar:
-                  Package.swift, with the other provider targets:
-                    .target(name: "\(skeleton.typeName)", dependencies: ["IsobarCore"], path: "Providers/\(skeleton.typeName)", exclude: ["cassettes"], swiftSettings: strict),
-                  Package.swift, in the dependencies of "IsobarCLI":  "\(skeleton.typeName)",
+                  Package.swift, in providerTargets (the target and the dependency of "IsobarCLI"):
+                    ("\(skeleton.typeName)", uses: [], exclude: ["cassettes"]),
                   Sources/IsobarCLI/Config/ProviderRegistry.swift: import \(skeleton.typeName), and in standard():  \(skeleton.typeName)Provider.factory,
 
                 """

@@ -7,6 +7,7 @@ import IsobarStore
 
 /// `isobar search TEXT [--limit N] [--add]`.
 struct SearchCommand: IsobarCommand {
+    typealias Own = SearchOptions
     static let spec = Commands.search
     /// What it runs with.
     let context: CommandContext
@@ -15,7 +16,7 @@ struct SearchCommand: IsobarCommand {
 
     /// Runs the command and returns its exit code.
     func run() async throws -> ExitCode {
-        let limit = invocation.options.limit
+        let limit = own.limit
         let text = invocation.positionals[0]
         guard try PlaceDirectory.validate(text).count >= 2 || PlaceDirectory.isCoordinateLike(text) else {
             throw PlaceError("type at least 2 characters to search")
@@ -54,7 +55,7 @@ struct SearchCommand: IsobarCommand {
         guard !results.isEmpty else { throw PlaceError("no place matches '\(text.trimmingSpaces())'") }
         // With --add, the user's data must be usable before anything is shown: a failure prints no partial success.
         var store: UserDataStore?
-        if invocation.options.add {
+        if own.add {
             let prepared: WeatherSetup
             if let setup { prepared = setup } else { prepared = try await context.weatherSetup(invocation) }
             setup = prepared
@@ -62,20 +63,12 @@ struct SearchCommand: IsobarCommand {
         }
         let query = text.trimmingSpaces()
         context.write(TextReport(people: { width in
-            var table = TextTable(header: ["#", "Place", "Admin area", "Country", "Latitude", "Longitude", "Time zone", "Population", "Matched"])
-            table.leftAligned = [1, 2, 3, 6, 8]
-            table.narrowing = TableLayouts.search
-            for (index, result) in results.enumerated() {
-                let place = result.place
-                table.rows.append([String(index + 1), place.name, place.adminArea ?? "", place.countryCode ?? "",
-                                   JSONOutput.format(place.coordinate.latitude), JSONOutput.format(place.coordinate.longitude),
-                                   place.timeZoneIdentifier ?? "", result.population.map(String.init) ?? "", result.matchedText(query: query)])
-            }
-            return table.render(width: width)
+            let columns = SearchRow.columns(query: query)
+            return columns.table(Array(results.enumerated()), narrowing: TableLayouts.search(columns)).render(width: width)
         }, lines: {
             var written = ""
             for (index, result) in results.enumerated() {
-                written += JSONLine.text("place", [("rank", .integer(index + 1)), ("place", CommandContext.placeJSON(result.place))] + result.jsonMembers)
+                written += JSONLine.text("place", [("rank", .integer(index + 1)), ("place", PlaceJSON.object(result.place))] + result.jsonMembers)
             }
             return written
         }), as: invocation.options.format)

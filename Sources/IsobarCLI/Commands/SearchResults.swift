@@ -1,6 +1,7 @@
 import FoundationEssentials
 import IsobarCore
 import IsobarPlaces
+import IsobarRender
 
 /// One line of `isobar search`: the place, and how the text typed matched it.
 struct SearchRow {
@@ -60,4 +61,21 @@ struct SearchRow {
 
     /// A distance with one decimal.
     static func kilometres(_ value: Double) -> String { JSONOutput.format((value * 10).rounded() / 10) }
+}
+
+extension SearchRow {
+    /// The columns of the `search` table, each row with its rank; `query` is what was typed.
+    static func columns(query: String) -> TableColumns<TableLayouts.Search, (offset: Int, element: SearchRow)> {
+        TableColumns([
+            ColumnSpec(.number, "#") { String($0.offset + 1) },
+            ColumnSpec(.place, "Place", left: true) { $0.element.place.name },
+            ColumnSpec(.adminArea, "Admin area", short: "Admin", left: true) { $0.element.place.adminArea ?? "" },
+            ColumnSpec(.country, "Country", short: "CC", left: true) { $0.element.place.countryCode ?? "" },
+            ColumnSpec(.latitude, "Latitude", short: "Lat") { JSONOutput.format($0.element.place.coordinate.latitude) },
+            ColumnSpec(.longitude, "Longitude", short: "Lon") { JSONOutput.format($0.element.place.coordinate.longitude) },
+            ColumnSpec(.zone, "Time zone", short: "Zone", left: true) { $0.element.place.timeZoneIdentifier ?? "" },
+            ColumnSpec(.population, "Population", short: "Pop.") { $0.element.population.map(String.init) ?? "" },
+            ColumnSpec(.matched, "Matched", left: true) { $0.element.matchedText(query: query) },
+        ])
+    }
 }

@@ -8,6 +8,7 @@ import Glibc
 
 /// `isobar setup`: writes a starter configuration (asking on a terminal for what the options leave out), never over an
 struct SetupCommand: IsobarCommand {
+    typealias Own = SetupOptions
     static let spec = Commands.setup
     /// What it runs with.
     let context: CommandContext
@@ -32,16 +33,16 @@ struct SetupCommand: IsobarCommand {
             throw ConfigurationError("no place for your configuration file: set XDG_CONFIG_HOME or HOME, or pass --config FILE")
         }
         let existing = ConfigurationFile.isPresent(path)
-        if existing && !options.force {
+        if existing && !own.force {
             throw UsageError("\(path) already exists; isobar config set KEY VALUE changes one setting, isobar setup --force replaces the file (keeping a copy)")
         }
         let types = context.registry.defaultConfiguration().providers.compactMap { context.registry.factory(for: $0.type) }
         let keyed = types.filter { $0.keyVariable != nil }
-        for key in options.keyVariables where !keyed.contains(where: { $0.type == key.type }) {
+        for key in own.keyVariables where !keyed.contains(where: { $0.type == key.type }) {
             throw UsageError("--key-env: '\(key.type)' is not a provider type that needs a key; those are \(keyed.map(\.type).joined(separator: ", "))")
         }
-        var choices = SetupChoices(contact: options.contact, keys: options.keyVariables, units: options.units ?? .metric)
-        if context.prompter.isTerminal && !options.yes && options.format.isForPeople { try ask(&choices, types: types) }
+        var choices = SetupChoices(contact: own.contact, keys: own.keyVariables, units: options.units ?? .metric)
+        if context.prompter.isTerminal && !own.yes && options.format.isForPeople { try ask(&choices, types: types) }
 
         var entries: [JSONOutput] = []
         var included: [String] = []
@@ -61,7 +62,7 @@ struct SetupCommand: IsobarCommand {
                     continue
                 }
                 let variable = key.variable ?? usual
-                if options.writeKeyValues {
+                if own.writeKeyValues {
                     guard let value = context.environment[variable], !value.isEmpty else {
                         throw UsageError("--write-key-values: \(variable) is not set or empty, so there is no key of \(factory.type) to store")
                     }
@@ -99,13 +100,13 @@ struct SetupCommand: IsobarCommand {
         for factory in types where factory.contactVariable != nil && choices.contact == nil {
             let name = Self.displayName(factory)
             choices.contact = try answer("\(name)'s terms ask for a contact sent with each request: your e-mail address or URL "
-                                         + "(Enter leaves \(name) out): ", invalid: "not an e-mail address or http(s) URL", CommandOptions.contact)
+                                         + "(Enter leaves \(name) out): ", invalid: "not an e-mail address or http(s) URL", SetupOptions.contact)
         }
         for factory in types where factory.keyVariable != nil && !choices.keys.contains(where: { $0.type == factory.type }) {
             let name = Self.displayName(factory)
             let variable = try answer("\(name) needs an API key. The environment variable that holds it, e.g. \(factory.keyVariable ?? "") "
                                       + "(Enter leaves \(name) out): ", invalid: "not a variable name (letters, digits and _)") {
-                CommandOptions.isVariableName($0) ? $0 : nil
+                SetupOptions.isVariableName($0) ? $0 : nil
             }
             if let variable { choices.keys.append(KeyVariable(type: factory.type, variable: variable)) }
         }

@@ -35,7 +35,7 @@ extension Commands {
 
     static let config = CommandSpec(
         name: "config", summary: "Read or change one setting of your configuration file: isobar config [list|path|get KEY|set KEY VALUE] (list when alone)",
-        arguments: [], optionalArguments: ["ACTION", "KEY", "VALUE"], actions: ["list", "path", "get", "set"],
+        arguments: [], optionalArguments: ["ACTION", "KEY", "VALUE"], actions: ConfigCommand.actionNames,
         options: [
             .value("config", "FILE", "read or change this file instead of yours"),
             .value("format", "FORMAT", "table or jsonl", choices: OutputFormat.lines.map(\.rawValue)),

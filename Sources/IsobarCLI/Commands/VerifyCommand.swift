@@ -6,6 +6,7 @@ import IsobarStore
 
 /// `isobar verify [PLACE] [--field F]`: each provider's archived forecasts checked against archived observations, offline
 struct VerifyCommand: IsobarCommand {
+    typealias Own = VerifyOptions
     static let spec = Commands.verify
     /// What it runs with.
     let context: CommandContext
@@ -15,7 +16,7 @@ struct VerifyCommand: IsobarCommand {
     /// Runs the command and returns its exit code.
     /// (with `--demo`, against the recorded history shipped with the demo, never the user's archive).
     func run() async throws -> ExitCode {
-        let field = invocation.options.field
+        let field = own.field
         guard let quantity = Quantity(rawValue: field), VerifyScores.fields.contains(field) else {
             throw UsageError("--field takes one of \(VerifyScores.fields.joined(separator: ", ")), not '\(field)'")
         }

@@ -87,10 +87,10 @@ struct ConfigSetting: Sendable {
             }
             return .string(text)
         case .variableName:
-            guard CommandOptions.isVariableName(text) else { throw UsageError("\(name) takes a variable name (letters, digits and _), not \(shown)") }
+            guard SetupOptions.isVariableName(text) else { throw UsageError("\(name) takes a variable name (letters, digits and _), not \(shown)") }
             return .string(text)
         case .contact:
-            guard let contact = CommandOptions.contact(text) else { throw UsageError("\(name) takes an e-mail address or an http(s) URL, not \(shown)") }
+            guard let contact = SetupOptions.contact(text) else { throw UsageError("\(name) takes an e-mail address or an http(s) URL, not \(shown)") }
             return .string(contact)
         case .familyWeight:
             if text == "one" || text == "each" { return .string(text) }

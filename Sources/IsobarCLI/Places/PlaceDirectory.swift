@@ -31,13 +31,14 @@ public struct PlaceDirectory: Sendable {
     public init(bytes: [UInt8], file: String) throws(PlaceError) {
         do {
             entries = try JSONDocument(parsing: bytes).rootValue.elements().map { item in
-                guard let coordinate = Coordinate(latitude: try item.double("latitude"), longitude: try item.double("longitude")) else {
-                    throw PlaceError("\(file): \(item.path) has coordinates out of range")
+                let place: Place
+                do {
+                    place = try PlaceJSON.place(item)
+                } catch PlaceJSONError.coordinatesOutOfRange(let path) {
+                    throw PlaceError("\(file): \(path) has coordinates out of range")
+                } catch PlaceJSONError.unreadable(let error) {
+                    throw error
                 }
-                let place = Place(
-                    name: try item.string("name"), adminArea: try item.optionalString("admin_area"),
-                    countryCode: try item.optionalString("country_code"), coordinate: coordinate,
-                    utcOffsetSeconds: try item.optionalInt("utc_offset_seconds"), timeZoneIdentifier: try item.optionalString("timezone"))
                 var keys = [place.name]
                 if let ascii = try item.optionalString("ascii_name") { keys.append(ascii) }
                 if let alternates = try item.nonNullMember("alternate_names") {

@@ -11,7 +11,7 @@ struct METNorwayProviderTests {
 
     func make(contact: String? = nil, environment: [String: String] = [:], replay: Bool = false) async throws(ProviderError)
         -> any WeatherProvider {
-        let settings = ProviderSettings(id: "met-norway", type: "met-norway", isReplay: replay, options: ProviderOptions(METNorwayOptions(contact: contact)))
+        let settings = ProviderSettings(id: "met-norway", type: "met-norway", isReplay: replay, options: ProviderOptions(ContactOptions(contact: contact)))
         return try await factory.make(ProviderContext(settings: settings, environment: environment, transport: StubTransport { _ in response(500, "") }))
     }
 
@@ -40,7 +40,7 @@ struct METNorwayProviderTests {
 
     @Test("coordinates at most 4 decimals, the User-Agent with the contact, the compact product")
     func request() {
-        let provider = METNorwayProvider(configuration: .init(contact: "ops@example.org", application: "isobar/9.9"))
+        let provider = METNorwayProvider(contact: "ops@example.org", application: "isobar/9.9")
         let request = provider.request(for: WeatherRequest(place: minsk))
         #expect(request.url.string == "https://api.met.no/weatherapi/locationforecast/2.0/compact?lat=53.9001&lon=27.5667")
         #expect(request.headers == [HTTPHeader("User-Agent", "isobar/9.9 ops@example.org")])
@@ -49,7 +49,7 @@ struct METNorwayProviderTests {
     @Test("a 203 answer is used, with a notice that the product is deprecated; the step of this hour is the current one")
     func deprecatedAndCurrent() async throws {
         let stub = StubTransport { _ in response(203, METNorwayBody.minsk) }
-        let provider = METNorwayProvider(configuration: .init(contact: "ops@example.org"))
+        let provider = METNorwayProvider(contact: "ops@example.org")
         let now = try #require(CivilTime.instant(iso: "2026-11-28T10:20:00Z"))
         let report = try await provider.fetch(WeatherRequest(place: minsk), context: FetchContext(transport: stub, time: FixedTime(now)))
         #expect(report.notices.count == 1)
@@ -64,7 +64,7 @@ struct METNorwayProviderTests {
     @Test("the server's Date decides the current step (a replay's is the recording's), not the reader's clock")
     func currentFromDateHeader() async throws {
         let dated = StubTransport { _ in response(200, METNorwayBody.minsk, headers: [HTTPHeader("Date", "Sat, 28 Nov 2026 09:30:00 GMT")]) }
-        let provider = METNorwayProvider(configuration: .init(contact: "ops@example.org"))
+        let provider = METNorwayProvider(contact: "ops@example.org")
         let days = try #require(CivilTime.instant(iso: "2026-11-30T15:00:00Z"))
         let report = try await provider.fetch(WeatherRequest(place: minsk), context: FetchContext(transport: dated, time: FixedTime(days)))
         #expect(report.current?.temperatureC == -1.5)
