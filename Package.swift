@@ -63,12 +63,13 @@ let package = Package(
         .target(name: "METNorway", dependencies: ["IsobarCore"], path: "Providers/METNorway", swiftSettings: inheriting),
         .target(name: "METAR", dependencies: ["IsobarCore", "IsobarPlaces"], path: "Providers/METAR", swiftSettings: inheriting),
         .target(name: "NWSAlerts", dependencies: ["IsobarCore"], path: "Providers/NWSAlerts", swiftSettings: inheriting),
+        .target(name: "METAlerts", dependencies: ["IsobarCore"], path: "Providers/METAlerts", swiftSettings: inheriting),
         .target(name: "FixtureReplay", dependencies: ["IsobarCore"], path: "Providers/FixtureReplay", swiftSettings: inheriting),
         .target(name: "Exec", dependencies: ["IsobarCore"], path: "Providers/Exec", swiftSettings: inheriting),
 
         .target(
             name: "IsobarCLI",
-            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarConsensus", "IsobarPlaces", "IsobarRender", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec", "NWSAlerts"],
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarConsensus", "IsobarPlaces", "IsobarRender", "IsobarStore", "IsobarRedis", "IsobarConformance", "OpenWeatherMap", "OpenMeteo", "METNorway", "METAR", "FixtureReplay", "Exec", "NWSAlerts", "METAlerts"],
             swiftSettings: inheriting),
         // A release build on Linux carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "IsobarHTTP", "Exec"], swiftSettings: strict, linkerSettings: staticRuntime),
@@ -117,6 +118,9 @@ let package = Package(
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarConsensus", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "NWSAlertsTests", dependencies: ["NWSAlerts", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "METAlertsTests", dependencies: ["METAlerts", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"],
             swiftSettings: strict),
         .testTarget(name: "IsobarFuzzTests", dependencies: ["IsobarFuzzTargets"], swiftSettings: strict),
         .testTarget(
