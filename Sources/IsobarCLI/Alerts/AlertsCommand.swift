@@ -44,14 +44,15 @@ struct AlertsCommand: IsobarCommand {
     }
 
     /// 10 when a warning at least as severe as `--fail-on` is in force; else 0 when every source asked answered, 2 when some
-    /// failed (or could not refresh, its kept answer shown), 3 when every one asked did (sources not asked count for nothing).
+    /// failed or could not refresh (its kept answer shown), 3 when every one asked failed (sources not asked count for nothing).
     static func exitCode(_ report: AlertsReport, failOn: AlertSeverity?) -> ExitCode {
         if let failOn, report.hasAlert(atLeast: failOn) { return .alertInForce }
         let asked = report.sources.filter { $0.answer != .notAsked }
-        // A source shown from its kept answer could not refresh: that is a failure too, said as one.
-        let failed = asked.filter { if case .failed = $0.answer { true } else if case .stale = $0.answer { true } else { false } }
+        let failed = asked.filter { if case .failed = $0.answer { true } else { false } }
         if !asked.isEmpty && failed.count == asked.count { return .noneAnswered }
-        return failed.isEmpty ? .success : .partial
+        // A source shown from its kept answer could not refresh: some warnings are known, so that is a partial answer.
+        let stale = asked.contains { if case .stale = $0.answer { true } else { false } }
+        return failed.isEmpty && !stale ? .success : .partial
     }
 }
 
