@@ -206,3 +206,44 @@ struct AlertPollingTests {
         #expect(second.lines.contains { $0.hasPrefix("SEVERE Snow until Sun Nov 29 03:00 · MET Norway") })
     }
 }
+
+/// `providers check` applies the conformance rules to the MetAlerts adapter, on the Oslo recording.
+@Suite struct METAlertsCheckTests {
+    @Test func theRecordedMetAlertsSourcePassesEveryRule() async {
+        let run = await runCLI(["providers", "check", "met-alerts", "--demo"])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("Checking met-alerts (MET Norway, replay "))
+        #expect(run.stdout.contains("alerts have an identifier and an event"))
+        #expect(run.lines.last == "All 37 rules checked pass.")
+    }
+
+    @Test func theOsloDemoShowsTheUpdatedSnowWarningAndTheWindFirstAndNothingWithdrawnOrExpired() async {
+        let run = await runCLI(["now", "Oslo", "--demo"])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(Array(run.lines.prefix(2)) == ["SEVERE Snow until Sun Nov 29 03:00 · MET Norway", "MODERATE Wind until Sat Nov 28 22:00 · MET Norway"])
+        #expect(!run.stdout.contains("Rain") && !run.stdout.contains("Ice"))
+    }
+
+    @Test func aNorwegianLocaleGetsTheNorwegianTextAndAFrenchOneIsToldItIsEnglish() async {
+        let norwegian = await runCLI(["alerts", "Oslo", "--demo"], environment: ["LANG": "nb_NO.UTF-8"])
+        #expect(norwegian.lines.contains("SEVERE Snø until Sun Nov 29 03:00 · MET Norway"))
+        #expect(!norwegian.stdout.contains("Text in"))
+        let french = await runCLI(["alerts", "Oslo", "--demo"], environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(french.lines.contains("SEVERE Snow until Sun Nov 29 03:00 · MET Norway"))
+        #expect(french.lines.contains("  Text in English: the issuer sent none in fr"))
+    }
+}
+
+/// What a source noted of its answer (a warning it left out) is shown under the warnings, naming the source.
+@Suite struct AlertSourceNotesTests {
+    @Test func aLeftOutWarningIsNamedInTheTableAndTheSentences() {
+        let place = Place(name: "New York", countryCode: "US", coordinate: Coordinate(latitude: 40.7143, longitude: -74.006)!, utcOffsetSeconds: -18000)
+        var source = AlertsReport.Source(id: "nws-alerts", name: "NWS", attribution: nil,
+                                         answer: .answered(fetchedAt: AlertPollingTests.start, recordedAt: nil))
+        source.notes = ["left out a Dense Fog Advisory that cannot be read (expected an ISO-8601 time at $.features[1].properties.expires, found other text)"]
+        let report = AlertsReport(place: place, judgedAt: AlertPollingTests.start, active: [], sources: [source])
+        #expect(AlertsTable(width: nil).text(report).contains("\nNWS: left out a Dense Fog Advisory that cannot be read ("))
+        #expect(AlertsPlain().text(report).contains("\nNWS: left out a Dense Fog Advisory that cannot be read ("))
+        #expect(AlertsCommand.exitCode(report, failOn: nil) == .success)
+    }
+}
