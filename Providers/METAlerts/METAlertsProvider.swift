@@ -92,8 +92,8 @@ public struct METAlertsProvider: WeatherProvider, PublishedFiles {
     /// One call for the list; CAP files are fetched once each and kept.
     public func callCost(of request: WeatherRequest) -> Double { 1 }
 
-    /// Fetches the list, then each CAP file it names; a CAP file that cannot be read is left out with a notice, the others
-    /// still count.
+    /// Fetches the list, then each CAP file it names; a CAP file that is missing or cannot be read is left out with a
+    /// notice, the others still count.
     public func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         if let unusable = unusableReason(for: request) { throw unusable }
         let now = context.time.now()
@@ -107,6 +107,12 @@ public struct METAlertsProvider: WeatherProvider, PublishedFiles {
         report.caching = HTTPCaching(list, receivedAt: now)
         for identifier in identifiers {
             let response = try await context.transport.send(capRequest(identifier))
+            // A file the list names but the service no longer has is left out; any other failure fails the answer (and a
+            // kept one is shown instead, saying so).
+            if response.status == 404 || response.status == 410 {
+                report.notices.append("left out the CAP message \(identifier): \(displayName) has no such file (HTTP \(response.status))")
+                continue
+            }
             try check(response, now: now)
             do {
                 report.alerts += try CAPMessage.alerts(response.body, source: id, language: configuration.language)

@@ -102,6 +102,24 @@ struct METAlertsProviderTests {
         #expect(report.notices == ["left out the CAP message 2.49.0.1.578.0.20261128050000.006: not XML: line 1: <alert> is never closed"])
     }
 
+    @Test func aMissingCAPFileIsLeftOutWithANoticeAndAFailingOneFailsTheAnswer() async throws {
+        let bodies = try Self.recording()
+        let transport = { (status: Int) in
+            StubTransport { request throws(ProviderError) in
+                let key = request.url.path + "?" + request.url.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+                if key.hasSuffix(".006") { return HTTPResponse(status: status, body: []) }
+                return HTTPResponse(status: 200, body: Array((bodies[key] ?? "").utf8))
+            }
+        }
+        let report = try await Self.provider().fetch(Self.request, context: Self.context(transport(404)))
+        #expect(report.alerts.count == 5)
+        #expect(report.notices == ["left out the CAP message 2.49.0.1.578.0.20261128050000.006: MET Norway has no such file (HTTP 404)"])
+        let error = await #expect(throws: ProviderError.self) {
+            try await Self.provider().fetch(Self.request, context: Self.context(transport(503)))
+        }
+        #expect(error?.code == .unavailable)
+    }
+
     @Test func aListThatIsNotRSSOrAFailureStatusIsAnError() async throws {
         let html = await #expect(throws: ProviderError.self) {
             try await Self.provider().fetch(Self.request, context: Self.context(StubTransport(status: 200, body: "<html><body>busy</body></html>")))
