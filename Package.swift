@@ -30,6 +30,7 @@ let providerTargets: [(name: String, uses: [String], exclude: [String])] = [
     ("METNorway", uses: [], exclude: []),
     ("METAR", uses: ["IsobarPlaces"], exclude: []),
     ("NWSAlerts", uses: [], exclude: []),
+    ("METAlerts", uses: [], exclude: []),
     ("FixtureReplay", uses: [], exclude: []),
     ("Exec", uses: [], exclude: []),
 ]
@@ -124,6 +125,9 @@ let package = Package(
         .testTarget(name: "IsobarEngineTests", dependencies: ["IsobarEngine", "IsobarConsensus", "IsobarTestKit"], swiftSettings: strict),
         .testTarget(
             name: "NWSAlertsTests", dependencies: ["NWSAlerts", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "METAlertsTests", dependencies: ["METAlerts", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"],
             swiftSettings: strict),
         .testTarget(name: "IsobarFuzzTests", dependencies: ["IsobarFuzzTargets"], swiftSettings: strict),
         .testTarget(

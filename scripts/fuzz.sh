@@ -86,6 +86,7 @@ seed() {
     configuration) cp config/*.json "$out"/ ;;
     gazetteer) head -c 4096 config/gazetteer/cities15000.tsv >"$out/cities15000-start.tsv"; cp Fuzz/seeds/gazetteer/* "$out"/ ;;
     json) cassette_bodies openweathermap "$out" short-only; cassette_bodies open-meteo "$out" short-only; cp config/*.json "$out"/ ;;
+    cap) cassette_bodies met-alerts "$out" full-only ;;
     *) echo "fuzz.sh: no seeds for '$1'" >&2; exit 1 ;;
   esac
 }

@@ -10,6 +10,7 @@ public enum FuzzTargets {
         ConfigurationTarget.target,
         GazetteerTarget.target,
         JSONTarget.target,
+        CAPTarget.target,
     ]
 
     /// The target called `name`, if there is one.

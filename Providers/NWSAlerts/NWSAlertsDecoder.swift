@@ -16,11 +16,24 @@ public struct NWSAlertsDecoder: Sendable {
 
     /// Decodes a response, mapping failure statuses to errors; features that are not actual warnings (tests, exercises,
     /// acknowledgements) are left out.
-    public func decode(_ response: HTTPResponse, now: Date) throws(ProviderError) -> [Alert] {
+    public func decode(_ response: HTTPResponse, now: Date) throws(ProviderError) -> [Alert] { try read(response, now: now).alerts }
+
+    /// Decodes a response as `decode` does; a feature that cannot be read (a missing field, a time that is not one) is left
+    /// out with a notice naming it and why, and the others still count. A body that is not a FeatureCollection is an error.
+    public func read(_ response: HTTPResponse, now: Date) throws(ProviderError) -> (alerts: [Alert], notices: [String]) {
         let body = try CheckedBody(response, provider: providerName, messageKey: "detail", now: now)
-        return try ProviderError.decoding(provider: providerName) {
-            try body.root().member("features").elements().compactMap { try alert(from: $0) }
+        let features = try ProviderError.decoding(provider: providerName) { try body.root().member("features").elements() }
+        var alerts: [Alert] = []
+        var notices: [String] = []
+        for feature in features {
+            do {
+                if let alert = try alert(from: feature) { alerts.append(alert) }
+            } catch {
+                let name = (try? feature.member("properties").optionalString("event")).flatMap { $0 }.map { "a \($0)" } ?? "a warning"
+                notices.append("left out \(name) that cannot be read (\(error))")
+            }
         }
+        return (alerts, notices)
     }
 
     private func alert(from feature: JSONValue) throws -> Alert? {

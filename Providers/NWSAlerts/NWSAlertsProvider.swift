@@ -57,7 +57,7 @@ public struct NWSAlertsProvider: WeatherProvider {
         let now = context.time.now()
         let response = try await context.transport.send(self.request(for: request))
         var report = WeatherReport(providerID: id, place: request.place, fetchedAt: now)
-        report.alerts = try NWSAlertsDecoder(providerName: displayName, source: id).decode(response, now: now)
+        (report.alerts, report.notices) = try NWSAlertsDecoder(providerName: displayName, source: id).read(response, now: now)
         report.caching = HTTPCaching(response, receivedAt: now)
         return report
     }

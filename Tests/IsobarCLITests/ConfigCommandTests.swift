@@ -54,7 +54,7 @@ import Testing
         let none = try temporaryConfiguration(#"{"providers": [{"type": "open-meteo"}]}"#)
         let refused = await runCLI(["config", "set", "contact", "ops@example.org", "--config", none])
         #expect(refused.code == ExitCode.usage.rawValue)
-        #expect(refused.stderr.contains("takes a contact (types that do: met-norway, nws-alerts)"))
+        #expect(refused.stderr.contains("takes a contact (types that do: met-norway, nws-alerts, met-alerts)"))
     }
 
     @Test func getShowsDefaultsAndListShowsEverySetting() async throws {

@@ -62,6 +62,8 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-cities-plain.txt", arguments: ["cities", "--demo", "--plain"]),
         GoldenCase(file: "demo-home-plain.txt", arguments: ["Tokyo", "--demo", "--plain"]),
         GoldenCase(file: "demo-alerts-plain.txt", arguments: ["alerts", "New York", "--demo", "--plain"]),
+        GoldenCase(file: "demo-oslo-alerts-plain.txt", arguments: ["alerts", "Oslo", "--demo", "--plain"]),
+        GoldenCase(file: "demo-oslo-now-alerts-plain.txt", arguments: ["now", "Oslo", "--demo", "--plain"]),
         GoldenCase(file: "demo-now-plain-imperial.txt", arguments: ["now", "New York", "--demo", "--plain", "--units", "imperial"]),
         GoldenCase(file: "demo-forecast-plain-imperial.txt", arguments: ["forecast", "New York", "--demo", "--plain", "--units", "imperial"]),
         // With learned weights: --demo learns from the bundled demo history (Minsk), so Minsk's intervals come from the record;
@@ -103,6 +105,15 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-alerts-jsonl.jsonl", arguments: ["alerts", "New York", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-now-alerts-table-80.txt", arguments: ["now", "New York", "--demo"], columns: 80),
         GoldenCase(file: "demo-now-alerts-jsonl.jsonl", arguments: ["now", "New York", "--demo", "--format", "jsonl"]),
+    ] + osloAlerts
+
+    /// The MetAlerts recording of Oslo (an Update replacing a yellow warning, a Cancel, an expired warning): `alerts` at 60,
+    /// 80 and 120 columns and as JSON lines, and above `now` at each width.
+    static let osloAlerts = [60, 80, 120].flatMap { (columns: Int) in
+        [GoldenCase(file: "demo-oslo-alerts-table-\(columns).txt", arguments: ["alerts", "Oslo", "--demo"], columns: columns),
+         GoldenCase(file: "demo-oslo-now-alerts-table-\(columns).txt", arguments: ["now", "Oslo", "--demo"], columns: columns)]
+    } + [
+        GoldenCase(file: "demo-oslo-alerts-jsonl.jsonl", arguments: ["alerts", "Oslo", "--demo", "--format", "jsonl"]),
     ]
 }
 

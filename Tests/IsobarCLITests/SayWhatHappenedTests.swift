@@ -16,11 +16,11 @@ import Testing
         #expect(run.stdout.contains("OpenWeatherMap: not recorded — the demo has no recording of "), "\(run.stdout)")
         let verdict = run.stdout.split(separator: "\n").drop { !$0.hasPrefix("No provider answered") }.joined(separator: " ")
         #expect(verdict.hasPrefix("No provider answered: the demo has no recording of "), "\(run.stdout)")
-        #expect(verdict.hasSuffix("Next: ask Minsk, Moscow, London, New York, Tokyo or São Paulo, or leave out --demo for live data."), "\(verdict)")
+        #expect(verdict.hasSuffix("Next: ask Minsk, Moscow, London, New York, Tokyo, São Paulo or Oslo, or leave out --demo for live data."), "\(verdict)")
         // Plain sentences and JSON lines say the same.
         let plain = await runCLI(["now", "10,10", "--demo", "--plain"])
         #expect(plain.stdout.contains("did not answer: not recorded, the demo has no recording of "), "\(plain.stdout)")
-        #expect(plain.stdout.contains("ask Minsk, Moscow, London, New York, Tokyo or São Paulo, or leave out --demo"), "\(plain.stdout)")
+        #expect(plain.stdout.contains("ask Minsk, Moscow, London, New York, Tokyo, São Paulo or Oslo, or leave out --demo"), "\(plain.stdout)")
         let lines = await runCLI(["compare", "10,10", "--demo", "--format", "jsonl"])
         #expect(lines.stdout.contains("\"cause\":\"not_recorded\""), "\(lines.stdout)")
         #expect(lines.stdout.contains("\"reason\":\"not_recorded\""))

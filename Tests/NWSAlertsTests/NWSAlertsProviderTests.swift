@@ -90,14 +90,28 @@ struct NWSAlertsProviderTests {
     }
 
     @Test func anUnreadableBodyIsABadResponseNamingItsPath() async throws {
-        for body in ["<html>busy</html>", #"{"features":[{"properties":{"id":"x","messageType":"Alert"}}]}"#,
-                     #"{"features":[{"properties":{"id":"x","event":"Fog","messageType":"Alert","expires":"tomorrow"}}]}"#] {
+        for body in ["<html>busy</html>", #"{"type":"FeatureCollection"}"#, #"{"features":{}}"#] {
             let transport = StubTransport(status: 200, body: body)
             let error = await #expect(throws: ProviderError.self) {
                 try await Self.provider().fetch(WeatherRequest(place: Self.newYork, kinds: [.alerts]), context: Self.context(transport))
             }
             guard case .badResponse = error?.code else { Issue.record("\(body): \(String(describing: error))"); continue }
         }
+    }
+
+    @Test func aFeatureThatCannotBeReadIsLeftOutWithANoticeAndTheOthersCount() async throws {
+        let good = #"{"properties":{"id":"ok","event":"Wind Advisory","messageType":"Alert","status":"Actual","severity":"Moderate"}}"#
+        let body = #"{"type":"FeatureCollection","features":["#
+            + #"{"properties":{"id":"x","messageType":"Alert"}},"#
+            + #"{"properties":{"id":"y","event":"Dense Fog Advisory","messageType":"Alert","expires":"tomorrow"}},"#
+            + good + "]}"
+        let report = try await Self.provider().fetch(WeatherRequest(place: Self.newYork, kinds: [.alerts]),
+                                                     context: Self.context(StubTransport(status: 200, body: body)))
+        #expect(report.alerts.map(\.identity.identifier) == ["ok"])
+        #expect(report.notices == [
+            "left out a warning that cannot be read (missing value at $.features[0].properties.event)",
+            "left out a Dense Fog Advisory that cannot be read (expected an ISO-8601 time at $.features[1].properties.expires, found other text)",
+        ])
     }
 
     @Test func withoutAContactItIsNotConfiguredAndSendsNothing() async throws {

@@ -219,7 +219,7 @@ struct CassetteLibraryTests {
     }
 
     // Open-Meteo: per place, best match and the three models of one request.
-    @Test("the bundled directories hold every place", arguments: [("openweathermap", 12), ("open-meteo", 12)])
+    @Test("the bundled directories hold every place", arguments: [("openweathermap", 14), ("open-meteo", 14)])
     func bundledDirectories(provider: String, count: Int) throws {
         let recorded = try CassetteLibrary(directory: Fixtures.cassetteDirectory(provider))
         #expect(recorded.interactions.count == count)

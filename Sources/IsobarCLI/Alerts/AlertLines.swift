@@ -21,7 +21,7 @@ struct AlertLines {
         }
         for source in report.sources where failures {
             switch source.answer {
-            case .failed(let error): bytes += errorLine(source, error, report: report, label: label)
+            case .failed(let error), .stale(_, let error): bytes += errorLine(source, error, report: report, label: label)
             case .notAsked:
                 let error = ProviderError(.unsupported, "\(source.name) has no data for \(report.place.label) (outside its coverage)",
                                           reason: .outsideCoverage)
@@ -97,6 +97,11 @@ struct AlertLines {
         json.string(alert.language)
         json.key("web")
         json.string(alert.web)
+        let asOf = report.asOf(alert.source)
+        json.key("as_of")
+        time(asOf?.instant, offset)
+        json.key("stale")
+        json.bool(asOf?.stale ?? false)
         json.endObject()
         json.endLine()
         return json.bytes

@@ -23,6 +23,15 @@ enum AlertText {
         return "; this message expires " + localTime(expires, utcOffsetSeconds: offset)
     }
 
+    /// `14:05` at the place's offset, or `Sat Nov 28 14:05` when not on the day the alerts are judged.
+    static func asOf(_ instant: Date, _ report: AlertsReport) -> String {
+        let offset = report.utcOffsetSeconds
+        guard LocalDate(instant, utcOffsetSeconds: offset) != LocalDate(report.judgedAt, utcOffsetSeconds: offset) else {
+            return CivilTime.clock(instant, utcOffsetSeconds: offset)
+        }
+        return localTime(instant, utcOffsetSeconds: offset)
+    }
+
     /// The severity in capitals, as the first word of an alert's line.
     static func label(_ severity: AlertSeverity) -> String { severity == .unknown ? "ALERT" : severity.rawValue.uppercased() }
 

@@ -9,7 +9,7 @@ struct AlertsCommand: IsobarCommand {
         arguments: ["PLACE"],
         options: [failOn, Commands.plain, format] + Commands.weather.filter { !AlertsCommand.unusedOptions.contains($0.name) && $0.name != "format" },
         discussion: "PLACE is a known place name or coordinates such as 40.71,-74.01. Alert sources are the configuration's entries of "
-            + "type nws-alerts (and others that give alerts); a source whose coverage leaves the place out is not asked. An Update "
+            + "type nws-alerts or met-alerts (and others that give alerts); a source whose coverage leaves the place out is not asked. An Update "
             + "replaces the warnings it references, a Cancel withdraws them, an expired warning is gone; the same event from two "
             + "sources is shown once, naming both. The issuers' text is shown as sent.")
 
@@ -34,7 +34,8 @@ struct AlertsCommand: IsobarCommand {
     func run() async throws -> ExitCode {
         let setup = try await context.weatherSetup(invocation, kinds: [.alerts])
         let resolution = try await context.resolvePlace(invocation.positionals[0], setup: setup, parsed: invocation)
-        let gathering = AlertsGathering(bindings: setup.bindings, time: context.time, timeoutSeconds: setup.options.timeoutSeconds)
+        let gathering = AlertsGathering(bindings: setup.bindings, time: context.time, timeoutSeconds: setup.options.timeoutSeconds,
+                                        cache: setup.store)
         let report = await gathering.report(for: resolution.place)
         context.write(AlertsForms(report: report, query: invocation.positionals[0], plain: invocation.options.plain), as: invocation.options.format)
         context.output.flush()
@@ -43,13 +44,15 @@ struct AlertsCommand: IsobarCommand {
     }
 
     /// 10 when a warning at least as severe as `--fail-on` is in force; else 0 when every source asked answered, 2 when some
-    /// failed, 3 when every one asked failed (sources not asked count for nothing).
+    /// failed or could not refresh (its kept answer shown), 3 when every one asked failed (sources not asked count for nothing).
     static func exitCode(_ report: AlertsReport, failOn: AlertSeverity?) -> ExitCode {
         if let failOn, report.hasAlert(atLeast: failOn) { return .alertInForce }
         let asked = report.sources.filter { $0.answer != .notAsked }
         let failed = asked.filter { if case .failed = $0.answer { true } else { false } }
         if !asked.isEmpty && failed.count == asked.count { return .noneAnswered }
-        return failed.isEmpty ? .success : .partial
+        // A source shown from its kept answer could not refresh: some warnings are known, so that is a partial answer.
+        let stale = asked.contains { if case .stale = $0.answer { true } else { false } }
+        return failed.isEmpty && !stale ? .success : .partial
     }
 }
 

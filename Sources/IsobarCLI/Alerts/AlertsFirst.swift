@@ -11,6 +11,7 @@ enum AlertsFirst {
     static func table(_ report: AlertsReport, width: Int?) -> String {
         var lines = report.active.map { AlertText.summary($0, utcOffsetSeconds: report.utcOffsetSeconds, name: report.name(of:)) }
         lines += failures(report).map { "Warnings from \($0.name) unknown: \($0.message)" }
+        lines += report.staleSources.map { "Warnings from \($0.name) as of \(AlertText.asOf($0.asOf, report)); could not refresh: \($0.error.message)" }
         guard !lines.isEmpty else { return "" }
         return lines.flatMap { line in width.map { TextWrap.wrap(line, width: $0) } ?? [line] }.joined(separator: "\n") + "\n\n"
     }
@@ -19,6 +20,9 @@ enum AlertsFirst {
     static func plain(_ report: AlertsReport) -> String {
         var lines = report.active.map { AlertsPlain.sentence($0, utcOffsetSeconds: report.utcOffsetSeconds, name: report.name(of:)) }
         lines += failures(report).map { "Warnings from \($0.name) are unknown: " + AlertsPlain.ending($0.message) }
+        lines += report.staleSources.map {
+            "Warnings from \($0.name) are as of \(AlertText.asOf($0.asOf, report)); could not refresh: " + AlertsPlain.ending($0.error.message)
+        }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
@@ -32,11 +36,12 @@ enum AlertsFirst {
 }
 
 extension AlertsFirst {
-    /// Starts asking `bindings` about `place`, on `executor` when given; nil when there is no alert source.
+    /// Starts asking `bindings` about `place` (keeping answers in `cache`, when given), on `executor` when given; nil when
+    /// there is no alert source.
     static func task(_ bindings: [ProviderBinding], place: Place, time: any TimeSource, timeoutSeconds: Double,
-                     executor: (any TaskExecutor)?) -> Task<AlertsReport, Never>? {
+                     cache: (any ResponseCache)?, executor: (any TaskExecutor)?) -> Task<AlertsReport, Never>? {
         guard !bindings.isEmpty else { return nil }
-        let gathering = AlertsGathering(bindings: bindings, time: time, timeoutSeconds: timeoutSeconds)
+        let gathering = AlertsGathering(bindings: bindings, time: time, timeoutSeconds: timeoutSeconds, cache: cache)
         return Task(executorPreference: executor) { await gathering.report(for: place) }
     }
 

@@ -19,6 +19,7 @@ struct AlertsPlain {
             for text in [alert.description, alert.instruction].compactMap({ $0 }) {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
             }
+            if let note = alert.languageNote { lines.append("Text " + note + ".") }
         }
         lines += AlertsTable.sourceNotes(report).map { $0.replacing(" — ", with: ": ") }.map(Self.ending)
         return lines.joined(separator: "\n") + "\n"

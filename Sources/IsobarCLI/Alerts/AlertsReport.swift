@@ -12,6 +12,8 @@ struct AlertsReport: Sendable {
         case notAsked
         /// It could not answer.
         case failed(ProviderError)
+        /// It could not answer now; its answer kept from `asOf` is shown, and said to be.
+        case stale(asOf: Date, ProviderError)
     }
 
     /// One alert source and its answer.
@@ -24,6 +26,8 @@ struct AlertsReport: Sendable {
         var attribution: String?
         /// How it answered.
         var answer: Answer
+        /// What it noted of its answer (e.g. a warning it left out because it could not be read).
+        var notes: [String] = []
     }
 
     /// The place, with its UTC offset at `judgedAt`.
@@ -53,12 +57,39 @@ struct AlertsReport: Sendable {
     var credits: [String] {
         var credits: [String] = []
         for source in sources {
-            guard case .answered = source.answer, let credit = source.attribution, !credits.contains(credit) else { continue }
+            guard source.answer.gaveAlerts, let credit = source.attribution, !credits.contains(credit) else { continue }
             credits.append(credit)
         }
         return credits
     }
 
+    /// The answer behind alerts of source `id`: when it was fetched (recorded, for a replay), and whether it is stale.
+    func asOf(_ id: String) -> (instant: Date, stale: Bool)? {
+        switch sources.first(where: { $0.id == id })?.answer {
+        case .answered(let fetchedAt, let recordedAt): (recordedAt ?? fetchedAt, false)
+        case .stale(let asOf, _): (asOf, true)
+        default: nil
+        }
+    }
+
+    /// The sources whose kept answer is shown because a refresh failed: name, as of when, and why.
+    var staleSources: [(name: String, asOf: Date, error: ProviderError)] {
+        sources.compactMap { source in
+            guard case .stale(let asOf, let error) = source.answer else { return nil }
+            return (source.name, asOf, error)
+        }
+    }
+
     /// True when some alert in force is at least as severe as `threshold`.
     func hasAlert(atLeast threshold: AlertSeverity) -> Bool { active.contains { $0.alert.severity >= threshold } }
+}
+
+extension AlertsReport.Answer {
+    /// True when alerts of the source are shown: it answered, or its kept answer stands in.
+    var gaveAlerts: Bool {
+        switch self {
+        case .answered, .stale: true
+        case .notAsked, .failed: false
+        }
+    }
 }

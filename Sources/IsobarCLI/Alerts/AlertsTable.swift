@@ -35,6 +35,7 @@ struct AlertsTable {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map { "  " + $0 }
             }
             if let sender = alert.senderName { lines.append("  Issued by " + sender) }
+            if let note = alert.languageNote { lines.append("  Text " + note) }
         }
         lines += Self.sourceNotes(report)
         return lines.flatMap { line in width.map { TextWrap.wrap(line, width: $0) } ?? [line] }.joined(separator: "\n") + "\n"
@@ -47,8 +48,11 @@ struct AlertsTable {
             switch source.answer {
             case .notAsked: lines.append("\(source.name): not asked — \(report.place.name) is outside its coverage")
             case .failed(let error): lines.append("\(source.name): no answer — \(error.message)")
+            case .stale(let asOf, let error):
+                lines.append("\(source.name): as of \(AlertText.asOf(asOf, report)); could not refresh — \(error.message)")
             case .answered: break
             }
+            lines += source.notes.map { "\(source.name): \($0)" }
         }
         if let replays = ReplayNotice.clauses(report.replays) { lines.append("Replayed data, not live: " + replays) }
         if !report.credits.isEmpty { lines.append("Data: " + report.credits.joined(separator: "; ")) }

@@ -77,7 +77,8 @@ struct BatchCommand: IsobarCommand {
         let output = context.output
         // The warnings in force at each place, asked once its weather is in, and written before its first line (JSON lines only).
         let alerts = csv == nil && !setup.alertBindings.isEmpty
-            ? AlertsGathering(bindings: setup.alertBindings, time: context.time, timeoutSeconds: EngineOptions().timeoutSeconds) : nil
+            ? AlertsGathering(bindings: setup.alertBindings, time: context.time, timeoutSeconds: EngineOptions().timeoutSeconds,
+                              cache: setup.store) : nil
         let consumer = Task {
             var renderer = JSONLinesRenderer(context: rendering, output: output)
             var rows = csv

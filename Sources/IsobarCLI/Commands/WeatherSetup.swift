@@ -75,7 +75,7 @@ extension CommandContext {
         // Alert sources answer `alerts` alone and weather sources never alerts: each command asks the ones of its kinds.
         let bindings = built.filter { !$0.provider.capabilities.kinds.isDisjoint(with: kinds) }
         guard !bindings.isEmpty else {
-            let (what, advice) = kinds == [.alerts] ? ("alert source", "; add an entry of type nws-alerts") : ("weather provider", "")
+            let (what, advice) = kinds == [.alerts] ? ("alert source", "; add an entry of type nws-alerts or met-alerts") : ("weather provider", "")
             throw ConfigurationError("no \(what) is enabled in \(configuration.file ?? "the configuration")\(advice)")
         }
         if let minimum, minimum > bindings.count {
@@ -83,13 +83,15 @@ extension CommandContext {
         }
         let consensus = Consensus(weights: try weights(parsed.options.weights, configuration), familyWeight: configuration.familyWeight,
                                   learning: try learningTemplate(parsed.options, configuration))
-        let store = bindings.contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
+        let alertBindings = kinds.contains(.alerts) ? [] : built.filter { $0.provider.capabilities.kinds.contains(.alerts) }
+        // Live alert sources keep their answers and polls in the store too (their polling floors outlive the run).
+        let store = (bindings + alertBindings).contains { $0.policy != nil } ? await openStore(parsed, configuration) : nil
         let shared = try openSharedStore(parsed, configuration, bindings: bindings).flatMap { bindings.contains { $0.policy != nil } ? $0 : nil }
         let units = parsed.options.units ?? configuration.units
         if air { configuration.providers = weatherProviders }
         var setup = WeatherSetup(configuration: configuration, bindings: bindings, store: store, shared: shared, live: live, recorders: recorders,
                                  options: options, consensus: consensus, minimum: minimum, units: units, diagnostics: diagnostics, demo: parsed.options.demo)
-        if !kinds.contains(.alerts) { setup.alertBindings = built.filter { $0.provider.capabilities.kinds.contains(.alerts) } }
+        setup.alertBindings = alertBindings
         return setup
     }
 
@@ -127,7 +129,7 @@ extension CommandContext {
         defer { waiting.stop() }
         // The warnings are asked alongside the weather and written before its first line.
         let alerts = AlertsFirst.task(setup.alertBindings, place: place, time: time, timeoutSeconds: setup.options.timeoutSeconds,
-                                      executor: taskExecutor)
+                                      cache: setup.store, executor: taskExecutor)
         var alertsWritten = alerts == nil
         var warnings: AlertsReport?
         for await event in engine(setup).run(WeatherRequest(place: place, kinds: presentation.kinds(for: view, format: parsed.options.format))) {

@@ -3,6 +3,7 @@ import Exec
 import FixtureReplay
 import IsobarCore
 import IsobarEngine
+import METAlerts
 import METAR
 import METNorway
 import NWSAlerts
@@ -37,6 +38,7 @@ public struct ProviderRegistry: Sendable {
             METNorwayProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
             ExecProvider.factory,
             NWSAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
+            METAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
         ], observationFactories: [
             METARProvider.factory,
         ], airFactories: [

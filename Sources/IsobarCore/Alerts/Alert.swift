@@ -41,6 +41,8 @@ public struct Alert: Sendable, Equatable {
     public var language: String?
     /// The issuer's own web page for it, when given.
     public var web: String?
+    /// Why its text is not in the reader's language, when it is not (e.g. `in English: the issuer sent none in nb`).
+    public var languageNote: String?
 
     /// Creates an alert.
     public init(identity: AlertIdentity, messageType: AlertMessageType = .alert, references: [AlertIdentity] = [], event: String,

@@ -56,10 +56,11 @@ public enum AlertMerge {
         return firstStart < secondEnd && secondStart < firstEnd
     }
 
-    /// The messages with one copy of each identity (a source that lists a message twice, or the same CAP file fetched twice).
+    /// The messages with one copy of each identity and event (a source that lists a message twice, or the same CAP file
+    /// fetched twice; a CAP message with two `info` blocks in one language for two events keeps both).
     private static func unique(_ alerts: [Alert]) -> [Alert] {
-        var seen: Set<AlertIdentity> = []
-        return alerts.filter { seen.insert($0.identity).inserted }
+        var seen: Set<String> = []
+        return alerts.filter { seen.insert($0.identity.sender + "\u{1F}" + $0.identity.identifier + "\u{1F}" + $0.event).inserted }
     }
 
     private static func normalised(_ event: String) -> String { event.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased() }

@@ -42,6 +42,9 @@ public struct ProviderCapabilities: Sendable {
     public var honoursHTTPExpiry: Bool = false
     /// The most calls its service accepts at once from one client; nil when it publishes no such limit.
     public var maxConcurrentCalls: Int?
+    /// The fewest seconds its terms allow between two polls of one place (MetAlerts: 600), kept across runs by the host;
+    /// nil when its terms set none.
+    public var pollingFloorSeconds: Double?
 
     /// Creates a capability declaration.
     public init(kinds: Set<DataKind>, horizonDays: Int, stepHours: Int, quantities: Set<Quantity>,

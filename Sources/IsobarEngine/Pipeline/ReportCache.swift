@@ -120,6 +120,8 @@ public struct ReportCache: Sendable {
             case .forecast:
                 report.hourly = part.report.hourly
                 report.daily = part.report.daily
+            case .alerts:
+                report.alerts = part.report.alerts
             }
         }
         report.freshness = freshness
@@ -188,6 +190,10 @@ public struct ReportCache: Sendable {
             part.daily = []
         case .forecast:
             part.current = nil
+        case .alerts:
+            part.current = nil
+            part.hourly = []
+            part.daily = []
         }
         return part
     }

@@ -6,6 +6,11 @@ public enum CacheSlot: String, Sendable, CaseIterable, Hashable {
     case current
     /// Forecast steps and days.
     case forecast
+    /// An alert source's answer for a place, its last poll, and the published files (CAP) it fetched once (see `AlertCache`).
+    case alerts
+
+    /// The slots of a weather answer: current conditions, and steps with days.
+    public static let weather: [CacheSlot] = [.current, .forecast]
 }
 
 /// Where one cached answer lives: a provider, a slot and a place (coordinates rounded to about a kilometre).
