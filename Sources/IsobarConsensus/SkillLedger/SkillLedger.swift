@@ -156,6 +156,7 @@ public struct SkillLedger: Sendable, Equatable {
             record.fields[key] = entry.group.skill(key.quantity, now: time, settings: settings, declared: declared, configuration: configuration)
         }
         record.carryChanges(settings: settings, configuration: configuration)
+        record.borrowForShortLeads()
         return record
     }
 
