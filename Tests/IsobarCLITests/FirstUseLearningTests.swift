@@ -50,6 +50,9 @@ import Testing
         #expect(!run.stderr.contains(Self.question))
         #expect(pastRequests(server) == 0)
         #expect(try weighting(run) == "equal (too little history)")
+        let bases = try #require(try parseLines(run).last).member("learned_basis").elements()
+        let noneLearned = try bases.allSatisfy { try $0.string("basis") == "none" }
+        #expect(bases.count == 3 && noneLearned)
     }
 
     @Test func onATerminalNoFetchesNothing() async throws {

@@ -116,6 +116,15 @@ extension PastWorld {
         #expect(forecast.code == 0, "\(forecast.stderr)")
         let consensus = try #require(try parseLines(forecast).last)
         #expect(try consensus.string("weighting") == "learned")
+        // Each source says where its record came from.
+        let bases = try consensus.member("learned_basis").elements().map { (try $0.string("provider"), try $0.string("basis")) }
+        #expect(bases.map(\.0) == PastWorld.models.map { "open-meteo/\($0)" })
+        #expect(bases.allSatisfy { $0.1 == "backfill" }, "\(bases)")
+        // verify's scores say it too, with the out-of-sample coverage of their lead.
+        let scores = try parseLines(await runCLI(["verify", "Minsk", "--config", config, "--json"], environment: environment))
+        let errors = try scores.filter { try $0.string("field") == "temperature" }
+        #expect(!errors.isEmpty && errors.allSatisfy { (try? $0.string("skill_basis")) == "backfill" })
+        #expect(try errors.contains { try $0.string("lead") == "1-3d" && $0.member("coverage_80").kind == .number })
         // verify says where each source's record came from, and how often the learned interval held the truth by lead.
         let verify = await runCLI(["verify", "Minsk", "--config", config], environment: environment)
         #expect(verify.code == 0, "\(verify.stderr)")

@@ -114,6 +114,8 @@ public struct SkillKey: Sendable, Hashable {
 public struct SkillRecord: Sendable, Equatable {
     /// The skill of each field and lead bucket that has pairs.
     public var fields: [SkillKey: FieldSkill] = [:]
+    /// Where each source's skill came from (`archive` or `backfill`), by source id; a source absent learned nothing.
+    public var bases: [String: LearnedBasis] = [:]
 
     /// An empty record.
     public init() {}

@@ -157,6 +157,9 @@ public struct SkillLedger: Sendable, Equatable {
         }
         record.carryChanges(settings: settings, configuration: configuration)
         record.borrowForShortLeads()
+        let learned = Set(chosen.values.flatMap { $0.group.sources.keys })
+        let backfilled = backfilledSources(field: Quantity.temperature.rawValue, near: place, now: now)
+        for id in learned { record.bases[id] = backfilled.contains(id) ? .backfill : .archive }
         return record
     }
 
