@@ -65,9 +65,13 @@ struct SkillLearnerTests {
         #expect(skill.weights["a"]! > 2 * skill.weights["warm"]!)
     }
 
-    /// One day: no lead bucket has 24 (decayed) pairs, so none is learned and none has one to borrow from.
+    /// One day of the first 24 hours: no lead bucket has 24 (decayed) pairs, so none is learned and none has one to
+    /// borrow from.
     @Test func tooLittleHistoryIsNotLearned() throws {
-        let record = LearnerFixture.learn(days: 1, sources: [("a", 0, 1, false), ("b", 0, 2, false)])
+        let (forecasts, observations) = LearnerFixture.pairs(days: 1, sources: [("a", 0, 1, false), ("b", 0, 2, false)])
+        var record = SkillRecord()
+        record.learn(.temperature, forecasts: forecasts.filter { $0.validAt.timeIntervalSince($0.issuedAt) < 86_400 }, observations: observations,
+                     now: LearnerFixture.start.addingTimeInterval(86_400), settings: ConsensusLearning(biasCorrection: true))
         let skill = try #require(record.fields[SkillKey(.temperature, .hours0to6)])
         #expect(!skill.isLearned)
         #expect(skill.quantiles == nil)
