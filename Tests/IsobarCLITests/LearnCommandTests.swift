@@ -154,4 +154,26 @@ extension PastWorld {
         #expect(run.stderr.contains("open-meteo: no past forecasts"))
         #expect(run.stdout.isEmpty)
     }
+
+    /// The request for past forecasts counts in the source's rate-limit windows, as its weather calls do: a forecast
+    /// (13.7 weighted calls) leaves less than one of a limit of 14 a day, so learning is refused without asking; in a
+    /// fresh cache it is learned.
+    @Test func pastForecastsTakeAPermitFromTheSourcesLimits() async throws {
+        let server = try server()
+        let config = try temporaryConfiguration("""
+        {"providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)", "previous_runs_url": "\(server.baseURL)",
+           "models": ["ecmwf_ifs025", "gfs_seamless", "icon_seamless"], "rate_limits": [{"limit": 14, "per_s": 86400}]}],
+         "observations": {"type": "metar", "archive_url": "\(server.baseURL)"}}
+        """)
+        let environment = environment()
+        let forecast = await runCLI(["forecast", "Minsk", "--config", config], environment: environment, transport: curl)
+        #expect(forecast.code == 0, "\(forecast.stderr)")
+        let refused = await runCLI(["learn", "Minsk", "--config", config, "--timeout", "2"], environment: environment, transport: curl)
+        #expect(refused.code == ExitCode.noneAnswered.rawValue)
+        #expect(refused.stderr.contains("open-meteo: no past forecasts"), "\(refused.stderr)")
+        #expect(server.requests.filter { $0.query.contains("previous_day") }.isEmpty)
+        let fresh = await runCLI(["learn", "Minsk", "--config", config], environment: self.environment(), transport: curl)
+        #expect(fresh.code == 0, "\(fresh.stderr)")
+        #expect(server.requests.filter { $0.query.contains("previous_day") }.count == 1)
+    }
 }

@@ -106,7 +106,14 @@ struct Backfill {
         let bindings = try await context.registry.bindings(for: configuration, environment: context.environment, time: context.time,
                                                            deadline: Date().addingTimeInterval(timeout), live: { live })
         let now = context.time.now()
-        let gathered = await pastForecasts(bindings, place: place, days: days, now: now, timeout: timeout)
+        // Each source's request for its past takes a permit from its call ledger, as its weather calls do.
+        let cache = await context.openStore(invocation, configuration)
+        let diagnostics = context.diagnosticLog(invocation)
+        let time = context.time
+        let gathered = await pastForecasts(bindings, place: place, days: days, now: now, timeout: timeout) { binding in
+            guard let cache else { return binding.transport }
+            return LedgerTransport(base: binding.transport, binding: binding, ledger: cache, time: time, diagnostics: diagnostics, waitSeconds: timeout)
+        }
         let observer = try await context.registry.observer(entry, environment: context.environment, transport: live, dataDirectory: dataDirectory)
         guard let archive = observer as? any ObservationArchive else {
             throw ConfigurationError("the observations source '\(entry.type)' keeps no archive of past reports to learn from")
@@ -137,8 +144,10 @@ struct Backfill {
         return Learned(place: place, days: days, station: station, observations: observations.count, tally: tally, gathered: gathered)
     }
 
-    /// Asks each binding that publishes past forecasts, one request each, through its own transport (its rate limits).
-    func pastForecasts(_ bindings: [ProviderBinding], place: Place, days: Int, now: Date, timeout: Double) async -> Gathered {
+    /// Asks each binding that publishes past forecasts, one request each, over the transport `limited` gives it (its own,
+    /// taking permits from its rate limits).
+    func pastForecasts(_ bindings: [ProviderBinding], place: Place, days: Int, now: Date, timeout: Double,
+                       limited: (ProviderBinding) -> any Transport) async -> Gathered {
         var gathered = Gathered()
         for binding in bindings {
             guard let provider = binding.provider as? any PastForecasting else {
@@ -147,7 +156,7 @@ struct Backfill {
             }
             do {
                 let request = provider.pastForecastRequest(near: place, days: min(days, provider.pastDaysLimit))
-                let response = try await Self.send(request, over: binding.transport, timeout: timeout)
+                let response = try await Self.send(request, over: limited(binding), timeout: timeout)
                 gathered.forecasts += try provider.pastForecasts(in: response, now: now)
                 gathered.sources += provider.sources.map(\.id)
             } catch {
