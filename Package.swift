@@ -85,7 +85,8 @@ let package = Package(
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore", "IsobarConformance"], swiftSettings: strict),
         // The consensus simulation harness: truth and providers with error models, run end to end (tests and the benchmark).
         .target(
-            name: "IsobarSimulation", dependencies: ["IsobarCore", "IsobarEngine", "IsobarConsensus", "IsobarStore", "IsobarTestKit", "OpenMeteo"],
+            name: "IsobarSimulation",
+            dependencies: ["IsobarCore", "IsobarHTTP", "IsobarEngine", "IsobarConsensus", "IsobarStore", "IsobarRender", "IsobarCLI", "IsobarTestKit", "OpenMeteo"],
             swiftSettings: strict),
 
         .executableTarget(

@@ -31,6 +31,17 @@ extension JSONLinesRenderer {
         if let weighting = consensus.weighting {
             json.key("weighting")
             json.string(weighting.rawValue)
+            json.key("learned_basis")
+            json.beginArray()
+            for provider in consensus.providers {
+                json.beginObject()
+                json.key("provider")
+                json.string(provider)
+                json.key("basis")
+                json.string((consensus.learnedBasis[provider] ?? LearnedBasis.none).rawValue)
+                json.endObject()
+            }
+            json.endArray()
         }
         if let verdict = Verdict.judge(inDisplayOrder(answered.errors, id: \.id), answered: reports.count, context: context) {
             json.key("diagnosis")

@@ -22,7 +22,7 @@ public struct VerifyCSV: Sendable {
     public var columns: [String] {
         let suffix = CSVRows.unitSuffix(units.symbol(for: scores.quantity))
         return ["place", "basis", "provider", "field", "lead", "pairs", "weight", "mae_" + suffix, "bias_" + suffix, "rmse_" + suffix,
-                "hit_rate", "skill_vs_persistence", "brier", "brier_skill", "base_rate"]
+                "hit_rate", "skill_vs_persistence", "brier", "brier_skill", "base_rate", "skill_basis", "coverage_80"]
     }
 
     /// The header and the rows.
@@ -35,10 +35,12 @@ public struct VerifyCSV: Sendable {
         }
         let errorRows = scores.errors.sorted { $0.key < $1.key }.map { key, sums in
             head(key, sums.count, sums.weight) + [difference(sums.meanAbsoluteError), difference(sums.bias), difference(sums.rootMeanSquareError),
-                                                  number(sums.hitRate), number(sums.skillAgainstPersistence), nil, nil, nil]
+                                                  number(sums.hitRate), number(sums.skillAgainstPersistence), nil, nil, nil,
+                                                  scores.skillBasis(key.provider).rawValue, number(scores.coverage[key.bucket].map(OutputNumber.round3))]
         }
         let brierRows = scores.brier.sorted { $0.key < $1.key }.map { key, sums in
-            head(key, sums.count, sums.weight) + [nil, nil, nil, nil, nil, number(sums.brierScore), number(sums.brierSkill), number(sums.baseRate)]
+            head(key, sums.count, sums.weight) + [nil, nil, nil, nil, nil, number(sums.brierScore), number(sums.brierSkill), number(sums.baseRate),
+                                                  LearnedBasis.archive.rawValue, nil]
         }
         return CSVField.line(columns) + (errorRows + brierRows).map(CSVField.line).joined()
     }

@@ -64,6 +64,9 @@ public struct VerifyScores: Sendable {
         Set(errors.keys.map(\.basis)).union(brier.keys.map(\.basis)).sorted { ($0.isProxy ? 1 : 0, $0) < ($1.isProxy ? 1 : 0, $1) }
     }
 
+    /// Where a provider's errors were learned from: past forecasts (`isobar learn`) when they made most of its record.
+    public func skillBasis(_ provider: String) -> LearnedBasis { backfilled.contains(provider) ? .backfill : .archive }
+
     /// The members of each `score` line, errors first, then the Brier scores, each in key order.
     public func lines(units: UnitSystem) -> [[(String, JSONOutput)]] {
         func difference(_ value: Double?) -> JSONOutput { value.map { .number(units.convertDifference($0, quantity.dimension)) } ?? .null }
@@ -77,6 +80,7 @@ public struct VerifyScores: Sendable {
                 ("hit_rate", sums.hitRate.map(JSONOutput.number) ?? .null),
                 ("skill_vs_persistence", sums.skillAgainstPersistence.map(JSONOutput.number) ?? .null),
                 ("unit", .string(units.symbol(for: quantity))),
+                ("skill_basis", .string(skillBasis(key.provider).rawValue)), ("coverage_80", coverage[key.bucket].map { .number(OutputNumber.round3($0)) } ?? .null),
             ]
         }
         let brierLines = brier.sorted { $0.key < $1.key }.map { key, sums in
@@ -84,6 +88,7 @@ public struct VerifyScores: Sendable {
                 ("mae", .null), ("bias", .null), ("rmse", .null), ("hit_rate", .null), ("skill_vs_persistence", .null),
                 ("brier", sums.brierScore.map(JSONOutput.number) ?? .null), ("brier_skill", sums.brierSkill.map(JSONOutput.number) ?? .null),
                 ("base_rate", sums.baseRate.map(JSONOutput.number) ?? .null), ("unit", .string("%")),
+                ("skill_basis", .string(LearnedBasis.archive.rawValue)), ("coverage_80", .null),
             ]
         }
         return errorLines + brierLines

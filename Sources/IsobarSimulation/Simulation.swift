@@ -66,8 +66,10 @@ public enum Simulation {
         return RequestURL(string: "http://127.0.0.1:\(9_001 + index)")!
     }
 
-    /// Asks every source through an engine with `learning`, returning the answers and the consensus.
-    static func ask(_ bindings: [ProviderBinding], clock: ManualClock, learning: ConsensusLearning) async throws -> ([WeatherReport], ConsensusResult) {
+    /// Asks every source through an engine with `learning`, returning the answers and the consensus; `sources` is the
+    /// number of answers expected (one per binding when nil: a binding of several models answers once per model).
+    static func ask(_ bindings: [ProviderBinding], clock: ManualClock, learning: ConsensusLearning, sources: Int? = nil) async throws
+        -> ([WeatherReport], ConsensusResult) {
         var options = EngineOptions()
         options.maxRetries = 0
         let engine = Engine(consensus: Consensus(learning: learning), bindings: bindings, options: options, time: clock)
@@ -80,7 +82,7 @@ public enum Simulation {
             default: break
             }
         }
-        guard let consensus, reports.count == bindings.count else { throw SimulationError("not every simulated source answered") }
+        guard let consensus, reports.count == sources ?? bindings.count else { throw SimulationError("not every simulated source answered") }
         return (reports, consensus)
     }
 }
@@ -99,7 +101,7 @@ struct Tally {
     let sources: [String]
     var singles: [String: Double] = [:]
     var mean = 0.0, median = 0.0, plain = 0.0, learned = 0.0, learnedSigned = 0.0
-    var covered = 0, spreadCovered = 0, recordBased = 0, count = 0
+    var covered = 0, spreadCovered = 0, recordBased = 0, learnedWeights = 0, count = 0
     var wild = 0, wildLeftOutEqual = 0, wildLeftOutLearned = 0
 
     init(scenario: String, sources: [String]) {
@@ -130,6 +132,7 @@ struct Tally {
             if let interval = refined.learned {
                 if interval.low <= truth && truth <= interval.high { covered += 1 }
                 if interval.basis == .record { recordBased += 1 }
+                if interval.weighting != .equalTooLittleHistory { learnedWeights += 1 }
             }
             if let interval = base.learned, interval.low <= truth && truth <= interval.high { spreadCovered += 1 }
             count += 1
@@ -150,6 +153,7 @@ struct Tally {
         result.coverage = Double(covered) / n
         result.spreadCoverage = Double(spreadCovered) / n
         result.recordBasedShare = Double(recordBased) / n
+        result.learnedShare = Double(learnedWeights) / n
         result.wildInputs = wild
         result.wildLeftOutEqual = Double(wildLeftOutEqual) / Double(max(1, wild))
         result.wildLeftOutLearned = Double(wildLeftOutLearned) / Double(max(1, wild))

@@ -139,6 +139,12 @@ public struct SimulationOutcome: Sendable {
     public var spreadCoverage = 0.0
     /// Share of judged values whose interval came from the record.
     public var recordBasedShare = 0.0
+    /// Share of judged values merged with learned weights (not the v1 rule for too little history).
+    public var learnedShare = 0.0
+    /// True when the first judged day's consensus said it was learned (the backfill path: the day after `isobar learn`).
+    public var learnedOnFirstDay = false
+    /// The pairs `isobar learn` folded (the backfill path; 0 otherwise).
+    public var backfillPairs = 0
     /// The learned correction of each source at the last evaluation, 0–6 h ahead.
     public var corrections: [String: Double] = [:]
     /// The learned weight of each source at the last evaluation, 0–6 h ahead.

@@ -116,6 +116,15 @@ extension PastWorld {
         #expect(forecast.code == 0, "\(forecast.stderr)")
         let consensus = try #require(try parseLines(forecast).last)
         #expect(try consensus.string("weighting") == "learned")
+        // Each source says where its record came from.
+        let bases = try consensus.member("learned_basis").elements().map { (try $0.string("provider"), try $0.string("basis")) }
+        #expect(bases.map(\.0) == PastWorld.models.map { "open-meteo/\($0)" })
+        #expect(bases.allSatisfy { $0.1 == "backfill" }, "\(bases)")
+        // verify's scores say it too, with the out-of-sample coverage of their lead.
+        let scores = try parseLines(await runCLI(["verify", "Minsk", "--config", config, "--json"], environment: environment))
+        let errors = try scores.filter { try $0.string("field") == "temperature" }
+        #expect(!errors.isEmpty && errors.allSatisfy { (try? $0.string("skill_basis")) == "backfill" })
+        #expect(try errors.contains { try $0.string("lead") == "1-3d" && $0.member("coverage_80").kind == .number })
         // verify says where each source's record came from, and how often the learned interval held the truth by lead.
         let verify = await runCLI(["verify", "Minsk", "--config", config], environment: environment)
         #expect(verify.code == 0, "\(verify.stderr)")
@@ -144,5 +153,27 @@ extension PastWorld {
         #expect(run.code == ExitCode.noneAnswered.rawValue)
         #expect(run.stderr.contains("open-meteo: no past forecasts"))
         #expect(run.stdout.isEmpty)
+    }
+
+    /// The request for past forecasts counts in the source's rate-limit windows, as its weather calls do: a forecast
+    /// (13.7 weighted calls) leaves less than one of a limit of 14 a day, so learning is refused without asking; in a
+    /// fresh cache it is learned.
+    @Test func pastForecastsTakeAPermitFromTheSourcesLimits() async throws {
+        let server = try server()
+        let config = try temporaryConfiguration("""
+        {"providers": [{"id": "open-meteo", "type": "open-meteo", "base_url": "\(server.baseURL)", "previous_runs_url": "\(server.baseURL)",
+           "models": ["ecmwf_ifs025", "gfs_seamless", "icon_seamless"], "rate_limits": [{"limit": 14, "per_s": 86400}]}],
+         "observations": {"type": "metar", "archive_url": "\(server.baseURL)"}}
+        """)
+        let environment = environment()
+        let forecast = await runCLI(["forecast", "Minsk", "--config", config], environment: environment, transport: curl)
+        #expect(forecast.code == 0, "\(forecast.stderr)")
+        let refused = await runCLI(["learn", "Minsk", "--config", config, "--timeout", "2"], environment: environment, transport: curl)
+        #expect(refused.code == ExitCode.noneAnswered.rawValue)
+        #expect(refused.stderr.contains("open-meteo: no past forecasts"), "\(refused.stderr)")
+        #expect(server.requests.filter { $0.query.contains("previous_day") }.isEmpty)
+        let fresh = await runCLI(["learn", "Minsk", "--config", config], environment: self.environment(), transport: curl)
+        #expect(fresh.code == 0, "\(fresh.stderr)")
+        #expect(server.requests.filter { $0.query.contains("previous_day") }.count == 1)
     }
 }

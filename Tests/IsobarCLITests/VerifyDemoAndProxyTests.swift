@@ -74,7 +74,7 @@ import Testing
         #expect(table.stdout.contains("Against METAR reports (UMMS), 3 observation(s):"))
         #expect(table.stdout.contains("Against open-meteo's own current values, a proxy where no station reports (not an observation), 3 of them:"))
         let csv = await runCLI(["verify", "Minsk", "--format", "csv"], environment: environment)
-        #expect(csv.lines.first == "place,basis,provider,field,lead,pairs,weight,mae_c,bias_c,rmse_c,hit_rate,skill_vs_persistence,brier,brier_skill,base_rate")
+        #expect(csv.lines.first == "place,basis,provider,field,lead,pairs,weight,mae_c,bias_c,rmse_c,hit_rate,skill_vs_persistence,brier,brier_skill,base_rate,skill_basis,coverage_80")
         #expect(csv.lines.contains { $0.hasPrefix("\"Minsk, Minsk City, BY\",proxy:open-meteo,open-meteo,temperature,0-6h,3,") })
     }
 

@@ -80,4 +80,20 @@ struct SimulationTests {
         #expect(outcome.learned <= 0.9 * outcome.bestSingle, "learned \(outcome.learned), best \(outcome.bestSingle)")
         #expect(outcome.weights["best"]! < outcome.weights["b"]!, "weights \(outcome.weights)")
     }
+
+    /// Thirty days of three models' past runs and the station's reports served on loopback, learned through `isobar learn`
+    /// over HTTP, and nothing archived before: the first judged day is already learned, at every lead judged.
+    @Test func learningFromPastRunsIsLearnedOnTheFirstDayAndBeatsTheBestModel() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("isobar-backfill-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try await BackfillSimulation.run(settings: SimulationSettings(historyDays: 30, evaluationDays: 6, seed: 7), directory: path)
+        print("simulation \(BackfillSimulation.scenario.name): \(outcome)")
+        #expect(outcome.backfillPairs >= 3 * 7 * 24 * 25, "learn folded \(outcome.backfillPairs) pairs")
+        #expect(outcome.learnedOnFirstDay)
+        #expect(outcome.learnedShare == 1, "learned weights on \(outcome.learnedShare) of the judged values")
+        Self.expectCommon(outcome)
+        #expect(outcome.learned <= 0.85 * outcome.bestSingle, "learned \(outcome.learned), best \(outcome.bestSingle)")
+        #expect(outcome.weights["open-meteo/ecmwf_ifs025"]! > outcome.weights["open-meteo/icon_seamless"]!)
+    }
 }

@@ -52,14 +52,50 @@ struct Backfill {
         var failures: [String] = []
     }
 
+    /// What one backfill learned.
+    struct Learned {
+        /// The place learned for.
+        var place: Place
+        /// The days back asked.
+        var days: Int
+        /// The station whose reports stood for the truth.
+        var station: String
+        /// The reports read.
+        var observations: Int
+        /// The pairs folded and left out.
+        var tally: UserDataStore.BackfillTally
+        /// What was gathered from the sources.
+        var gathered: Gathered
+    }
+
     func run() async throws -> ExitCode {
         let days = invocation.own(LearnOptions.self).days ?? LearnCommand.defaultDays
         let text = invocation.positionals[0]
         guard let found = try context.placeResolver().resolveOffline(text) else {
             throw PlaceError("unknown place '\(text)' (give a name from the gazetteer or coordinates such as 53.9,27.57)")
         }
-        let place = found.place
         let configuration = try context.loadConfiguration(invocation)
+        let timeout = invocation.options.timeoutSeconds ?? EngineOptions().timeoutSeconds
+        guard let learned = try await learn(found.place, configuration: configuration, days: days, timeout: timeout) else { return .noneAnswered }
+        let (place, tally, gathered) = (learned.place, learned.tally, learned.gathered)
+        let lines = JSONLine.text("learned", [
+            ("place", PlaceJSON.object(place)), ("days", .integer(days)), ("station", .string(learned.station)),
+            ("observations", .integer(learned.observations)), ("pairs", .integer(tally.folded)), ("skipped", .integer(tally.skipped)),
+            ("basis", .string("backfill")), ("learned_from", .array(gathered.sources.map(JSONOutput.string))),
+            ("archive_only", .array(gathered.withoutPast.map(JSONOutput.string))),
+        ])
+        var said = "Learned \(tally.folded) past forecast(s) of \(gathered.sources.joined(separator: ", ")) for \(place.name) over \(days) day(s), "
+            + "against \(learned.observations) report(s) of \(learned.station); \(tally.skipped) left out (no report near their hour, or learned before).\n"
+        if !gathered.withoutPast.isEmpty {
+            said += "\(gathered.withoutPast.joined(separator: ", ")) publish no past forecasts and keep learning from the archive.\n"
+        }
+        context.write(TextReport(people: { [said] _ in said }, lines: { lines }), as: invocation.options.format)
+        return gathered.failures.isEmpty ? .success : .partial
+    }
+
+    /// Gathers the past `days` days near `place` from the sources of `configuration` and folds them into the record; nil
+    /// when nothing could be learned (said on standard error, as is every source that failed).
+    func learn(_ place: Place, configuration: Configuration, days: Int, timeout: Double) async throws -> Learned? {
         guard let entry = configuration.observations else {
             throw ConfigurationError("learn pairs past forecasts with station reports: add an observations entry (\"observations\": {\"type\": \"metar\"})")
         }
@@ -68,11 +104,17 @@ struct Backfill {
         }
         guard let directory = context.userDataDirectory() else { throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME") }
         let live = LazyTransport(make: context.makeLiveTransport)
-        let timeout = invocation.options.timeoutSeconds ?? EngineOptions().timeoutSeconds
         let bindings = try await context.registry.bindings(for: configuration, environment: context.environment, time: context.time,
-                                                       deadline: Date().addingTimeInterval(timeout), live: { live })
+                                                           deadline: Date().addingTimeInterval(timeout), live: { live })
         let now = context.time.now()
-        let gathered = await pastForecasts(bindings, place: place, days: days, now: now, timeout: timeout)
+        // Each source's request for its past takes a permit from its call ledger, as its weather calls do.
+        let cache = await context.openStore(invocation, configuration)
+        let diagnostics = context.diagnosticLog(invocation)
+        let time = context.time
+        let gathered = await pastForecasts(bindings, place: place, days: days, now: now, timeout: timeout) { binding in
+            guard let cache else { return binding.transport }
+            return LedgerTransport(base: binding.transport, binding: binding, ledger: cache, time: time, diagnostics: diagnostics, waitSeconds: timeout)
+        }
         let observer = try await context.registry.observer(entry, environment: context.environment, transport: live, dataDirectory: dataDirectory)
         guard let archive = observer as? any ObservationArchive else {
             throw ConfigurationError("the observations source '\(entry.type)' keeps no archive of past reports to learn from")
@@ -80,7 +122,7 @@ struct Backfill {
         guard !gathered.forecasts.isEmpty else {
             for failure in gathered.failures { context.errors.write("isobar: \(failure)\n") }
             context.errors.write("isobar: no configured source gave past forecasts (only open-meteo entries publish them)\n")
-            return .noneAnswered
+            return nil
         }
         let station: String
         let observations: [WeatherSample]
@@ -94,30 +136,19 @@ struct Backfill {
             observations = try archive.archivedObservations(in: response, now: now)
         } catch {
             context.errors.write("isobar: no past reports to learn from: \(error.message)\n")
-            return .noneAnswered
+            return nil
         }
         let store = try await UserDataStore.open(directory: directory)
         let tally = try await store.foldBackfill(gathered.forecasts, observations: observations, source: entry.type, station: station,
                                                  place: place, families: SourceFamilies.of(bindings))
         for failure in gathered.failures { context.errors.write("isobar: \(failure)\n") }
-
-        let lines = JSONLine.text("learned", [
-            ("place", PlaceJSON.object(place)), ("days", .integer(days)), ("station", .string(station)),
-            ("observations", .integer(observations.count)), ("pairs", .integer(tally.folded)), ("skipped", .integer(tally.skipped)),
-            ("basis", .string("backfill")), ("learned_from", .array(gathered.sources.map(JSONOutput.string))),
-            ("archive_only", .array(gathered.withoutPast.map(JSONOutput.string))),
-        ])
-        var said = "Learned \(tally.folded) past forecast(s) of \(gathered.sources.joined(separator: ", ")) for \(place.name) over \(days) day(s), "
-            + "against \(observations.count) report(s) of \(station); \(tally.skipped) left out (no report near their hour, or learned before).\n"
-        if !gathered.withoutPast.isEmpty {
-            said += "\(gathered.withoutPast.joined(separator: ", ")) publish no past forecasts and keep learning from the archive.\n"
-        }
-        context.write(TextReport(people: { [said] _ in said }, lines: { lines }), as: invocation.options.format)
-        return gathered.failures.isEmpty ? .success : .partial
+        return Learned(place: place, days: days, station: station, observations: observations.count, tally: tally, gathered: gathered)
     }
 
-    /// Asks each binding that publishes past forecasts, one request each, through its own transport (its rate limits).
-    func pastForecasts(_ bindings: [ProviderBinding], place: Place, days: Int, now: Date, timeout: Double) async -> Gathered {
+    /// Asks each binding that publishes past forecasts, one request each, over the transport `limited` gives it (its own,
+    /// taking permits from its rate limits).
+    func pastForecasts(_ bindings: [ProviderBinding], place: Place, days: Int, now: Date, timeout: Double,
+                       limited: (ProviderBinding) -> any Transport) async -> Gathered {
         var gathered = Gathered()
         for binding in bindings {
             guard let provider = binding.provider as? any PastForecasting else {
@@ -126,7 +157,7 @@ struct Backfill {
             }
             do {
                 let request = provider.pastForecastRequest(near: place, days: min(days, provider.pastDaysLimit))
-                let response = try await Self.send(request, over: binding.transport, timeout: timeout)
+                let response = try await Self.send(request, over: limited(binding), timeout: timeout)
                 gathered.forecasts += try provider.pastForecasts(in: response, now: now)
                 gathered.sources += provider.sources.map(\.id)
             } catch {

@@ -111,7 +111,7 @@ extension CommandContext {
         let presentation = Presentation(parsed.options, environment: environment)
         if presentation.plain { context.countryName = countryNames()(place.countryCode) }
         var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
-        let setup = await learned(setup, near: place)
+        let setup = await learnOnFirstUse(await learned(setup, near: place), place: place, query: parsed.positionals.last ?? place.name, parsed)
         // The observation is asked only once a forecast came: with nothing fetched there is nothing to verify it against.
         var observation: Task<Bool, Never>?
         let verbose = parsed.options.verbose

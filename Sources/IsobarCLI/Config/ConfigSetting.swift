@@ -39,6 +39,7 @@ struct ConfigSetting: Sendable {
         ConfigSetting(name: "contact", kind: .contact, defaultValue: nil),
         ConfigSetting(name: "weights", kind: .choice(WeightsMode.allCases.map(\.rawValue)), defaultValue: .string(WeightsMode.equal.rawValue)),
         ConfigSetting(name: "bias_correction", kind: .flag, defaultValue: .bool(false)),
+        ConfigSetting(name: "learn_on_first_use", kind: .choice(FirstUseLearning.allCases.map(\.rawValue)), defaultValue: .string(FirstUseLearning.ask.rawValue)),
         ConfigSetting(name: "family_weight", kind: .familyWeight, defaultValue: .string("one")),
         ConfigSetting(name: "archive_days", kind: .integer(0...3_650), defaultValue: .integer(60)),
         ConfigSetting(name: "cache_dir", kind: .text, defaultValue: nil),

@@ -82,6 +82,8 @@ public struct Configuration: Sendable {
     public var weighting: WeightsMode = .equal
     /// `bias_correction`: with learned weights, subtract each source's learned bias before merging.
     public var biasCorrection = false
+    /// `learn_on_first_use`: what learned weights do the first time they meet a place with nothing learned near it.
+    public var learnOnFirstUse: FirstUseLearning = .ask
 
     /// The keys every provider entry may have; its type's factory declares the others (`ProviderFactory.optionKeys`).
     static let providerKeys = [
@@ -92,7 +94,7 @@ public struct Configuration: Sendable {
     /// The top-level keys.
     static let topLevelKeys = ["units", "providers", "cache_dir", "archive_days", "observations", "shared_store", "expected_machines",
                                "shared_store_timeout_ms", "family_weight", "weights",
-                               "bias_correction", "air_providers"]
+                               "bias_correction", "learn_on_first_use", "air_providers"]
 
     /// Parses configuration text, each entry's own options read by its type's factory in `registry`; relative `replay` paths
     /// are taken from `directory`.
@@ -123,6 +125,12 @@ public struct Configuration: Sendable {
                 configuration.weighting = mode
             }
             if let correct = try root.nonNullMember("bias_correction") { configuration.biasCorrection = try correct.bool() }
+            if let text = try root.optionalString("learn_on_first_use") {
+                guard let choice = FirstUseLearning(rawValue: text) else {
+                    throw ConfigurationError("\(file): learn_on_first_use must be \"ask\", \"always\" or \"never\", not '\(text.prefix(40))'")
+                }
+                configuration.learnOnFirstUse = choice
+            }
             configuration.providers = try entries(root.member("providers"), registry: registry, file: file, directory: directory)
             if let air = try root.nonNullMember("air_providers") {
                 configuration.airProviders = try entries(air, registry: registry.air, file: file, directory: directory)

@@ -105,6 +105,8 @@ public struct ConsensusResult: Sendable, Equatable {
     public var mergeWeights: [String: Double] = [:]
     /// How the v2 merge weighted the values, when weights are learned (`"weights": "auto"`); nil for the v1 merge.
     public var weighting: Weighting?
+    /// Where each source's learned skill came from, by source id, when weights are learned; empty for the v1 merge.
+    public var learnedBasis: [String: LearnedBasis] = [:]
     /// The reference time lead times are counted from.
     public var referenceTime: Date
     /// The zone local days and times are in.

@@ -34,6 +34,17 @@ public enum Weighting: String, Sendable, Equatable {
     case equalTooLittleHistory = "equal (too little history)"
 }
 
+/// Where a source's learned skill came from (`learned_basis`): Isobar's own archive, past forecasts (`isobar learn`), or
+/// nowhere yet.
+public enum LearnedBasis: String, Sendable, Equatable {
+    /// Mostly pairs of Isobar's own archived forecasts.
+    case archive
+    /// Mostly past forecasts the source published (`isobar learn`).
+    case backfill
+    /// Nothing learned of it near the place.
+    case none
+}
+
 /// Where an 80 % interval comes from (`interval_basis`).
 public enum IntervalBasis: String, Sendable, Equatable {
     /// The record's quantiles of the consensus's own errors for the field and lead bucket, widened by unusual spread.

@@ -25,6 +25,7 @@ public enum ConsensusV2 {
         }
         for index in result.daily.indices { refine(&result.daily[index], configuration: configuration) }
         result.weighting = learned ? (learning.biasCorrection ? .learnedCorrected : .learned) : .equalTooLittleHistory
+        for id in result.providers { result.learnedBasis[id] = learning.record.bases[id] ?? LearnedBasis.none }
         return result
     }
 

@@ -70,6 +70,9 @@ public struct FieldSkill: Sendable, Equatable {
     /// The factor the record's interval is widened by: how much larger the consensus's error is expected to be now (with
     /// the recent view of the sources that changed) than when the record's quantiles were gathered; 1 when none changed.
     public var widening = 1.0
+    /// The longer lead bucket this skill was borrowed from, while this bucket has learned too little of its own
+    /// (see `SkillRecord.borrowForShortLeads`); nil for a bucket's own skill.
+    public var borrowedFrom: LeadBucket?
 
     /// An empty skill.
     public init() {}
@@ -111,6 +114,8 @@ public struct SkillKey: Sendable, Hashable {
 public struct SkillRecord: Sendable, Equatable {
     /// The skill of each field and lead bucket that has pairs.
     public var fields: [SkillKey: FieldSkill] = [:]
+    /// Where each source's skill came from (`archive` or `backfill`), by source id; a source absent learned nothing.
+    public var bases: [String: LearnedBasis] = [:]
 
     /// An empty record.
     public init() {}

@@ -156,6 +156,10 @@ public struct SkillLedger: Sendable, Equatable {
             record.fields[key] = entry.group.skill(key.quantity, now: time, settings: settings, declared: declared, configuration: configuration)
         }
         record.carryChanges(settings: settings, configuration: configuration)
+        record.borrowForShortLeads()
+        let learned = Set(chosen.values.flatMap { $0.group.sources.keys })
+        let backfilled = backfilledSources(field: Quantity.temperature.rawValue, near: place, now: now)
+        for id in learned { record.bases[id] = backfilled.contains(id) ? .backfill : .archive }
         return record
     }
 

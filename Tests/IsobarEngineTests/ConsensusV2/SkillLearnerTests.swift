@@ -65,11 +65,32 @@ struct SkillLearnerTests {
         #expect(skill.weights["a"]! > 2 * skill.weights["warm"]!)
     }
 
+    /// One day of the first 24 hours: no lead bucket has 24 (decayed) pairs, so none is learned and none has one to
+    /// borrow from.
     @Test func tooLittleHistoryIsNotLearned() throws {
-        let record = LearnerFixture.learn(days: 2, sources: [("a", 0, 1, false), ("b", 0, 2, false)])
+        let (forecasts, observations) = LearnerFixture.pairs(days: 1, sources: [("a", 0, 1, false), ("b", 0, 2, false)])
+        var record = SkillRecord()
+        record.learn(.temperature, forecasts: forecasts.filter { $0.validAt.timeIntervalSince($0.issuedAt) < 86_400 }, observations: observations,
+                     now: LearnerFixture.start.addingTimeInterval(86_400), settings: ConsensusLearning(biasCorrection: true))
         let skill = try #require(record.fields[SkillKey(.temperature, .hours0to6)])
         #expect(!skill.isLearned)
         #expect(skill.quantiles == nil)
+        #expect(record.fields.values.allSatisfy { !$0.isLearned && $0.borrowedFrom == nil })
+    }
+
+    /// Two days: 0–6 h has 12 pairs a source, 6–24 h 36: the short bucket borrows the nearest longer learned one
+    /// (weights, corrections, interval) and says so; with twenty days it has its own.
+    @Test func aShortLeadWithTooLittleHistoryBorrowsTheNearestLongerOne() throws {
+        let record = LearnerFixture.learn(days: 2, sources: [("a", 0, 1, false), ("b", 0, 2, false)])
+        let borrowed = try #require(record.fields[SkillKey(.temperature, .hours0to6)])
+        let donor = try #require(record.fields[SkillKey(.temperature, .hours6to24)])
+        #expect(donor.isLearned && donor.borrowedFrom == nil)
+        #expect(borrowed.isLearned)
+        #expect(borrowed.borrowedFrom == .hours6to24)
+        #expect(borrowed.weights == donor.weights && borrowed.corrections == donor.corrections && borrowed.quantiles == donor.quantiles)
+        #expect(borrowed.weights["a"]! > borrowed.weights["b"]!)
+        let own = try #require(LearnerFixture.learn(days: 20, sources: [("a", 0, 1, false), ("b", 0, 2, false)]).fields[SkillKey(.temperature, .hours0to6)])
+        #expect(own.isLearned && own.borrowedFrom == nil)
     }
 
     @Test func correlatedErrorsMakeAFamilyThatWeighsAsOne() throws {
