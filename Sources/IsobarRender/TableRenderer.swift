@@ -161,7 +161,12 @@ public struct TableRenderer: Renderer, Sendable {
                 + ["\(format(learned.low, dimension))…\(format(learned.high, dimension))", learned.basis.rawValue, ""])
         }
         var text = table.render(width: context.width, bold: style.bold)
-        let allFields = current.map { Array($0.values.values) } ?? []
+        var allFields = current.map { Array($0.values.values) } ?? []
+        // The air sources' rows follow in a table of their own: their sources are others than the weather's.
+        if let air = context.air.map(AirComparison.init) {
+            text += "\n" + air.table(width: context.width, style: style)
+            allFields += air.fields
+        }
         if allFields.contains(where: { !$0.outliers.isEmpty }) { text += "* left out of the consensus and of the Spread as an outlier\n" }
         if allFields.contains(where: { $0.disagreement?.exceedsFloor == true && $0.inputs.count >= 2 }) {
             text += "! the providers disagree by more than usual for this quantity\n"

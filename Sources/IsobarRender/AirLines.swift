@@ -1,14 +1,13 @@
 import FoundationEssentials
 import IsobarCore
-import IsobarRender
 
 /// The `air` JSON line and the CSV rows of `isobar air`, from a gathered report.
-enum AirLines {
+public enum AirLines {
     /// The symbols of the air quantities' units.
-    static var units: JSONOutput { .object(Quantity.air.map { ($0.rawValue, .string(UnitSystem.metric.symbol(for: $0))) }) }
+    public static var units: JSONOutput { .object(Quantity.air.map { ($0.rawValue, .string(UnitSystem.metric.symbol(for: $0))) }) }
 
     /// One index as an object.
-    static func index(_ index: AirIndexValue) -> JSONOutput {
+    public static func index(_ index: AirIndexValue) -> JSONOutput {
         .object([
             ("scale", .string(index.scale.rawValue)), ("scale_name", .string(index.scale.name)), ("revision", .string(index.scale.revision)),
             ("value", .integer(index.value)), ("beyond_scale", .bool(index.isBeyondScale)), ("category", .string(index.category.id)),
@@ -18,24 +17,28 @@ enum AirLines {
     }
 
     /// Every air quantity's value (null when not given).
-    static func values(_ value: (Quantity) -> Double?) -> [(String, JSONOutput)] {
+    public static func values(_ value: (Quantity) -> Double?) -> [(String, JSONOutput)] {
         Quantity.air.map { quantity in (quantity.rawValue, .number(value(quantity).map { ($0 * 1000).rounded() / 1000 })) }
     }
 
     /// One merged instant.
-    static func moment(_ moment: AirReport.Moment, offset: Int) -> JSONOutput {
+    public static func moment(_ moment: AirReport.Moment, offset: Int) -> JSONOutput {
         .object([("time", .string(CivilTime.iso(moment.time, utcOffsetSeconds: offset)))] + values { moment.values[$0]?.value }
             + [("indices", .array(moment.indices.map(index)))])
     }
 
-    /// The whole report as one `air` line.
-    static func line(_ report: AirReport, hours: Int) -> String {
-        let place: JSONOutput = .object([
+    /// The `place` member of an air line.
+    public static func place(_ report: AirReport) -> JSONOutput {
+        .object([
             ("name", .string(report.place.name)), ("admin_area", .string(report.place.adminArea)), ("country_code", .string(report.place.countryCode)),
             ("latitude", .number(report.place.coordinate.latitude)), ("longitude", .number(report.place.coordinate.longitude)),
             ("utc_offset_seconds", .integer(report.utcOffsetSeconds)),
         ])
-        let sources: [JSONOutput] = report.sources.map { source in
+    }
+
+    /// Each source's current values and own index.
+    public static func sources(_ report: AirReport) -> [JSONOutput] {
+        report.sources.map { source in
             let own: JSONOutput = source.current?.providerAirIndex.map { own in
                 .object([("scale", .string(own.scale)), ("value", .number(own.value)), ("category", .string(own.category))])
             } ?? .null
@@ -43,10 +46,14 @@ enum AirLines {
                             ("time", .string(source.current.map { CivilTime.iso($0.time, utcOffsetSeconds: report.utcOffsetSeconds) }))]
                 + values { source.current?[$0] } + [("own_index", own)])
         }
+    }
+
+    /// The whole report as one `air` line.
+    public static func line(_ report: AirReport, hours: Int) -> String {
         let members: [(String, JSONOutput)] = [
-            ("place", place), ("units", units),
+            ("place", place(report)), ("units", units),
             ("current", report.current.map { moment($0, offset: report.utcOffsetSeconds) } ?? .null),
-            ("sources", .array(sources)),
+            ("sources", .array(sources(report))),
             ("failures", .array(report.failures.map { .object([("provider", .string($0.id)), ("message", .string($0.message))]) })),
             ("pollen", .string(report.hasPollen ? "given" : "none")),
             ("hourly", .array(report.hourly.prefix(hours).map { moment($0, offset: report.utcOffsetSeconds) })),
@@ -55,7 +62,7 @@ enum AirLines {
     }
 
     /// The CSV header and one row for now and each hour asked.
-    static func csv(_ report: AirReport, hours: Int) -> String {
+    public static func csv(_ report: AirReport, hours: Int) -> String {
         let scales = AirIndexScale.allCases
         var header = ["place", "time", "kind"] + Quantity.air.map { "\($0.rawValue)_\(UnitSystem.metric.symbol(for: $0))" }
         for scale in scales { header += [scale.rawValue, "\(scale.rawValue)_category", "\(scale.rawValue)_pollutant"] }
