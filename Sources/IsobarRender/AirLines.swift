@@ -48,9 +48,14 @@ public enum AirLines {
         }
     }
 
-    /// The whole report as one `air` line.
-    public static func line(_ report: AirReport, hours: Int) -> String {
-        let members: [(String, JSONOutput)] = [
+    /// The whole report as one `air` line; in a batch, with the input line's number and `id` after its type.
+    public static func line(_ report: AirReport, hours: Int, label: LineLabel? = nil) -> String {
+        var members: [(String, JSONOutput)] = []
+        if let label {
+            members.append(("input_line", .integer(label.inputLine)))
+            if let id = label.id { members.append(("id", .string(id))) }
+        }
+        members += [
             ("place", place(report)), ("units", units),
             ("current", report.current.map { moment($0, offset: report.utcOffsetSeconds) } ?? .null),
             ("sources", .array(sources(report))),
@@ -63,19 +68,31 @@ public enum AirLines {
 
     /// The CSV header and one row for now and each hour asked.
     public static func csv(_ report: AirReport, hours: Int) -> String {
-        let scales = AirIndexScale.allCases
-        var header = ["place", "time", "kind"] + Quantity.air.map { "\($0.rawValue)_\(UnitSystem.metric.symbol(for: $0))" }
-        for scale in scales { header += [scale.rawValue, "\(scale.rawValue)_category", "\(scale.rawValue)_pollutant"] }
-        var text = CSVField.line(header.map { Optional($0) })
+        csvHeader() + csvRows(report, hours: hours)
+    }
+
+    /// The CSV header, between `leading` and `trailing` columns.
+    public static func csvHeader(leading: [String] = [], trailing: [String] = []) -> String {
+        var header = leading + ["place", "time", "kind"] + Quantity.air.map { "\($0.rawValue)_\(UnitSystem.metric.symbol(for: $0))" }
+        for scale in AirIndexScale.allCases { header += [scale.rawValue, "\(scale.rawValue)_category", "\(scale.rawValue)_pollutant"] }
+        return CSVField.line((header + trailing).map { Optional($0) })
+    }
+
+    /// The cells of the header's columns from `place` on.
+    public static var csvColumnCount: Int { 3 + Quantity.air.count + 3 * AirIndexScale.allCases.count }
+
+    /// One row for now and each hour asked, each between the `leading` and `trailing` cells.
+    public static func csvRows(_ report: AirReport, hours: Int, leading: [String?] = [], trailing: [String?] = []) -> String {
         func row(_ moment: AirReport.Moment, kind: String) -> [String?] {
-            var cells: [String?] = [report.place.label, CivilTime.iso(moment.time, utcOffsetSeconds: report.utcOffsetSeconds), kind]
+            var cells: [String?] = leading + [report.place.label, CivilTime.iso(moment.time, utcOffsetSeconds: report.utcOffsetSeconds), kind]
             cells += Quantity.air.map { quantity in moment.values[quantity].map { JSONOutput.format(($0.value * 1000).rounded() / 1000) } }
-            for scale in scales {
+            for scale in AirIndexScale.allCases {
                 let index = moment.index(scale)
                 cells += [index.map { String($0.value) }, index?.category.name, index?.pollutant.rawValue]
             }
-            return cells
+            return cells + trailing
         }
+        var text = ""
         if let current = report.current { text += CSVField.line(row(current, kind: "current")) }
         for moment in report.hourly.prefix(hours) { text += CSVField.line(row(moment, kind: "hour")) }
         return text

@@ -43,23 +43,37 @@ struct AirCommand: IsobarCommand {
     static func gather(_ place: Place, _ setup: WeatherSetup, _ context: CommandContext) async
         -> (report: AirReport, outcomes: [ProviderOutcome]) {
         var outcomes: [ProviderOutcome] = []
+        var events: [EngineEvent<ConsensusResult>] = []
+        for await event in context.engine(setup).run(WeatherRequest(place: place, kinds: kinds)) {
+            if let outcome = event.outcome { outcomes.append(outcome) }
+            events.append(event)
+        }
+        return (report(place, events, sources: sources(setup), now: context.time.now()), outcomes)
+    }
+
+    /// The air sources' ids and names, in configuration order.
+    static func sources(_ setup: WeatherSetup) -> [(id: String, name: String)] {
+        setup.bindings.map { ($0.provider.id, $0.provider.displayName) }
+    }
+
+    /// The report of one place's events: the answers of `sources` in their order, their failures and the merge; hours count
+    /// from the newest answer (a recording's time), else `now`.
+    static func report(_ place: Place, _ events: [EngineEvent<ConsensusResult>], sources: [(id: String, name: String)], now: Date) -> AirReport {
         var reports: [WeatherReport] = []
         var failures: [(id: String, message: String)] = []
         var merged: ConsensusResult?
-        for await event in context.engine(setup).run(WeatherRequest(place: place, kinds: kinds)) {
-            if let outcome = event.outcome { outcomes.append(outcome) }
+        for event in events {
             switch event {
             case .result(_, let result): reports.append(result.report)
             case .failure(_, let id, let error): failures.append((id, error.message))
             case .consensus(_, let consensus): merged = consensus
             }
         }
-        let names = Dictionary(setup.bindings.map { ($0.provider.id, $0.provider.displayName) }, uniquingKeysWith: { first, _ in first })
-        let order = Dictionary(setup.bindings.enumerated().map { ($1.provider.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let order = Dictionary(sources.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         reports.sort { (order[$0.providerID] ?? 0) < (order[$1.providerID] ?? 0) }
-        let report = AirReport(place: place, consensus: merged, reports: reports, names: names, failures: failures,
-                               now: reports.map(\.fetchedAt).max() ?? context.time.now())
-        return (report, outcomes)
+        return AirReport(place: place, consensus: merged, reports: reports, names: names, failures: failures,
+                         now: reports.map(\.fetchedAt).max() ?? now)
     }
 }
 
