@@ -35,6 +35,9 @@ public struct TableRenderer: Renderer, Sendable {
                 text += forecastTables(ordered, consensus, days: 5, hours: 12)
             }
             text += Self.weightingNote(consensus.weighting)
+        } else if context.view == .compare, let air = context.air.map(AirComparison.init) {
+            // No weather to compare, but the air sources answered.
+            text += air.table(width: context.width, style: style)
         }
         for failure in events.failures(in: context) {
             let name = context.failureName(of: failure.id)
