@@ -136,4 +136,26 @@ import Testing
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "isobar: invalid value 'smoke' for --kind: expected current, hourly, daily, air\n")
     }
+
+    @Test("air --chart draws the merged PM2.5 over the hours with each hour's US AQI category level under it; ASCII in a C locale")
+    func chart() async throws {
+        let origin = try AirOrigin()
+        let run = await runCLI(["air", "Minsk", "--chart", "--config", try origin.configuration()],
+                               environment: ["TEST_OWM_KEY": sentinelKey, "LANG": "C", "COLUMNS": "80"], transport: curl)
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Next 3 hours in UTC+03:00: PM2.5 ug/m3 (* merged, : range of the sources)"))
+        let row = try #require(run.lines.first { $0.hasPrefix("  AQI |") }).dropFirst("  AQI |".count)
+        // 8 µg/m³ is Good (1), 35 Moderate (2), 55 Unhealthy for Sensitive Groups (3), in the hours' order.
+        #expect(String(row.reduce(into: "") { text, digit in if text.last != digit { text.append(digit) } }) == "123")
+        #expect(run.stdout.unicodeScalars.allSatisfy { $0.isASCII })
+    }
+
+    @Test("air --chart is for tables: with --plain or JSON lines it is a usage error, exit 64")
+    func chartIsForTables() async throws {
+        for extra in [["--plain"], ["--format", "jsonl"]] {
+            let run = await runCLI(["air", "Minsk", "--demo", "--chart"] + extra)
+            #expect(run.code == 64, "\(extra)")
+            #expect(run.stdout.isEmpty && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        }
+    }
 }
