@@ -38,6 +38,8 @@ public struct AirReport: Sendable {
         public var worst: [(index: AirIndexValue, time: Date)]
         /// The highest count of each pollen given that day.
         public var pollen: [Quantity: Double]
+        /// The day's US AQI on the EPA's averaging periods (see `USAirQualityDailyIndex`); nil without enough hours.
+        public var usAQI: AirIndexValue?
     }
 
     /// The place.
@@ -99,13 +101,16 @@ public struct AirReport: Sendable {
     /// Local days of the hours, at most `limit`, each with its worst hour on each scale and its highest pollen counts.
     public func days(limit: Int) -> [Day] {
         var days: [Day] = []
-        for moment in hourly {
+        var ranges: [Range<Int>] = []
+        for (position, moment) in hourly.enumerated() {
             // Hours end at their time: the hour ending at midnight belongs to the day before.
             let date = LocalDate(moment.time.addingTimeInterval(-1), utcOffsetSeconds: utcOffsetSeconds)
             if days.last?.date != date {
                 guard days.count < limit else { break }
                 days.append(Day(date: date, worst: [], pollen: [:]))
+                ranges.append(position..<position)
             }
+            ranges[ranges.count - 1] = ranges[ranges.count - 1].lowerBound..<(position + 1)
             var day = days.removeLast()
             for index in moment.indices {
                 if let position = day.worst.firstIndex(where: { $0.index.scale == index.scale }) {
@@ -120,6 +125,8 @@ public struct AirReport: Sendable {
             }
             days.append(day)
         }
+        let hours = hourly.map { moment in { (quantity: Quantity) in moment.values[quantity]?.value } }
+        for index in days.indices { days[index].usAQI = USAirQualityDailyIndex.index(hours, day: ranges[index]) }
         return days
     }
 }

@@ -124,7 +124,7 @@ public struct AirText {
 
     /// The days: the worst hour on each scale, and the highest pollen count.
     public func daysTable() -> String {
-        var table = TextTable(header: ["Day", "Worst US AQI", "At", "Worst EAQI", "Pollen max"])
+        var table = TextTable(header: ["Day", "Day US AQI", "Worst hour US AQI", "At", "Worst EAQI", "Pollen max"])
         for day in report.days(limit: days) {
             let us = day.worst.first { $0.index.scale == .usAQI }
             let europe = day.worst.first { $0.index.scale == .europeanAQI }
@@ -133,10 +133,19 @@ public struct AirText {
             let at: String = us.map { clock($0.time) } ?? ""
             let europeText: String = europe.map { "\($0.index.value) \($0.index.category.name)" } ?? "–"
             let pollenText: String = pollen ?? (report.hasPollen ? "0" : "no data")
-            table.rows.append([PlainWords.weekday(day.date), usText, at, europeText, pollenText])
+            let dayText: String = day.usAQI.map(Self.index) ?? "too few hours"
+            table.rows.append([PlainWords.weekday(day.date), dayText, usText, at, europeText, pollenText])
         }
-        table.leftAligned.formUnion([1, 3])
-        return table.render(width: width)
+        table.leftAligned.formUnion([1, 2, 4])
+        // Narrow terminals lose the driving pollutants first: `92 Moderate (PM2.5)` becomes `92 Moderate`.
+        table.narrowing = [.headers([2: "Worst hour"]), .cells([1, 2], loses: "driving pollutants") { cell in
+            cell.firstIndex(of: "(").map { String(cell[..<$0]).trimmingTrailingSpaces() } ?? cell
+        }]
+        var text = table.render(width: width)
+        text += TextWrap.fit("Day US AQI: on the EPA's averages (PM2.5 and PM10 over 24 hours, O3 and CO over the highest 8 hours, "
+            + "NO2 and SO2 the highest hour); worst hour: each hour's values on the same breakpoints; \"too few hours\": less than the "
+            + "averages need.\n", width: width)
+        return text
     }
 
     /// Sentences for `--plain`: the indices with their words and advice, each source's values, pollen.
@@ -168,7 +177,9 @@ public struct AirText {
         }
         for day in report.days(limit: days) {
             let worst = day.worst.map { "\($0.index.scale.name) \($0.index.value), \($0.index.category.name), at \(clock($0.time))" }
-            lines.append("\(PlainWords.day(day.date)): worst \(PlainWords.list(worst)).")
+            let daily = day.usAQI.map { "\(AirIndexScale.usAQI.name) of the day on the EPA's averages \($0.value), \($0.category.name), "
+                + "driven by \($0.pollutant.spec.label)" } ?? "too few hours for the \(AirIndexScale.usAQI.name) of the day"
+            lines.append("\(PlainWords.day(day.date)): \(daily); worst hour \(PlainWords.list(worst)).")
         }
         for failure in report.failures { lines.append("\(failure.id): \(failure.message)") }
         return lines.joined(separator: "\n") + "\n"
