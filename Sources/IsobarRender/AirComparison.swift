@@ -19,6 +19,14 @@ public struct AirComparison: Sendable {
         }
     }
 
+    /// `Open-Meteo Air and OpenWeatherMap Air recorded 2026-11-28 09:00 UTC`, or nil when every air source answered live.
+    var replays: String? {
+        ReplayNotice.clauses(report.sources.compactMap { source in
+            guard case .replay(let recordedAt) = source.source else { return nil }
+            return (source.name, recordedAt)
+        })
+    }
+
     /// The merged fields now (for the outlier and disagreement legends).
     var fields: [MergedField] { report.current.map { Array($0.values.values) } ?? [] }
 
@@ -65,6 +73,7 @@ public struct AirComparison: Sendable {
             text += "Own index: \(source.name)'s, on its \(own.scale) scale; shown as given, never merged.\n"
         }
         for failure in report.failures { text += style.red("\(failure.id): \(failure.message)") + "\n" }
+        if let replays { text += style.yellow("Air sources replayed, not live: \(replays)") + "\n" }
         return text
     }
 
@@ -115,6 +124,7 @@ public struct AirComparison: Sendable {
                 + "on its \(own.scale) scale; not merged.")
         }
         for failure in report.failures { lines.append("\(failure.id) did not answer: \(failure.message).") }
+        if let replays { lines.append("Air sources replayed, not live: \(replays).") }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -15,6 +15,8 @@ public struct AirReport: Sendable {
         public var current: WeatherSample?
         /// How old its answer is, when it came from the cache.
         public var freshness: Freshness
+        /// Live, or replayed from a recording.
+        public var source: DataSource = .live
     }
 
     /// Merged values at one instant with their indices.
@@ -61,7 +63,9 @@ public struct AirReport: Sendable {
         self.place = place
         // The sources' offset at the time of their answer (a recording's season), else the place's now.
         utcOffsetSeconds = reports.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0
-        sources = reports.map { Source(id: $0.providerID, name: names[$0.providerID] ?? $0.providerID, current: $0.current, freshness: $0.freshness) }
+        sources = reports.map {
+            Source(id: $0.providerID, name: names[$0.providerID] ?? $0.providerID, current: $0.current, freshness: $0.freshness, source: $0.source)
+        }
         self.failures = failures
         current = consensus?.current.map(Self.moment)
         hourly = (consensus?.hourly ?? []).filter { $0.time > now.addingTimeInterval(-3600) }.map(Self.moment).filter { !$0.values.isEmpty }
