@@ -90,8 +90,11 @@ public struct JSONLinesRenderer: Renderer, Sendable {
         return json.bytes
     }
 
-    /// Nothing is buffered.
-    public mutating func finish() { output.flush() }
+    /// Writes the air sources' comparison (`compare` with air sources) and flushes; nothing else is buffered.
+    public mutating func finish() {
+        if let air = context.air, context.view == .compare { output.write(AirComparison(air).line()) }
+        output.flush()
+    }
 
     /// `{"schema":1,"type":…`, the label, the place and the provider: the members every line of an event starts with.
     private mutating func beginLine(_ type: String, _ request: EngineRequest, _ label: LineLabel?, provider: String?) {

@@ -27,7 +27,7 @@ public struct PlainRenderer: Renderer, Sendable {
             let window = ForecastWindow(reports: ordered, now: context.now, days: context.view.sections.days)
             switch context.view {
             case .now: text += sentences.now() + (Glance.sentences(GlanceInput(consensus: consensus, window: window)) ?? "")
-            case .compare: text += sentences.compare()
+            case .compare: text += sentences.compare() + (context.air.map { AirComparison($0).sentences() } ?? "")
             case .forecast(let days, let hourly): text += sentences.forecast(window: window, days: days, hourly: hourly)
             case .detail:
                 text += sentences.now() + (Glance.sentences(GlanceInput(consensus: consensus, window: window)) ?? "")

@@ -72,6 +72,9 @@ public struct RenderContext: Sendable {
     public var isDemo = false
     /// The places the demo has recordings of, named when it is asked about another (empty outside the demo).
     public var demoPlaces: [String] = []
+    /// What the air sources said and their merge, shown after the weather by `compare`; nil when no air source is configured
+    /// or none answered.
+    public var air: AirReport?
 
     /// Creates a `RenderContext` from its parts.
     public init(view: View, place: Place, units: UnitSystem, providers: [(id: String, name: String)], attributions: [String: String] = [:],

@@ -35,6 +35,9 @@ public struct TableRenderer: Renderer, Sendable {
                 text += forecastTables(ordered, consensus, days: 5, hours: 12)
             }
             text += Self.weightingNote(consensus.weighting)
+        } else if context.view == .compare, let air = context.air.map(AirComparison.init) {
+            // No weather to compare, but the air sources answered.
+            text += air.table(width: context.width, style: style)
         }
         for failure in events.failures(in: context) {
             let name = context.failureName(of: failure.id)
@@ -161,7 +164,12 @@ public struct TableRenderer: Renderer, Sendable {
         // Providers' and the consensus' values are never cut: with many sources the table is split into parts instead.
         table.uncut = Set(1...names.count + 1)
         var text = table.render(width: context.width, bold: style.bold)
-        let allFields = current.map { Array($0.values.values) } ?? []
+        var allFields = current.map { Array($0.values.values) } ?? []
+        // The air sources' rows follow in a table of their own: their sources are others than the weather's.
+        if let air = context.air.map(AirComparison.init) {
+            text += "\n" + air.table(width: context.width, style: style)
+            allFields += air.fields
+        }
         if allFields.contains(where: { !$0.outliers.isEmpty }) { text += "* left out of the consensus and of the Spread as an outlier\n" }
         if allFields.contains(where: { $0.disagreement?.exceedsFloor == true && $0.inputs.count >= 2 }) {
             text += "! the providers disagree by more than usual for this quantity\n"

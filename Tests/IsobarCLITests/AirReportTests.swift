@@ -1,5 +1,6 @@
 import Foundation
 @testable import IsobarCLI
+import IsobarRender
 import IsobarConsensus
 import IsobarCore
 import Testing

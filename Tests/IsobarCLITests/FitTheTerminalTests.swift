@@ -109,12 +109,15 @@ import Testing
         let presentation = Presentation(parsed.options, environment: environment)
         let kinds = presentation.kinds(for: view, format: .table)
         for await event in cli.context.engine(setup).run(WeatherRequest(place: resolution.place, kinds: kinds)) { events.append(event) }
+        // `compare` shows the air sources after the weather, when they answered.
+        let air = view == .compare ? await cli.context.airReport(resolution.place, setup, parsed).flatMap { $0.sources.isEmpty ? nil : $0 } : nil
         var drawings: [(width: Int, text: String)] = []
         for width in widths {
-            let context = RenderContext(view: view, place: resolution.place, units: setup.units,
+            var context = RenderContext(view: view, place: resolution.place, units: setup.units,
                                         providers: RenderContext.names(of: setup.bindings.map(\.provider)).sources,
                                         attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false,
                                         now: Date(), query: parsed.positionals[0], runnersUp: resolution.runnersUp, width: width)
+            context.air = air
             let sink = BufferedSink()
             var renderer = presentation.renderer(.table, context: context, output: sink)
             for event in events { renderer.handle(event) }

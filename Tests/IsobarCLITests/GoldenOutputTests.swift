@@ -83,8 +83,17 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-air-plain.txt", arguments: ["air", "Minsk", "--demo", "--plain"]),
         GoldenCase(file: "demo-air-jsonl.jsonl", arguments: ["air", "Minsk", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-air-smoke-days-table-80.txt", arguments: ["air", "New York", "--demo", "--days", "2"], columns: 80),
+        // The day's US AQI on the EPA's averages beside the worst hour, with the driving pollutants where there is room.
+        GoldenCase(file: "demo-air-smoke-days-table-120.txt", arguments: ["air", "New York", "--demo", "--days", "2"], columns: 120),
+        GoldenCase(file: "demo-air-smoke-days-plain.txt", arguments: ["air", "New York", "--demo", "--days", "2", "--plain"]),
         GoldenCase(file: "demo-air-smoke-csv.csv", arguments: ["air", "New York", "--demo", "--hourly", "--format", "csv"]),
         GoldenCase(file: "demo-air-pollen-plain.txt", arguments: ["air", "London", "--demo", "--plain"]),
+    ] + [60, 80, 120].map { (columns: Int) in
+        // The smoky afternoon's PM2.5 as a chart, in Unicode and in ASCII.
+        GoldenCase(file: "demo-air-smoke-chart-\(columns).txt", arguments: ["air", "New York", "--demo", "--chart"], columns: columns,
+                   environment: ["LANG": "C.UTF-8"])
+    } + [
+        GoldenCase(file: "demo-air-smoke-chart-ascii-80.txt", arguments: ["air", "New York", "--demo", "--chart", "--ascii"], columns: 80),
     ]
 
     static let all = [

@@ -46,9 +46,12 @@ private func validate(_ lines: [String]) async throws -> [(line: Int, path: Stri
 
     @Test(needsValidator)
     func batchLinesHaveTheirShapes() async throws {
-        let consensus = try #require(try LineCorpus.goldenRuns().first { $0.command.contains("compare") }?.lines.last)
+        let consensus = try #require(try LineCorpus.goldenRuns().first { $0.command.contains("compare") }?.lines.last { $0.contains(#""type":"consensus""#) })
         let tagged = consensus.replacingOccurrences(of: #""type":"consensus","#, with: #""type":"consensus","input_line":2,"id":"depot-7","#)
-        #expect(try await validate(LineCorpus.batchLines + [tagged]).isEmpty)
+        // `batch --kind air`: the air line with the input line and id.
+        let air = try #require(try LineCorpus.goldenRuns().first { $0.command.contains("isobar air") }?.lines.first)
+        let taggedAir = air.replacingOccurrences(of: #""type":"air","#, with: #""type":"air","input_line":2,"id":"depot-7","#)
+        #expect(try await validate(LineCorpus.batchLines + [tagged, taggedAir]).isEmpty)
 
         let bad = [
             LineCorpus.batchLines[0].replacingOccurrences(of: "unknown_place", with: "no_such_code"),
@@ -64,7 +67,7 @@ private func validate(_ lines: [String]) async throws -> [(line: Int, path: Stri
     func theValidatorRejectsWhatBreaksTheContract() async throws {
         let lines = try #require(try LineCorpus.goldenRuns().first { $0.command.contains("compare") }?.lines)
         let result = try #require(lines.first { $0.contains(#""provider":"open-meteo/ecmwf_ifs025""#) })
-        let consensus = try #require(lines.last)
+        let consensus = try #require(lines.last { $0.contains(#""type":"consensus""#) })
         let cases: [(String, String)] = [
             ("a missing required field", result.replacingOccurrences(of: #""provider":"open-meteo/ecmwf_ifs025","#, with: "")),
             ("a missing nested field", consensus.replacingOccurrences(of: #""spread":4.5,"#, with: "")),

@@ -50,7 +50,7 @@ struct LearnedWeightsOutputTests {
         let data = temporaryDirectory("demo-learning")
         let run = await runCLI(["compare", "Minsk", "--demo", "--format", "jsonl", "--weights", "auto"], environment: ["XDG_DATA_HOME": data])
         #expect(run.code == 0, "\(run.stderr)")
-        let consensus = try #require(try parseLines(run).last)
+        let consensus = try #require(try parseLines(run).last { try $0.string("type") == "consensus" })
         #expect(try consensus.string("weighting") == "learned")
         let temperature = try consensus.member("current").member("merged").member("temperature")
         #expect(try temperature.member("inputs").elements().allSatisfy { try $0.double("learned_weight") > 0 })
@@ -62,7 +62,7 @@ struct LearnedWeightsOutputTests {
         let demo = Self.demoConfiguration
         let run = await runCLI(["compare", "Minsk", "--format", "jsonl", "--weights", "auto"] + demo)
         #expect(run.code == 0, "\(run.stderr)")
-        let consensus = try #require(try parseLines(run).last)
+        let consensus = try #require(try parseLines(run).last { try $0.string("type") == "consensus" })
         #expect(try consensus.string("weighting") == "equal (too little history)")
         let temperature = try consensus.member("current").member("merged").member("temperature")
         #expect(try temperature.string("interval_basis") == "spread")
@@ -72,7 +72,7 @@ struct LearnedWeightsOutputTests {
         #expect(try temperature.member("inputs").elements().allSatisfy { try $0.double("correction") == 0 })
         // The same values as the configured weights give.
         let plain = await runCLI(["compare", "Minsk", "--format", "jsonl"] + demo)
-        #expect(try #require(try parseLines(plain).last).member("current").double("temperature") == value)
+        #expect(try #require(try parseLines(plain).last { try $0.string("type") == "consensus" }).member("current").double("temperature") == value)
         // A day's amounts get the spread-based interval too; sun times and the dominant direction do not.
         let forecast = await runCLI(["forecast", "Minsk", "--days", "2", "--format", "jsonl", "--weights", "auto"] + demo)
         #expect(forecast.code == 0, "\(forecast.stderr)")
@@ -132,7 +132,7 @@ struct LearnedWeightsArchiveTests {
         let run = await runCLI(["compare", "Minsk", "--format", "jsonl", "--weights", "auto", "--bias-correction"] + demo,
                                environment: ["XDG_DATA_HOME": home])
         #expect(run.code == 0, "\(run.stderr)")
-        let consensus = try #require(try parseLines(run).last)
+        let consensus = try #require(try parseLines(run).last { try $0.string("type") == "consensus" })
         #expect(try consensus.string("weighting") == "learned (bias-corrected)")
         let temperature = try consensus.member("current").member("merged").member("temperature")
         #expect(try temperature.string("interval_basis") == "record")

@@ -9,14 +9,21 @@ public enum BatchKind: String, Sendable, CaseIterable {
     case hourly
     /// Days, `--days` of them (the lines of `forecast`).
     case daily
+    /// Air quality and pollen from the air sources (the `air` line of `isobar air`).
+    case air
 
-    /// The view whose lines a place gets.
+    /// The view whose lines a place gets (air: none of the weather's; its `air` line is its own).
     func view(days: Int) -> View {
         switch self {
-        case .current: .compare
+        case .current, .air: .compare
         case .hourly: .forecast(days: days, hourly: true)
         case .daily: .forecast(days: days, hourly: false)
         }
+    }
+
+    /// What each place's sources are asked for.
+    func kinds(days: Int) -> Set<DataKind> {
+        self == .air ? AirCommand.kinds : view(days: days).kinds
     }
 }
 

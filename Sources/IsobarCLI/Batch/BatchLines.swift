@@ -17,6 +17,16 @@ enum BatchLines {
         return JSONOutput.object(members).serialized() + "\n"
     }
 
+    /// The header of an air batch's CSV: the input line and id, the columns of `isobar air --format csv`, and the error.
+    static var airCSVHeader: String { AirLines.csvHeader(leading: ["input_line", "id"], trailing: ["error"]) }
+
+    /// A bad line in an air batch's CSV: its number and id, kind `input_error`, the error's code last.
+    static func airInputErrorRow(line: InputLine, _ error: BatchLineError) -> String {
+        var cells: [String?] = [String(line.number), error.id, nil, nil, "input_error"]
+        cells += [String?](repeating: nil, count: AirLines.csvColumnCount - 3)
+        return CSVField.line(cells + [error.code.rawValue])
+    }
+
     /// The summary in words, for CSV output (which has no room for it): `1000 places: 990 ok, …; 12.3 s`.
     static func summarySentence(_ counts: BatchCounts, requests: Int, wallSeconds: Double, interrupted: Bool) -> String {
         "\(interrupted ? "interrupted after " : "")\(counts.places) places: \(counts.ok) ok, \(counts.partial) partial, \(counts.failed) failed; "

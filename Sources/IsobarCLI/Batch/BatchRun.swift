@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarHTTP
@@ -35,7 +36,8 @@ struct BatchCommand: IsobarCommand {
             return .noInput
         }
         defer { lines.stop() }
-        var setup = try await context.weatherSetup(invocation)
+        let air = options.kind == .air
+        var setup = try await context.weatherSetup(invocation, air: air)
         setup.options.timeoutSeconds = options.deadlineSeconds ?? EngineOptions.noDeadlineSeconds
         setup.options.waitsForRateLimits = true
         setup.options.maxConcurrentCallsPerProvider = min(options.jobs, EngineOptions().maxConcurrentCallsPerProvider)
@@ -45,9 +47,10 @@ struct BatchCommand: IsobarCommand {
         // Resuming asks the same kinds again: answers a provider gives beyond them are not worth encoding.
         setup.options.cachesOnlyAskedKinds = true
         // Learned weights over every place in the archive: one record for the whole run.
-        setup = await context.learned(setup, near: nil)
-        // Live answers go to the forecast archive through one writer, a transaction at a time, off the consumer's path.
-        let archive = batchArchive(setup)
+        if !air { setup = await context.learned(setup, near: nil) }
+        // Live answers go to the forecast archive through one writer, a transaction at a time, off the consumer's path (the
+        // weather's only: the archive scores forecasts).
+        let archive = air ? nil : batchArchive(setup)
         let view = options.kind.view(days: options.days)
         let started = context.time.now()
         let book = BatchBook(order: options.order, window: 4 * options.jobs + 32, providers: setup.bindings.count, output: context.output)
@@ -56,14 +59,17 @@ struct BatchCommand: IsobarCommand {
                                  time: context.time, missingData: DataDirectory.notFoundMessage(environment: context.environment),
                                  warn: { errors.write("isobar: warning: \($0)\n") })
         let csv = RendererFactory.batchRows(options.format, view: view, units: setup.units, now: started, leadingColumns: ["input_line", "id"])
-        let feed = BatchFeed(lines: lines, book: book, places: places, kinds: view.kinds, inputErrorText: { line, error in
-            csv.map { $0.inputErrorLine(leading: [String(line.number), error.id], code: error.code.rawValue) }
+        // An air batch writes the lines of `isobar air`, with hours for `--days` when given.
+        let airHours = air && options.daysGiven ? options.days * 24 : 0
+        let feed = BatchFeed(lines: lines, book: book, places: places, kinds: options.kind.kinds(days: options.days), inputErrorText: { line, error in
+            if air, csv != nil { return BatchLines.airInputErrorRow(line: line, error) }
+            return csv.map { $0.inputErrorLine(leading: [String(line.number), error.id], code: error.code.rawValue) }
                 ?? BatchLines.inputError(line: line, error)
         })
         let rendering = RenderContext(view: view, place: Self.noPlace, units: setup.units,
                                       providers: setup.bindings.map { ($0.provider.id, $0.provider.displayName) },
                                       attributions: RenderContext.attributions(of: setup.bindings.map(\.provider)), color: false, now: started)
-        if let csv { context.output.write(csv.header) }
+        if let csv { context.output.write(air ? BatchLines.airCSVHeader : csv.header) }
         let interrupt = InterruptSignal()
         defer { interrupt.restore() }
 
@@ -79,11 +85,18 @@ struct BatchCommand: IsobarCommand {
         let alerts = csv == nil && !setup.alertBindings.isEmpty
             ? AlertsGathering(bindings: setup.alertBindings, time: context.time, timeoutSeconds: EngineOptions().timeoutSeconds,
                               cache: setup.store) : nil
+        let airSources = AirCommand.sources(setup)
+        let time = context.time
         let consumer = Task {
             var renderer = JSONLinesRenderer(context: rendering, output: output)
             var rows = csv
             var alertLines = AlertLines(query: "")
             for await events in placesEvents {
+                if air {
+                    Self.recordAir(events, book: book, sources: airSources, hours: airHours, csv: rows != nil, now: time.now())
+                    if output.isClosed { return }
+                    continue
+                }
                 var warnings: [UInt8] = []
                 if let alerts, let first = events.first {
                     warnings = alertLines.lines(await alerts.report(for: first.request.place), label: book.label(of: first.request.id), failures: false)
@@ -138,6 +151,23 @@ struct BatchCommand: IsobarCommand {
         }
         if ending.interrupted { return .interrupted }
         return Self.batchExitCode(counts, cutShort: ending.pastDeadline)
+    }
+
+    /// Books one place's air events: nothing for the sources' answers, and with the merge the place's `air` line (or CSV rows).
+    private static func recordAir(_ events: [EngineEvent<ConsensusResult>], book: BatchBook, sources: [(id: String, name: String)], hours: Int,
+                                  csv: Bool, now: Date) {
+        guard let first = events.first else { return }
+        let label = book.label(of: first.request.id)
+        for event in events {
+            guard case .consensus = event else {
+                book.record(event, line: [])
+                continue
+            }
+            let report = AirCommand.report(event.request.place, events, sources: sources, now: now)
+            let text = csv ? AirLines.csvRows(report, hours: hours, leading: [label.map { String($0.inputLine) }, label?.id], trailing: [nil])
+                : AirLines.line(report, hours: hours, label: label)
+            book.record(event, line: Array(text.utf8))
+        }
     }
 
     /// Commits the writes `store` has queued, waiting at most `seconds` (the commit goes on in the background after that).

@@ -90,8 +90,8 @@ enum Commands {
         name: "batch", summary: "Many places from a file or stdin, one per line, answered as JSON lines as they complete",
         arguments: [], optionalArguments: ["FILE"],
         options: [
-            .value("kind", "KIND", "current (the default), hourly or daily", choices: BatchKind.allCases.map(\.rawValue)),
-            .value("days", "N", "hourly and daily: days to give, 1 to 16 (default 7)"),
+            .value("kind", "KIND", "current (the default), hourly, daily, or air (the air sources' air line)", choices: BatchKind.allCases.map(\.rawValue)),
+            .value("days", "N", "hourly and daily: days to give, 1 to 16 (default 7); air: the hours of that many days"),
             .value("jobs", "N", "calls in flight to each provider at once, 1 to 256 (default 8), over up to 2 × N places; each provider also keeps to its own limit"),
             .value("order", "ORDER", "completion (as each place completes, the default) or input (input order, through a bounded buffer)",
                    choices: BatchOrder.allCases.map(\.rawValue)),

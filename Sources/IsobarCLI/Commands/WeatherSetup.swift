@@ -110,7 +110,6 @@ extension CommandContext {
         if setup.demo { context.demoPlaces = demoPlaceNames() }
         let presentation = Presentation(parsed.options, environment: environment)
         if presentation.plain { context.countryName = countryNames()(place.countryCode) }
-        var renderer = presentation.renderer(parsed.options.format, context: context, output: output)
         let setup = await learnOnFirstUse(await learned(setup, near: place), place: place, query: parsed.positionals.last ?? place.name, parsed)
         // The observation is asked only once a forecast came: with nothing fetched there is nothing to verify it against.
         var observation: Task<Bool, Never>?
@@ -118,11 +117,21 @@ extension CommandContext {
         var outcomes: [ProviderOutcome] = []
         var reports: [WeatherReport] = []
         var merged: ConsensusResult?
-        // The air line of `now` and the home view, asked alongside the weather when air sources are configured.
+        // The air line of `now` and the home view, and the air rows of `compare`, asked alongside the weather when air
+        // sources are configured.
         let showsAir = (view == .now || view == .detail) && parsed.options.format.isForPeople
-        let air: Task<AirReport?, Never>? = showsAir ? Task(executorPreference: taskExecutor) { [self, setup] in
+        let air: Task<AirReport?, Never>? = showsAir || view == .compare ? Task(executorPreference: taskExecutor) { [self, setup] in
             await airReport(place, setup, parsed)
         } : nil
+        // The renderer is made at the first event: `compare` waits for the air sources then (their rows add CSV columns).
+        var made: (any Renderer)?
+        func renderer() async -> any Renderer {
+            if let made { return made }
+            if view == .compare, let report = await air?.value, !report.sources.isEmpty { context.air = report }
+            let renderer = presentation.renderer(parsed.options.format, context: context, output: output)
+            made = renderer
+            return renderer
+        }
         let waiting = WaitingNotice(sink: errors)
         let live = setup.bindings.filter { $0.policy != nil }.count
         if live > 0 { waiting.start("asking \(live) provider\(live == 1 ? "" : "s")…", time: time) }
@@ -152,10 +161,13 @@ extension CommandContext {
                 }
             }
             if case .consensus(_, let consensus) = event { merged = consensus }
+            var renderer = await renderer()
             renderer.handle(event)
+            made = renderer
         }
+        var renderer = await renderer()
         renderer.finish()
-        if let report = await air?.value, let line = AirGlance.line(report, plain: presentation.plain) {
+        if showsAir, let report = await air?.value, let line = AirGlance.line(report, plain: presentation.plain) {
             output.write(presentation.plain ? line : TextWrap.fit(line, width: width))
         }
         await setup.shared?.finish()

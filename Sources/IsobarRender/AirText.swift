@@ -1,33 +1,40 @@
 import FoundationEssentials
 import IsobarCore
-import IsobarRender
 
 /// The table and the sentences of `isobar air`, from a gathered report.
-struct AirText {
+public struct AirText {
     /// The report.
-    let report: AirReport
+    public let report: AirReport
     /// The width to fit, when known.
-    let width: Int?
+    public let width: Int?
     /// Hours to list hour by hour (0 for none).
-    let hours: Int
+    public let hours: Int
     /// Days to list (0 for none).
-    let days: Int
+    public let days: Int
+
+    /// The text of `report` fitted to `width`, with `hours` hours and `days` days listed.
+    public init(report: AirReport, width: Int?, hours: Int, days: Int) {
+        self.report = report
+        self.width = width
+        self.hours = hours
+        self.days = days
+    }
 
     /// A value in its quantity's unit and precision.
-    static func value(_ value: Double, _ quantity: Quantity) -> String {
+    public static func value(_ value: Double, _ quantity: Quantity) -> String {
         TableRenderer.fixed(value, decimals: UnitSystem.metric.decimals(quantity.dimension))
     }
 
     /// `44 Good (PM2.5)`, with `500+` beyond the scale.
-    static func index(_ index: AirIndexValue) -> String {
+    public static func index(_ index: AirIndexValue) -> String {
         "\(index.value)\(index.isBeyondScale ? "+" : "") \(index.category.name) (\(index.pollutant.spec.shortLabel))"
     }
 
     /// A local clock time of the place.
-    func clock(_ time: Date) -> String { CivilTime.clock(time, utcOffsetSeconds: report.utcOffsetSeconds) }
+    public func clock(_ time: Date) -> String { CivilTime.clock(time, utcOffsetSeconds: report.utcOffsetSeconds) }
 
     /// The people's view: indices now, the sources side by side, pollen, the next hours' worst, then hours and days if asked.
-    func table() -> String {
+    public func table() -> String {
         var text = "Air quality in \(report.place.label)"
         if let current = report.current { text += ", \(clock(current.time)) local" }
         text += "\n\n"
@@ -51,7 +58,7 @@ struct AirText {
     }
 
     /// Rows per pollutant, a column per source, then the merge and its spread; the sources' own indices last.
-    func sourcesTable() -> String {
+    public func sourcesTable() -> String {
         var table = TextTable(header: ["Now"] + report.sources.map(\.name) + ["Merged", "Spread"])
         let merged = report.current?.values ?? [:]
         for quantity in report.quantities where merged[quantity] != nil || report.sources.contains(where: { $0.current?[quantity] != nil }) {
@@ -86,7 +93,7 @@ struct AirText {
     }
 
     /// The pollen sentence: the counts now (or in the first hour that has them), or that no source gives any for the place.
-    func pollenLine(plain: Bool = false) -> String {
+    public func pollenLine(plain: Bool = false) -> String {
         guard report.hasPollen else { return "Pollen: no pollen data for this place." }
         let pollen = Quantity.air.filter { $0.spec.family == .pollen }
         let moments = (report.current.map { [$0] } ?? []) + report.hourly
@@ -102,7 +109,7 @@ struct AirText {
     }
 
     /// The next hours: merged PM2.5, PM10, O3 and NO2 with both indices.
-    func hoursTable() -> String {
+    public func hoursTable() -> String {
         let shown = [Quantity.pm25, .pm10, .ozone, .nitrogenDioxide].filter(report.quantities.contains)
         var table = TextTable(header: ["Hour"] + shown.map(\.spec.shortLabel) + ["US AQI", "EAQI"])
         for moment in report.hourly.prefix(hours) {
@@ -116,8 +123,8 @@ struct AirText {
     }
 
     /// The days: the worst hour on each scale, and the highest pollen count.
-    func daysTable() -> String {
-        var table = TextTable(header: ["Day", "Worst US AQI", "At", "Worst EAQI", "Pollen max"])
+    public func daysTable() -> String {
+        var table = TextTable(header: ["Day", "Day US AQI", "Worst hour US AQI", "At", "Worst EAQI", "Pollen max"])
         for day in report.days(limit: days) {
             let us = day.worst.first { $0.index.scale == .usAQI }
             let europe = day.worst.first { $0.index.scale == .europeanAQI }
@@ -126,14 +133,23 @@ struct AirText {
             let at: String = us.map { clock($0.time) } ?? ""
             let europeText: String = europe.map { "\($0.index.value) \($0.index.category.name)" } ?? "–"
             let pollenText: String = pollen ?? (report.hasPollen ? "0" : "no data")
-            table.rows.append([PlainWords.weekday(day.date), usText, at, europeText, pollenText])
+            let dayText: String = day.usAQI.map(Self.index) ?? "too few hours"
+            table.rows.append([PlainWords.weekday(day.date), dayText, usText, at, europeText, pollenText])
         }
-        table.leftAligned.formUnion([1, 3])
-        return table.render(width: width)
+        table.leftAligned.formUnion([1, 2, 4])
+        // Narrow terminals lose the driving pollutants first: `92 Moderate (PM2.5)` becomes `92 Moderate`.
+        table.narrowing = [.headers([2: "Worst hour"]), .cells([1, 2], loses: "driving pollutants") { cell in
+            cell.firstIndex(of: "(").map { String(cell[..<$0]).trimmingTrailingSpaces() } ?? cell
+        }]
+        var text = table.render(width: width)
+        text += TextWrap.fit("Day US AQI: on the EPA's averages (PM2.5 and PM10 over 24 hours, O3 and CO over the highest 8 hours, "
+            + "NO2 and SO2 the highest hour); worst hour: each hour's values on the same breakpoints; \"too few hours\": less than the "
+            + "averages need.\n", width: width)
+        return text
     }
 
     /// Sentences for `--plain`: the indices with their words and advice, each source's values, pollen.
-    func plain() -> String {
+    public func plain() -> String {
         var lines = ["Air quality in \(report.place.label)" + (report.current.map { " at \(clock($0.time)) local time" } ?? "") + "."]
         if let current = report.current {
             for index in current.indices {
@@ -161,7 +177,9 @@ struct AirText {
         }
         for day in report.days(limit: days) {
             let worst = day.worst.map { "\($0.index.scale.name) \($0.index.value), \($0.index.category.name), at \(clock($0.time))" }
-            lines.append("\(PlainWords.day(day.date)): worst \(PlainWords.list(worst)).")
+            let daily = day.usAQI.map { "\(AirIndexScale.usAQI.name) of the day on the EPA's averages \($0.value), \($0.category.name), "
+                + "driven by \($0.pollutant.spec.label)" } ?? "too few hours for the \(AirIndexScale.usAQI.name) of the day"
+            lines.append("\(PlainWords.day(day.date)): \(daily); worst hour \(PlainWords.list(worst)).")
         }
         for failure in report.failures { lines.append("\(failure.id): \(failure.message)") }
         return lines.joined(separator: "\n") + "\n"

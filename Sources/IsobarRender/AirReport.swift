@@ -1,73 +1,78 @@
 import FoundationEssentials
 import IsobarConsensus
 import IsobarCore
-import IsobarRender
 
 /// What `isobar air` shows: the merged concentrations now and hour by hour, the indices Isobar computes from them, and what
 /// each source said (its values and its own index), gathered before anything is rendered.
-struct AirReport: Sendable {
+public struct AirReport: Sendable {
     /// One source's answer.
-    struct Source: Sendable {
+    public struct Source: Sendable {
         /// Its id.
-        var id: String
+        public var id: String
         /// Its name.
-        var name: String
+        public var name: String
         /// Its current values.
-        var current: WeatherSample?
+        public var current: WeatherSample?
         /// How old its answer is, when it came from the cache.
-        var freshness: Freshness
+        public var freshness: Freshness
+        /// Live, or replayed from a recording.
+        public var source: DataSource = .live
     }
 
     /// Merged values at one instant with their indices.
-    struct Moment: Sendable {
+    public struct Moment: Sendable {
         /// The instant (UTC).
-        var time: Date
+        public var time: Date
         /// Merged concentrations and pollen counts.
-        var values: [Quantity: MergedField]
+        public var values: [Quantity: MergedField]
         /// The index on each scale that has breakpoints for a pollutant given, in `AirIndexScale.allCases` order.
-        var indices: [AirIndexValue]
+        public var indices: [AirIndexValue]
 
         /// The index on `scale`, when there is one.
-        func index(_ scale: AirIndexScale) -> AirIndexValue? { indices.first { $0.scale == scale } }
+        public func index(_ scale: AirIndexScale) -> AirIndexValue? { indices.first { $0.scale == scale } }
     }
 
     /// One local day: the worst hour on each scale, and the highest pollen counts.
-    struct Day: Sendable {
+    public struct Day: Sendable {
         /// The local date.
-        var date: LocalDate
+        public var date: LocalDate
         /// The worst hourly index on each scale, with its hour.
-        var worst: [(index: AirIndexValue, time: Date)]
+        public var worst: [(index: AirIndexValue, time: Date)]
         /// The highest count of each pollen given that day.
-        var pollen: [Quantity: Double]
+        public var pollen: [Quantity: Double]
+        /// The day's US AQI on the EPA's averaging periods (see `USAirQualityDailyIndex`); nil without enough hours.
+        public var usAQI: AirIndexValue?
     }
 
     /// The place.
-    var place: Place
+    public var place: Place
     /// The place's UTC offset, for local times.
-    var utcOffsetSeconds: Int
+    public var utcOffsetSeconds: Int
     /// The sources that answered, in configuration order.
-    var sources: [Source]
+    public var sources: [Source]
     /// The sources that did not, with why.
-    var failures: [(id: String, message: String)]
+    public var failures: [(id: String, message: String)]
     /// Merged values now.
-    var current: Moment?
+    public var current: Moment?
     /// Merged hours from now on.
-    var hourly: [Moment]
+    public var hourly: [Moment]
 
     /// Builds the report from the merge and the sources' answers; `now` decides which hours are ahead.
-    init(place: Place, consensus: ConsensusResult?, reports: [WeatherReport], names: [String: String],
+    public init(place: Place, consensus: ConsensusResult?, reports: [WeatherReport], names: [String: String],
          failures: [(id: String, message: String)], now: Date) {
         self.place = place
         // The sources' offset at the time of their answer (a recording's season), else the place's now.
         utcOffsetSeconds = reports.compactMap(\.utcOffsetSeconds).first ?? place.utcOffsetSeconds ?? 0
-        sources = reports.map { Source(id: $0.providerID, name: names[$0.providerID] ?? $0.providerID, current: $0.current, freshness: $0.freshness) }
+        sources = reports.map {
+            Source(id: $0.providerID, name: names[$0.providerID] ?? $0.providerID, current: $0.current, freshness: $0.freshness, source: $0.source)
+        }
         self.failures = failures
         current = consensus?.current.map(Self.moment)
         hourly = (consensus?.hourly ?? []).filter { $0.time > now.addingTimeInterval(-3600) }.map(Self.moment).filter { !$0.values.isEmpty }
     }
 
     /// The merged air values of an hour with their indices.
-    static func moment(_ hour: ConsensusHour) -> Moment {
+    public static func moment(_ hour: ConsensusHour) -> Moment {
         var values: [Quantity: MergedField] = [:]
         for quantity in Quantity.air { values[quantity] = hour[quantity] }
         let indices = AirIndexScale.allCases.compactMap { scale in scale.index { values[$0]?.value } }
@@ -75,19 +80,19 @@ struct AirReport: Sendable {
     }
 
     /// True when some source gave a pollen count, now or in any hour.
-    var hasPollen: Bool {
+    public var hasPollen: Bool {
         let moments = (current.map { [$0] } ?? []) + hourly
         return moments.contains { moment in Quantity.air.contains { $0.spec.family == .pollen && moment.values[$0] != nil } }
     }
 
     /// The quantities given now or in any hour, in table order.
-    var quantities: [Quantity] {
+    public var quantities: [Quantity] {
         let moments = (current.map { [$0] } ?? []) + hourly
         return Quantity.air.filter { quantity in moments.contains { $0.values[quantity] != nil } }
     }
 
     /// The worst hour on `scale` within `hours` after `now`, when there is one.
-    func worst(_ scale: AirIndexScale, within hours: Double, after now: Date) -> (index: AirIndexValue, time: Date)? {
+    public func worst(_ scale: AirIndexScale, within hours: Double, after now: Date) -> (index: AirIndexValue, time: Date)? {
         let end = now.addingTimeInterval(hours * 3600)
         var worst: (index: AirIndexValue, time: Date)?
         for moment in hourly where moment.time > now && moment.time <= end {
@@ -98,15 +103,18 @@ struct AirReport: Sendable {
     }
 
     /// Local days of the hours, at most `limit`, each with its worst hour on each scale and its highest pollen counts.
-    func days(limit: Int) -> [Day] {
+    public func days(limit: Int) -> [Day] {
         var days: [Day] = []
-        for moment in hourly {
+        var ranges: [Range<Int>] = []
+        for (position, moment) in hourly.enumerated() {
             // Hours end at their time: the hour ending at midnight belongs to the day before.
             let date = LocalDate(moment.time.addingTimeInterval(-1), utcOffsetSeconds: utcOffsetSeconds)
             if days.last?.date != date {
                 guard days.count < limit else { break }
                 days.append(Day(date: date, worst: [], pollen: [:]))
+                ranges.append(position..<position)
             }
+            ranges[ranges.count - 1] = ranges[ranges.count - 1].lowerBound..<(position + 1)
             var day = days.removeLast()
             for index in moment.indices {
                 if let position = day.worst.firstIndex(where: { $0.index.scale == index.scale }) {
@@ -121,6 +129,8 @@ struct AirReport: Sendable {
             }
             days.append(day)
         }
+        let hours = hourly.map { moment in { (quantity: Quantity) in moment.values[quantity]?.value } }
+        for index in days.indices { days[index].usAQI = USAirQualityDailyIndex.index(hours, day: ranges[index]) }
         return days
     }
 }
