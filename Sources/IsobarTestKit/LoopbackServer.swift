@@ -125,8 +125,11 @@ public final class LoopbackServer: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
         reserve = Self.reserving(address)
         self.handler = handler
-        let server = self
-        Thread.start { server.acceptLoop() }
+        // The loop holds the server only while it accepts once: a server nobody holds any more is stopped by its deinit
+        // (its listener, the socket holding its port, and this thread end), instead of living as long as the process.
+        Thread.start { [weak self] in
+            while let server = self, server.acceptOnce() {}
+        }
     }
 
     deinit {
@@ -175,22 +178,23 @@ public final class LoopbackServer: Sendable {
         close(listener)
     }
 
-    private func acceptLoop() {
-        while !stopping.load(ordering: .sequentiallyConsistent) {
-            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) > 0 else { continue }
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { continue }
-            var noDelay: Int32 = 1
-            setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-            let number = counters.withLock { counters in
-                counters.connections += 1
-                counters.open += 1
-                counters.peakOpen = max(counters.peakOpen, counters.open)
-                return counters.connections
-            }
-            Thread.start { [self] in serve(client, connection: number) }
+    /// Waits up to 100 ms for a connection and serves it on a thread of its own; false once stopped.
+    private func acceptOnce() -> Bool {
+        guard !stopping.load(ordering: .sequentiallyConsistent) else { return false }
+        var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 100) > 0 else { return true }
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { return true }
+        var noDelay: Int32 = 1
+        setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        let number = counters.withLock { counters in
+            counters.connections += 1
+            counters.open += 1
+            counters.peakOpen = max(counters.peakOpen, counters.open)
+            return counters.connections
         }
+        Thread.start { [self] in serve(client, connection: number) }
+        return true
     }
 
     private func serve(_ client: Int32, connection: Int) {

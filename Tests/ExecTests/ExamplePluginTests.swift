@@ -2,6 +2,7 @@ import Exec
 import FixtureReplay
 import Foundation
 import IsobarCore
+import IsobarTestKit
 import Testing
 
 /// The plug-ins kept in Providers/examples, driven through the exec protocol against recorded answers.
@@ -68,7 +69,7 @@ import Testing
 
     /// The NWS example's own unit tests, run with the test suite's Python: its exit status and what it wrote to stderr.
     private func runNWSTests() throws -> (Int32, String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [python, "-m", "unittest", "-q", "test_nws"]
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot + "/Providers/examples/nws")

@@ -26,7 +26,7 @@ import Testing
         let binary = try #require(isobarExecutable())
         let environment = ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": temporaryDirectory("closed-output")]
         let pipe = try ClosedPipe()
-        let process = Process()
+        let process = ChildProcess()
         // Started as a shell starts a pipeline's commands, with SIGPIPE at its default action (this test process ignores it).
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["--default-signal=PIPE", binary, "now", "Minsk", "--config", config, "--format", "jsonl", "--timeout", "600"]

@@ -1,6 +1,7 @@
 import Foundation
 @testable import IsobarCLI
 @testable import IsobarConsensus
+import IsobarTestKit
 import Testing
 
 /// The first executable called `name` in the usual system folders.
@@ -38,7 +39,7 @@ private func isTextFileBusy(_ error: NSError) -> Bool {
 }
 
 private func runOnce(_ executable: String, _ arguments: [String], in directory: String, environment: [String: String]) throws -> CLIRun {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = environment

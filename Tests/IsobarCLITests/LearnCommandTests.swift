@@ -104,7 +104,7 @@ extension PastWorld {
         let server = try server()
         let config = try configuration(server)
         let environment = environment()
-        let run = await runCLI(["learn", "Minsk", "--config", config, "--json"], environment: environment, transport: curl)
+        let run = await runCLI(["learn", "Minsk", "--config", config, "--json", "--timeout", "600"], environment: environment, transport: curl)
         #expect(run.code == 0, "\(run.stderr)")
         let line = try #require(try parseLines(run).first)
         #expect(try line.string("type") == "learned")
@@ -132,7 +132,7 @@ extension PastWorld {
             + PastWorld.models.map { "open-meteo/\($0)" }.joined(separator: ", ")))
         #expect(verify.stdout.contains("80 % interval held the truth (scored out of sample): 1-3d "))
         // A second run finds nothing new to learn.
-        let again = try #require(try parseLines(await runCLI(["learn", "Minsk", "--config", config, "--json"], environment: environment,
+        let again = try #require(try parseLines(await runCLI(["learn", "Minsk", "--config", config, "--json", "--timeout", "600"], environment: environment,
                                                             transport: curl)).first)
         #expect(try again.int("pairs") == 0)
     }
@@ -149,7 +149,7 @@ extension PastWorld {
 
     @Test func aSourceThatFailsIsNamedAndNothingIsLearned() async throws {
         let server = try server(previousStatus: 503)
-        let run = await runCLI(["learn", "Minsk", "--config", try configuration(server)], environment: environment(), transport: curl)
+        let run = await runCLI(["learn", "Minsk", "--config", try configuration(server), "--timeout", "600"], environment: environment(), transport: curl)
         #expect(run.code == ExitCode.noneAnswered.rawValue)
         #expect(run.stderr.contains("open-meteo: no past forecasts"))
         #expect(run.stdout.isEmpty)
@@ -172,7 +172,7 @@ extension PastWorld {
         #expect(refused.code == ExitCode.noneAnswered.rawValue)
         #expect(refused.stderr.contains("open-meteo: no past forecasts"), "\(refused.stderr)")
         #expect(server.requests.filter { $0.query.contains("previous_day") }.isEmpty)
-        let fresh = await runCLI(["learn", "Minsk", "--config", config], environment: self.environment(), transport: curl)
+        let fresh = await runCLI(["learn", "Minsk", "--config", config, "--timeout", "600"], environment: self.environment(), transport: curl)
         #expect(fresh.code == 0, "\(fresh.stderr)")
         #expect(server.requests.filter { $0.query.contains("previous_day") }.count == 1)
     }

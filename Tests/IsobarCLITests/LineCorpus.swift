@@ -73,7 +73,7 @@ enum LineCorpus {
         }
         // learn, against past forecasts and reports served on this machine.
         let server = try PastWorld.server()
-        let learned = await runCLI(["learn", "Minsk", "--config", try PastWorld.configuration(server), "--json"],
+        let learned = await runCLI(["learn", "Minsk", "--config", try PastWorld.configuration(server), "--json", "--timeout", "600"],
                                    environment: PastWorld.environment(), transport: { CurlTransport(userAgent: "isobar/test") })
         runs.append(Run(command: "isobar learn Minsk --json", lines: learned.lines))
         return runs

@@ -33,7 +33,7 @@ struct SharedStoreRig {
     }
 
     /// Starts `isobar ARGUMENTS --config …` on `machine`.
-    func launch(on machine: String, _ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    func launch(on machine: String, _ arguments: [String]) throws -> (ChildProcess, Pipe, Pipe) {
         try IsobarCLITests.launch(binary, arguments + ["--config", config],
                                   environment: ["XDG_CACHE_HOME": machines[machine]!, "TEST_OWM_KEY": sentinelKey])
     }
@@ -70,7 +70,7 @@ struct SharedStoreTests {
     @Test func sixteenProcessesOnTwoMachinesStayWithinOneSharedLimit() async throws {
         // OpenWeatherMap: one call costs 1 (an Open-Meteo call is weighted by its variables).
         let rig = try SharedStoreRig(["openweathermap"], limits: #"[{"limit": 10, "per_s": 2}]"#) { .init(recordedAnswer($0)) }
-        var launched: [(Process, Pipe, Pipe)] = []
+        var launched: [(ChildProcess, Pipe, Pipe)] = []
         for index in 0..<16 {
             // Sixteen places, so that no answer is shared: every process needs a call of its own.
             launched.append(try rig.launch(on: index % 2 == 0 ? "A" : "B",

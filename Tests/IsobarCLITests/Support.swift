@@ -2,6 +2,7 @@ import Foundation
 import IsobarCLI
 import IsobarCore
 @testable import IsobarRender
+import IsobarTestKit
 
 /// The package root, found from this file's path.
 let packageRoot: String = {
@@ -90,8 +91,8 @@ func isobarExecutable() -> String? {
 }
 
 /// Starts a program with a clean environment (a UTF-8 locale, plus `environment`) and no standard input, without waiting for it.
-func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-    let process = Process()
+func launch(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (ChildProcess, Pipe, Pipe) {
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home",
@@ -108,14 +109,14 @@ func launch(_ executable: String, _ arguments: [String], environment: [String: S
 
 /// Waits for a launched program and collects what it printed, on a thread of its own: a test waiting on a pool thread
 /// would hold one of the two threads every in-process test shares, and starve the others' timing probes.
-func finish(_ launched: (Process, Pipe, Pipe)) async -> CLIRun {
+func finish(_ launched: (ChildProcess, Pipe, Pipe)) async -> CLIRun {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: finishBlocking(launched)) }.start()
     }
 }
 
 /// Waits for a launched program and collects what it printed, blocking the calling thread.
-func finishBlocking(_ launched: (Process, Pipe, Pipe)) -> CLIRun {
+func finishBlocking(_ launched: (ChildProcess, Pipe, Pipe)) -> CLIRun {
     let (process, out, err) = launched
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()

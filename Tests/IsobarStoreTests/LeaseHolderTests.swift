@@ -1,5 +1,6 @@
 import Foundation
 @testable import IsobarStore
+import IsobarTestKit
 import Testing
 
 /// Which lease holders count as ended: a process of this boot that no longer runs, and no other.
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func aProcessThatExitedHasEnded() throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
         try process.run()
         let ticks = LeaseHolder.startTicks(of: process.processIdentifier)

@@ -92,7 +92,7 @@ enum UnwritableCache: String, CaseIterable, CustomTestStringConvertible {
     }
 
     private func chattr(_ flag: String, _ file: String) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
         process.arguments = [flag, file]
         try process.run()
