@@ -37,7 +37,8 @@ private struct NoTransport: Transport {
 
 @Suite struct EngineOverSlowStoreTests {
     /// What `isobar cities` does for 20 cities, over the real SQLite store with every job taking 200 ms on the store's threads:
-    /// the deadline (3 s on the engine's clock) ends every call still waiting for the store, and every place is answered.
+    /// the deadline (3 s on the engine's clock) ends every call still waiting for the store, and every place is answered (the
+    /// breaker may hold a provider back after enough such calls: it counts calls that end at their deadline).
     @Test func twentyPlacesOverAStoreTakingTwoHundredMillisecondsAJobEndAtTheirDeadline() async throws {
         let store = try await Store.open(directory: freshDirectory(), options: Store.Options(artificialDelayPerJob: .milliseconds(200)),
                                          warn: noWarnings)
@@ -76,7 +77,11 @@ private struct NoTransport: Transport {
             if case .failure(_, _, let error) = event { return error }
             return nil
         }
-        #expect(!failures.isEmpty, "no call waited for the store until its deadline")
-        #expect(failures.allSatisfy { $0.reason == .deadline }, "\(failures.map(\.message))")
+        #expect(failures.contains { $0.reason == .deadline }, "no call waited for the store until its deadline")
+        // Each failure is a call ended at its deadline, or (once enough of those were counted, however the machine's speed
+        // ordered them) a call the breaker held back because of them: nothing else failed.
+        #expect(failures.allSatisfy { failure in
+            failure.reason == .deadline || (failure.reason == .breakerOpen && failure.message.hasSuffix("the last: stopped at the deadline"))
+        }, "\(failures.map(\.message))")
     }
 }
