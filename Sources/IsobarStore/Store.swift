@@ -74,8 +74,9 @@ public final class Store: QueuedWriting {
     /// Opens `isobar.sqlite` in `directory` (created if needed, mode 0700; the files 0600). A damaged file is moved aside and rebuilt;
     /// a directory or file that cannot be used, or written, falls back to memory (answers, ledger, leases and all). Both say
     /// why through `warn`.
-    /// Throws only when not even an in-memory store can be made. Asynchronous because opening runs on the store's own
-    /// threads: a migration may wait for another process's lock, and a damaged file is moved aside and rebuilt there.
+    /// Throws only when not even an in-memory store can be made. Asynchronous because opening may run on the store's own
+    /// threads: a file that does not open at once on the caller's thread (a migration may wait for another process's lock,
+    /// a damaged file is moved aside and rebuilt) is opened there.
     public static func open(directory: String, options: Options = Options(),
                             warn: @escaping @Sendable (String) -> Void) async throws(StoreError) -> Store {
         if PrivateFiles.makeFolder(directory) != nil {
@@ -85,7 +86,8 @@ public final class Store: QueuedWriting {
         let path = directory + "/isobar.sqlite"
         let recovery = Recovery(path: path, warn: warn)
         do throws(StoreError) {
-            // Opening, moving a damaged file aside and migrating happen on the writer's thread, before any reader opens.
+            // A file that answers at once opens on this thread; moving a damaged file aside and migrating happen on the
+            // writer's thread, before any reader opens (see `Database.open`).
             let database = try await Database.open(path: path, schema: schema, busyTimeoutMilliseconds: options.lockWaitMilliseconds,
                                                    pragmas: Self.cachePragmas,
                                                    delay: options.artificialDelayPerJob, recovery: recovery,
