@@ -11,14 +11,8 @@ extension METAlertsProvider {
             type: "met-alerts", summary: "MET Norway MetAlerts: warnings in force (CAP), Norway and its waters; no key, a contact required",
             optionKeys: ContactOptions.keys, readOptions: ContactOptions.read, contactVariable: contactVariable, kinds: [.alerts],
             make: { context throws(ProviderError) in
-                let settings = context.settings
-                let contact = settings.options.value(as: ContactOptions.self)?.contact ?? context.environment[contactVariable]
-                var configuration = Configuration(id: settings.id, contact: contact, application: application)
-                configuration.requiresContact = !settings.isReplay
-                configuration.configurationFile = settings.configurationFile.map { ($0, settings.configurationFileExists) }
-                configuration.language = AlertLanguage.fromEnvironment(context.environment)
-                if let url = settings.baseURL { configuration.baseURL = url }
-                return METAlertsProvider(configuration: configuration)
+                let service = ContactedService(context, baseURL: defaultBaseURL, variable: contactVariable, application: application)
+                return METAlertsProvider(configuration: Configuration(service: service, language: AlertLanguage.fromEnvironment(context.environment)))
             })
     }
 }

@@ -6,32 +6,28 @@ import IsobarCore
 /// the `User-Agent`, no more than one poll of a place per 10 minutes, and each CAP file fetched once (it never changes
 /// once issued: the host keeps it, see `PublishedFiles`). Data CC BY 4.0.
 public struct METAlertsProvider: WeatherProvider, PublishedFiles {
-    /// How to reach MetAlerts.
+    /// How to reach MetAlerts: the settings every contacted service has, and the language of the warnings' text.
     public struct Configuration: Sendable {
-        /// Provider id shown in output.
-        public var id: String
-        /// Base URL, `https://api.met.no` unless pointed elsewhere.
-        public var baseURL: RequestURL
-        /// An e-mail address or URL where MET Norway can reach whoever runs this copy; required to go live.
-        public var contact: String?
-        /// The application named in the `User-Agent`, e.g. `isobar/0.1.0`.
-        public var application: String
-        /// False when answers are replayed, which needs no contact.
-        public var requiresContact = true
-        /// The user's configuration file, named when the contact is missing, and whether it exists yet; nil when unknown.
-        public var configurationFile: (path: String, exists: Bool)?
+        /// Id, base URL (`https://api.met.no` unless pointed elsewhere), contact, application and configuration file.
+        public var service: ContactedService
         /// The language the warnings' text is wanted in (MET Norway sends Norwegian and English).
         public var language = AlertLanguage(wanted: nil)
 
         /// Creates a configuration.
-        public init(id: String = "met-alerts", baseURL: RequestURL = RequestURL(string: "https://api.met.no")!, contact: String? = nil,
+        public init(id: String = "met-alerts", baseURL: RequestURL = METAlertsProvider.defaultBaseURL, contact: String? = nil,
                     application: String = "isobar") {
-            self.id = id
-            self.baseURL = baseURL
-            self.contact = ContactTerms.contact(contact)
-            self.application = application
+            service = ContactedService(id: id, baseURL: baseURL, contact: contact, application: application)
+        }
+
+        /// The settings of `service`, with the language of the warnings' text.
+        public init(service: ContactedService, language: AlertLanguage) {
+            self.service = service
+            self.language = language
         }
     }
+
+    /// MET Norway's API host.
+    public static let defaultBaseURL = RequestURL(string: "https://api.met.no")!
 
     /// The credit its terms ask for.
     public static let attribution = "MET Norway (CC BY 4.0)"
@@ -43,7 +39,7 @@ public struct METAlertsProvider: WeatherProvider, PublishedFiles {
     /// The configuration in use.
     public let configuration: Configuration
     /// Stable identifier.
-    public var id: String { configuration.id }
+    public var id: String { configuration.service.id }
     /// Name for people.
     public var displayName: String { "MET Norway" }
     /// Alerts only; a place is polled at most once per 10 minutes, longer when the answer's own lifetime says so.
@@ -64,18 +60,21 @@ public struct METAlertsProvider: WeatherProvider, PublishedFiles {
     public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
 
     /// The `User-Agent` the terms ask for: the application and the contact.
-    public var userAgent: String { configuration.contact.map { "\(configuration.application) \($0)" } ?? configuration.application }
+    public var userAgent: String {
+        let service = configuration.service
+        return service.contact.map { "\(service.application) \($0)" } ?? service.application
+    }
 
     /// The list of warnings in force at the place: the point with at most 4 decimals.
     public func request(for request: WeatherRequest) -> HTTPRequest {
         let coordinate = request.place.coordinate.rounded
         let query = [QueryItem("lat", JSONOutput.format(coordinate.latitude)), QueryItem("lon", JSONOutput.format(coordinate.longitude))]
-        return get(configuration.baseURL.appending(path: Self.path + "/current.rss", query: query))
+        return get(configuration.service.baseURL.appending(path: Self.path + "/current.rss", query: query))
     }
 
     /// The CAP file of the message `identifier`.
     public func capRequest(_ identifier: String) -> HTTPRequest {
-        get(configuration.baseURL.appending(path: Self.path + "/current", query: [QueryItem("cap", identifier)]))
+        get(configuration.service.baseURL.appending(path: Self.path + "/current", query: [QueryItem("cap", identifier)]))
     }
 
     /// True for a CAP file's request: its answer never changes once issued.
@@ -85,8 +84,7 @@ public struct METAlertsProvider: WeatherProvider, PublishedFiles {
 
     /// Not set up without a contact when it goes live: it says how to give one, and where the configuration file is.
     public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
-        guard configuration.contact == nil && configuration.requiresContact else { return nil }
-        return ContactTerms.missing("MET Norway's terms ask", id: id, variable: Self.contactVariable, file: configuration.configurationFile)
+        configuration.service.missingContact("MET Norway's terms ask", variable: Self.contactVariable)
     }
 
     /// One call for the list; CAP files are fetched once each and kept.
