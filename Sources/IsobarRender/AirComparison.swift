@@ -56,13 +56,7 @@ public struct AirComparison: Sendable {
                 source.current?.providerAirIndex.map { "\(JSONOutput.format($0.value)) \($0.category ?? "")".trimmingTrailingSpaces() } ?? "–"
             } + ["", ""])
         }
-        var headers: [Int: String] = [:]
-        var legend: [String] = []
-        for (index, (name, initials)) in zip(names, Abbreviation.initials(names)).enumerated() where name != initials {
-            headers[index + 1] = initials
-            legend.append("\(initials) = \(name)")
-        }
-        table.narrowing = [.headers(headers, legend: legend.joined(separator: ", ")), .drop(names.count + 2)]
+        table.narrowing = AirText.sourceColumnsNarrowing(names)
         var text = table.render(width: width, bold: style.bold)
         if let current = report.current, !current.indices.isEmpty {
             let scales = current.indices.map { "\($0.scale.name), \($0.scale.revision)" }.joined(separator: "; ")

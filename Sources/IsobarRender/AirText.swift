@@ -77,19 +77,25 @@ public struct AirText {
             table.rows.append(["Own index"] + owns + ["", ""])
         }
         let names = report.sources.map(\.name)
-        var headers: [Int: String] = [:]
-        var legend: [String] = []
-        for (index, (name, initials)) in zip(names, Abbreviation.initials(names)).enumerated() where name != initials {
-            headers[index + 1] = initials
-            legend.append("\(initials) = \(name)")
-        }
-        table.narrowing = [.headers(headers, legend: legend.joined(separator: ", ")), .drop(names.count + 2)]
+        table.narrowing = AirText.sourceColumnsNarrowing(names)
         var text = table.render(width: width)
         for source in report.sources {
             guard let own = source.current?.providerAirIndex else { continue }
             text += TextWrap.fit("Own index: \(source.name)'s, on its \(own.scale) scale; shown as given, never merged.\n", width: width)
         }
         return text
+    }
+
+    /// How a table with one column per source (after the label column, before the merged and spread ones) narrows: the
+    /// sources' names become initials with a legend, then the last column goes.
+    static func sourceColumnsNarrowing(_ names: [String]) -> [Narrowing] {
+        var headers: [Int: String] = [:]
+        var legend: [String] = []
+        for (index, (name, initials)) in zip(names, Abbreviation.initials(names)).enumerated() where name != initials {
+            headers[index + 1] = initials
+            legend.append("\(initials) = \(name)")
+        }
+        return [.headers(headers, legend: legend.joined(separator: ", ")), .drop(names.count + 2)]
     }
 
     /// The pollen sentence: the counts now (or in the first hour that has them), or that no source gives any for the place.
