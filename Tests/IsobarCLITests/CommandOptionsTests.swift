@@ -30,7 +30,10 @@ import Testing
         let owners: [(CommandSpec, [String])] = [(SearchCommand.spec, SearchOptions.names), (CacheCommand.spec, CacheOptions.names),
                                                  (ArchiveCommand.spec, ArchiveOptions.names), (VerifyCommand.spec, VerifyOptions.names),
                                                  (LearnCommand.spec, LearnOptions.names), (ProvidersCommand.spec, ProvidersOptions.names),
-                                                 (CompletionsCommand.spec, CompletionsOptions.names), (SetupCommand.spec, SetupOptions.names)]
+                                                 (CompletionsCommand.spec, CompletionsOptions.names), (SetupCommand.spec, SetupOptions.names),
+                                                 (BatchCommand.spec, BatchOptions.names), (ForecastCommand.spec, HorizonOptions.names),
+                                                 (AirCommand.spec, HorizonOptions.names), (AlertsCommand.spec, FailOnOptions.names),
+                                                 (NowCommand.spec, FailOnOptions.names)]
         for (spec, names) in owners {
             for name in names { #expect(spec.options.contains { $0.name == name }, "\(spec.name) reads --\(name) but does not list it") }
         }
@@ -70,6 +73,50 @@ import Testing
         #expect(throws: UsageError.self) { try Invocation(["Minsk", "--record", "d", "--replay", "e"], command: Commands.compare) }
         #expect(throws: UsageError.self) { try Invocation(["Minsk", "--weights", "a=-1"], command: Commands.compare) }
         #expect(throws: UsageError.self) { try Invocation(["Minsk", "--providers", ","], command: Commands.compare) }
-        #expect(throws: UsageError.self) { try Invocation(["Minsk", "--days", "17"], command: Commands.forecast) }
+        #expect(throws: UsageError("--days takes a whole number from 1 to 16, not '17'")) { try ForecastCommand.invocation(["Minsk", "--days", "17"]) }
+    }
+}
+
+@Suite struct WeatherOwnOptionsTests {
+    @Test func batchReadsItsOwnOptionsTyped() throws {
+        let batch = try BatchCommand.invocation(["places.txt", "--kind", "daily", "--days", "3", "--jobs", "16", "--order", "input",
+                                                 "--deadline", "15m", "--quiet"]).own(BatchOptions.self)
+        #expect(batch.kind == .daily && batch.days == 3 && batch.daysGiven && batch.jobs == 16 && batch.order == .input)
+        #expect(batch.deadlineSeconds == 900 && batch.quiet)
+        let defaults = try BatchCommand.invocation([]).own(BatchOptions.self)
+        #expect(defaults.kind == .current && defaults.days == 7 && !defaults.daysGiven && defaults.jobs == 8 && defaults.order == .completion)
+        #expect(defaults.deadlineSeconds == nil && !defaults.quiet)
+    }
+
+    @Test(arguments: [
+        (["--jobs", "0"], "--jobs takes a whole number from 1 to 256, not '0'"),
+        (["--jobs", "257"], "--jobs takes a whole number from 1 to 256, not '257'"),
+        (["--deadline", "0"], "--deadline takes a duration up to a year (90, 90s, 15m, 1h, 2d), not '0'"),
+        (["--deadline", "367d"], "--deadline takes a duration up to a year (90, 90s, 15m, 1h, 2d), not '367d'"),
+        (["--days", "0"], "--days takes a whole number from 1 to 16, not '0'"),
+        (["--kind", "weekly"], "invalid value 'weekly' for --kind: expected current, hourly, daily, air"),
+    ])
+    func batchRefusesBadValuesWithOneLine(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try BatchCommand.invocation(arguments) }
+    }
+
+    @Test func forecastAndAirReadDaysAndHours() throws {
+        let forecast = try ForecastCommand.invocation(["Minsk", "--days", "16", "--hourly"]).own(HorizonOptions.self)
+        #expect(forecast.days == 16 && forecast.daysGiven && forecast.hourly)
+        let air = try AirCommand.invocation(["Minsk"]).own(HorizonOptions.self)
+        #expect(air.days == 7 && !air.daysGiven && !air.hourly)
+        #expect(throws: UsageError("--days takes a whole number from 1 to 16, not 'x'")) { try AirCommand.invocation(["Minsk", "--days", "x"]) }
+        // Commands that do not take them refuse them as they always did.
+        #expect(throws: UsageError("unknown option '--days' for 'compare'")) { try CompareCommand.invocation(["Minsk", "--days", "3"]) }
+    }
+
+    @Test func failOnReachesAlertsAndNowOnly() throws {
+        #expect(try AlertsCommand.invocation(["Oslo", "--fail-on", "SEVERE"]).own(FailOnOptions.self).failOn == .severe)
+        #expect(try NowCommand.invocation(["Oslo", "--fail-on", "minor"]).own(FailOnOptions.self).failOn == .minor)
+        #expect(try NowCommand.invocation(["Oslo"]).own(FailOnOptions.self).failOn == nil)
+        #expect(throws: UsageError.self) { try NowCommand.invocation(["Oslo", "--fail-on", "bad"]) }
+        #expect(throws: UsageError.self) { try ForecastCommand.invocation(["Oslo", "--fail-on", "minor"]) }
+        // Read for one command, they are the defaults for any other.
+        #expect(try NowCommand.invocation(["Oslo", "--fail-on", "minor"]).own(HorizonOptions.self).days == 7)
     }
 }

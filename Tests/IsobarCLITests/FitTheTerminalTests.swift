@@ -97,11 +97,11 @@ import Testing
                            "XDG_CONFIG_HOME": "/nonexistent-config", "XDG_CACHE_HOME": temporaryDirectory("cache")]
         let cli = IsobarCommandLine(environment: environment, output: BufferedSink(), errors: BufferedSink(), liveTransport: { NoNetworkTransport() })
         let command = try #require(CommandTable.named(arguments[0]))
-        let parsed = try Invocation(Array(arguments.dropFirst()), command: command.spec)
+        let parsed = try command.invocation(Array(arguments.dropFirst()))
         let view: View = switch arguments[0] {
         case "compare": .compare
         case "now": .now
-        default: .forecast(days: parsed.options.days, hourly: parsed.options.hourly)
+        default: .forecast(days: parsed.own(HorizonOptions.self).days, hourly: parsed.own(HorizonOptions.self).hourly)
         }
         let setup = try await cli.context.weatherSetup(parsed)
         let resolution = try await cli.context.resolvePlace(parsed.positionals[0], setup: setup, parsed: parsed)

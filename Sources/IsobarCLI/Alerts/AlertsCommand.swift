@@ -4,6 +4,7 @@ import IsobarRender
 
 /// `isobar alerts PLACE [--fail-on SEVERITY]`: the official warnings in force at a place, most severe first.
 struct AlertsCommand: IsobarCommand {
+    typealias Own = FailOnOptions
     static let spec = CommandSpec(
         name: "alerts", summary: "Official weather warnings in force at a place, most severe first, from every alert source",
         arguments: ["PLACE"],
@@ -40,7 +41,7 @@ struct AlertsCommand: IsobarCommand {
         context.write(AlertsForms(report: report, query: invocation.positionals[0], plain: invocation.options.plain), as: invocation.options.format)
         context.output.flush()
         context.saveRecordings(setup.recorders, invocation)
-        return Self.exitCode(report, failOn: invocation.options.failOn)
+        return Self.exitCode(report, failOn: own.failOn)
     }
 
     /// 10 when a warning at least as severe as `--fail-on` is in force; else 0 when every source asked answered, 2 when some

@@ -50,28 +50,10 @@ public struct CommandOptions: Sendable, Equatable {
     public var verbose = false
     /// `--help`.
     public var help = false
-    /// `--days` (forecast).
-    public var days = 7
-    /// True when `--days` was given (air shows days only when asked).
-    public var daysGiven = false
-    /// `--hourly` (forecast).
-    public var hourly = false
-    /// `--kind` (batch).
-    public var kind = BatchKind.current
-    /// `--jobs` (batch): calls in flight to each provider at once, over up to twice as many places.
-    public var jobs = 8
-    /// `--order` (batch).
-    public var order = BatchOrder.completion
-    /// `--deadline` (batch): seconds the whole run may take; nil for none.
-    public var deadlineSeconds: Double?
-    /// `--quiet` (batch): no progress line.
-    public var quiet = false
     /// `--chart` (compare, forecast, home): the next 48 hours drawn under the tables.
     public var chart = false
     /// `--plain` (compare, now, forecast, cities, home): sentences instead of tables.
     public var plain = false
-    /// `--fail-on` (alerts, now): the least severe warning that makes the command exit 10; nil without it.
-    public var failOn: AlertSeverity?
     /// `--ascii` (with `--chart`): the chart in ASCII characters only, whatever the locale.
     public var ascii = false
 
@@ -91,7 +73,6 @@ public struct CommandOptions: Sendable, Equatable {
         refresh = parsed.has("refresh")
         offline = parsed.has("offline")
         verbose = parsed.has("verbose")
-        hourly = parsed.has("hourly")
         cacheDirectory = parsed["cache-dir"]
         sharedStore = parsed["shared-store"]
         guard !help else { return }
@@ -121,12 +102,6 @@ public struct CommandOptions: Sendable, Equatable {
             guard let count = Int(text), count >= 1 else { throw UsageError("--min-providers takes a whole number of at least 1, not '\(text)'") }
             minimumProviders = count
         }
-        if let text = parsed["days"] {
-            guard let days = Int(text), (1...16).contains(days) else { throw UsageError("--days takes a whole number from 1 to 16, not '\(text)'") }
-            self.days = days
-            daysGiven = true
-        }
-        try readBatchOptions(parsed)
         try readPresentationOptions(parsed)
         if let list = parsed["providers"] {
             let wanted = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
@@ -137,7 +112,6 @@ public struct CommandOptions: Sendable, Equatable {
             if let mode = WeightsMode(rawValue: text) { weighting = mode } else { weights = try Self.weights(text) }
         }
         biasCorrection = parsed.has("bias-correction")
-        failOn = parsed["fail-on"].map { AlertSeverity(cap: $0) }
     }
 
     private mutating func readPresentationOptions(_ parsed: ParsedArguments) throws(UsageError) {
@@ -149,22 +123,6 @@ public struct CommandOptions: Sendable, Equatable {
         }
         if chart && plain { throw UsageError("--plain writes sentences without charts; it cannot be used with --chart") }
         if ascii && !chart { throw UsageError("--ascii chooses the characters of a chart; it needs --chart") }
-    }
-
-    private mutating func readBatchOptions(_ parsed: ParsedArguments) throws(UsageError) {
-        quiet = parsed.has("quiet")
-        if let text = parsed["kind"] { kind = BatchKind(rawValue: text) ?? .current }
-        if let text = parsed["order"] { order = BatchOrder(rawValue: text) ?? .completion }
-        if let text = parsed["jobs"] {
-            guard let jobs = Int(text), (1...256).contains(jobs) else { throw UsageError("--jobs takes a whole number from 1 to 256, not '\(text)'") }
-            self.jobs = jobs
-        }
-        if let text = parsed["deadline"] {
-            guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= 366 * 86_400 else {
-                throw UsageError("--deadline takes a duration up to a year (90, 90s, 15m, 1h, 2d), not '\(text)'")
-            }
-            deadlineSeconds = seconds
-        }
     }
 
     private static func weights(_ text: String) throws(UsageError) -> [WeightOverride] {

@@ -9,6 +9,7 @@ import Synchronization
 
 /// `isobar batch [FILE|-]`: every place of the input through one engine, lines streamed as they complete, a summary last.
 struct BatchCommand: IsobarCommand {
+    typealias Own = BatchOptions
     static let spec = Commands.batch
     /// What it runs with.
     let context: CommandContext
@@ -26,7 +27,6 @@ struct BatchCommand: IsobarCommand {
 
     /// Runs the command and returns its exit code.
     func run() async throws -> ExitCode {
-        let options = invocation.options
         let path = invocation.positionals.first ?? "-"
         let lines: InputLines
         switch InputLines.open(path) {
@@ -36,14 +36,14 @@ struct BatchCommand: IsobarCommand {
             return .noInput
         }
         defer { lines.stop() }
-        let air = options.kind == .air
+        let air = own.kind == .air
         var setup = try await context.weatherSetup(invocation, air: air)
-        setup.options.timeoutSeconds = options.deadlineSeconds ?? EngineOptions.noDeadlineSeconds
+        setup.options.timeoutSeconds = own.deadlineSeconds ?? EngineOptions.noDeadlineSeconds
         setup.options.waitsForRateLimits = true
-        setup.options.maxConcurrentCallsPerProvider = min(options.jobs, EngineOptions().maxConcurrentCallsPerProvider)
+        setup.options.maxConcurrentCallsPerProvider = min(own.jobs, EngineOptions().maxConcurrentCallsPerProvider)
         // Twice the places: while one place's calls are on the wire, another's cache, lease and ledger work is done, so that
         // no provider's call slots idle between places (the calls in flight stay within each provider's bound).
-        setup.options.maxConcurrentRequests = Self.batchPlacesInFlight(jobs: options.jobs)
+        setup.options.maxConcurrentRequests = Self.batchPlacesInFlight(jobs: own.jobs)
         // Resuming asks the same kinds again: answers a provider gives beyond them are not worth encoding.
         setup.options.cachesOnlyAskedKinds = true
         // Learned weights over every place in the archive: one record for the whole run.
@@ -51,17 +51,17 @@ struct BatchCommand: IsobarCommand {
         // Live answers go to the forecast archive through one writer, a transaction at a time, off the consumer's path (the
         // weather's only: the archive scores forecasts).
         let archive = air ? nil : batchArchive(setup)
-        let view = options.kind.view(days: options.days)
+        let view = own.kind.view(days: own.days)
         let started = context.time.now()
-        let book = BatchBook(order: options.order, window: 4 * options.jobs + 32, providers: setup.bindings.count, output: context.output)
+        let book = BatchBook(order: own.order, window: 4 * own.jobs + 32, providers: setup.bindings.count, output: context.output)
         let errors = context.errors
         let places = BatchPlaces(resolver: try context.placeResolver(), geocoding: context.geocodingChain(setup, invocation), network: context.networkTransport(setup, invocation),
                                  time: context.time, missingData: DataDirectory.notFoundMessage(environment: context.environment),
                                  warn: { errors.write("isobar: warning: \($0)\n") })
-        let csv = RendererFactory.batchRows(options.format, view: view, units: setup.units, now: started, leadingColumns: ["input_line", "id"])
+        let csv = RendererFactory.batchRows(invocation.options.format, view: view, units: setup.units, now: started, leadingColumns: ["input_line", "id"])
         // An air batch writes the lines of `isobar air`, with hours for `--days` when given.
-        let airHours = air && options.daysGiven ? options.days * 24 : 0
-        let feed = BatchFeed(lines: lines, book: book, places: places, kinds: options.kind.kinds(days: options.days), inputErrorText: { line, error in
+        let airHours = air && own.daysGiven ? own.days * 24 : 0
+        let feed = BatchFeed(lines: lines, book: book, places: places, kinds: own.kind.kinds(days: own.days), inputErrorText: { line, error in
             if air, csv != nil { return BatchLines.airInputErrorRow(line: line, error) }
             return csv.map { $0.inputErrorLine(leading: [String(line.number), error.id], code: error.code.rawValue) }
                 ?? BatchLines.inputError(line: line, error)
@@ -76,7 +76,7 @@ struct BatchCommand: IsobarCommand {
         // Current conditions are small answers, so the run mostly waits on the network: the places' tasks run on the HTTP
         // I/O thread. Hours and days take far more decoding and merging than waiting, and use every core instead; so do
         // runs without live calls, and those with a shared store (whose calls block).
-        let onLoop = options.kind == .current && setup.bindings.contains { $0.policy != nil } && !options.offline && setup.shared == nil
+        let onLoop = own.kind == .current && setup.bindings.contains { $0.policy != nil } && !invocation.options.offline && setup.shared == nil
         let loop = onLoop ? setup.live.loopExecutor() : nil
         // A place's lines are written together (as its consensus needs every answer anyway): one hand-over a place.
         let placesEvents = context.engine(setup, taskExecutor: loop ?? globalConcurrentExecutor).runByPlace(AsyncStream(unfolding: { await feed.next() }))
@@ -118,8 +118,8 @@ struct BatchCommand: IsobarCommand {
             book.stop()
             lines.stop()
         }
-        let showsProgress = !options.quiet && BatchProgress.belongs(on: errors, besides: output)
-        let watch = BatchWatch(interrupt: interrupt, deadline: options.deadlineSeconds.map { started.addingTimeInterval($0) },
+        let showsProgress = !own.quiet && BatchProgress.belongs(on: errors, besides: output)
+        let watch = BatchWatch(interrupt: interrupt, deadline: own.deadlineSeconds.map { started.addingTimeInterval($0) },
                                progress: showsProgress ? errors : nil, total: showsProgress ? path : nil)
         let ticker = Task { await watch.run(book: book, consumer: consumer, time: context.time, started: started, stopTaking: stopTaking) }
         await consumer.value
@@ -146,7 +146,7 @@ struct BatchCommand: IsobarCommand {
             book.writeLast(BatchLines.summary(counts, requests: setup.live.requestCount, wallSeconds: wall, interrupted: ending.interrupted))
         }
         if ending.pastDeadline && !ending.interrupted {
-            context.warn("the \(SpokenDuration.seconds(options.deadlineSeconds ?? 0)) s deadline passed: \(counts.done) input lines were done and the rest "
+            context.warn("the \(SpokenDuration.seconds(own.deadlineSeconds ?? 0)) s deadline passed: \(counts.done) input lines were done and the rest "
                 + "not read; run the same command again to resume (every fresh answer comes from the cache)")
         }
         if ending.interrupted { return .interrupted }

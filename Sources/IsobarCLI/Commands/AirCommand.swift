@@ -7,6 +7,7 @@ import IsobarEngine
 /// `isobar air PLACE [--hourly] [--days N] [--chart]`: air quality and pollen from every air source, merged as concentrations, with the
 /// indices Isobar computes from them.
 struct AirCommand: IsobarCommand {
+    typealias Own = HorizonOptions
     static let spec = CommandSpec(
         name: "air", summary: "Air quality and pollen: every air source side by side, merged concentrations, US AQI and European AQI",
         arguments: ["PLACE"],
@@ -31,8 +32,8 @@ struct AirCommand: IsobarCommand {
         let resolution = try await context.resolvePlace(invocation.positionals[0], setup: setup, parsed: invocation)
         let place = resolution.place.withZoneOffset(at: context.time.now())
         let report = await Self.gather(place, setup, context)
-        let hours = invocation.options.hourly ? 24 : 0
-        let days = invocation.options.daysGiven ? invocation.options.days : 0
+        let hours = own.hourly ? 24 : 0
+        let days = own.daysGiven ? own.days : 0
         let presentation = Presentation(invocation.options, environment: context.environment)
         let chart = presentation.chart ? AirChartStyle(glyphs: presentation.glyphs,
                                                        palette: ChartPalette(enabled: context.output.isTerminal && context.environment["NO_COLOR"] == nil))

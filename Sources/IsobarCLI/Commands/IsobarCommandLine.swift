@@ -105,13 +105,13 @@ public struct IsobarCommandLine: Sendable {
         }
         guard let command = CommandTable.named(first) else {
             // `isobar --demo` and the like: the home view with options.
-            if first.hasPrefix("-") { return try await run(HomeCommand.self, Invocation(arguments, command: Commands.home)) }
+            if first.hasPrefix("-") { return try await run(HomeCommand.self, HomeCommand.invocation(arguments)) }
             let names = CommandTable.specs.map { $0.name }
             if let suggestion = Spelling.closest(to: first, in: names), !isPlace(first) {
                 throw UsageError("unknown command '\(first)'; did you mean '\(suggestion)'? (commands are \(names.joined(separator: ", ")))")
             }
             // `isobar PLACE [options]`: the home view of that place.
-            return try await run(PlaceCommand.self, Invocation(arguments, command: Commands.place))
+            return try await run(PlaceCommand.self, PlaceCommand.invocation(arguments))
         }
         let invocation = try command.invocation(Array(arguments.dropFirst()))
         if invocation.options.help {

@@ -1,3 +1,4 @@
+import IsobarCore
 import IsobarRender
 
 /// Compare, now, forecast and the home view of a place: the place asked of every provider, shown as the view asks.
@@ -8,12 +9,12 @@ struct WeatherCommand {
     let invocation: Invocation
 
     /// Resolves the place named first, asks every provider about it, shows `view`, and returns the exit code.
-    func run(_ view: View) async throws -> ExitCode {
+    func run(_ view: View, failOn: AlertSeverity? = nil) async throws -> ExitCode {
         let setup = try await context.weatherSetup(invocation)
         let resolution = try await context.resolvePlace(invocation.positionals[0], setup: setup, parsed: invocation)
         // The demo leaves the user's data alone.
         if !invocation.options.demo { context.rememberPlace(invocation.positionals[0], resolution) }
-        return await context.showWeather(view, resolution, setup, invocation)
+        return await context.showWeather(view, resolution, setup, invocation, failOn: failOn)
     }
 }
 
@@ -29,8 +30,9 @@ struct CompareCommand: IsobarCommand {
     func run() async throws -> ExitCode { try await WeatherCommand(context: context, invocation: invocation).run(.compare) }
 }
 
-/// `isobar now PLACE`.
+/// `isobar now PLACE [--fail-on SEVERITY]`.
 struct NowCommand: IsobarCommand {
+    typealias Own = FailOnOptions
     static let spec = Commands.now
     /// What it runs with.
     let context: CommandContext
@@ -38,11 +40,12 @@ struct NowCommand: IsobarCommand {
     let invocation: Invocation
 
     /// Current conditions, the consensus first.
-    func run() async throws -> ExitCode { try await WeatherCommand(context: context, invocation: invocation).run(.now) }
+    func run() async throws -> ExitCode { try await WeatherCommand(context: context, invocation: invocation).run(.now, failOn: own.failOn) }
 }
 
 /// `isobar forecast PLACE [--days N] [--hourly]`.
 struct ForecastCommand: IsobarCommand {
+    typealias Own = HorizonOptions
     static let spec = Commands.forecast
     /// What it runs with.
     let context: CommandContext
@@ -51,7 +54,7 @@ struct ForecastCommand: IsobarCommand {
 
     /// Days, and hours when asked.
     func run() async throws -> ExitCode {
-        try await WeatherCommand(context: context, invocation: invocation).run(.forecast(days: invocation.options.days, hourly: invocation.options.hourly))
+        try await WeatherCommand(context: context, invocation: invocation).run(.forecast(days: own.days, hourly: own.hourly))
     }
 }
 

@@ -96,7 +96,7 @@ extension CommandContext {
     }
 
     /// Asks every provider about the place, renders, and returns the exit code.
-    func showWeather(_ view: View, _ resolution: Resolution, _ setup: WeatherSetup, _ parsed: Invocation) async -> ExitCode {
+    func showWeather(_ view: View, _ resolution: Resolution, _ setup: WeatherSetup, _ parsed: Invocation, failOn: AlertSeverity? = nil) async -> ExitCode {
         let place = resolution.place.withZoneOffset(at: time.now())
         let names = RenderContext.names(of: setup.bindings.map(\.provider))
         var context = RenderContext(
@@ -176,7 +176,7 @@ extension CommandContext {
         if await !(observation?.value ?? false) { await archiveProxyObservation(reports, place: place, setup) }
         if case .forecast(let days, _) = view, let merged, !reports.isEmpty { noteShortForecast(asked: days, merged, reports, setup) }
         saveRecordings(setup.recorders, parsed)
-        if let failOn = parsed.options.failOn, warnings?.hasAlert(atLeast: failOn) == true { return .alertInForce }
+        if let failOn, warnings?.hasAlert(atLeast: failOn) == true { return .alertInForce }
         return exitCode(outcomes, minimum: setup.minimum)
     }
 
