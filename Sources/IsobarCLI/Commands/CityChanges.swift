@@ -4,12 +4,19 @@ import IsobarPlaces
 import IsobarRender
 import IsobarStore
 
-extension CitiesCommand {
-    /// `isobar cities add PLACE`: an ambiguous name means its best match, as everywhere, said on stderr with the others.
-    func addCity(_ text: String, _ store: UserDataStore, _ setup: WeatherSetup, _ invocation: Invocation) async throws -> ExitCode {
-        let resolution = try await context.resolvePlace(text, setup: setup, parsed: invocation)
+/// `isobar cities add PLACE`: an ambiguous name means its best match, as everywhere, said on stderr with the others.
+struct CityAddCommand {
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Adds the place (or says where it already is).
+    func run() async throws -> ExitCode {
+        let access = try await CitiesAccess.open(context, invocation, for: "add")
+        let resolution = try await context.resolvePlace(invocation.positionals[1], setup: access.setup, parsed: invocation)
         let place = resolution.place
-        let addition = try await store.addCity(place, now: context.time.now())
+        let addition = try await access.store.addCity(place, now: context.time.now())
         let (position, already) = switch addition {
         case .added(let position): (position, false)
         case .alreadyThere(let position): (position, true)
@@ -19,12 +26,22 @@ extension CitiesCommand {
                                              ("runners_up", .array(resolution.runnersUp.map(PlaceJSON.object)))]) }), as: invocation.options.format)
         return .success
     }
+}
 
-    /// `isobar cities remove|rm PLACE|NUMBER`: the city is looked for in the list as it is when it is removed, in the same
-    /// transaction, so that what goes is what was named even while other processes change the list.
-    func removeCity(_ text: String, _ store: UserDataStore, _ invocation: Invocation) async throws -> ExitCode {
-        let city = try NamedCity(text)
-        switch try await store.removeCity(city.reference) {
+/// `isobar cities remove|rm PLACE|NUMBER`: the city is looked for in the list as it is when it is removed, in the same
+/// transaction, so that what goes is what was named even while other processes change the list.
+struct CityRemoveCommand {
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Removes the city named.
+    func run() async throws -> ExitCode {
+        let access = try await CitiesAccess.open(context, invocation, for: "remove")
+        await context.beforeCityChange()
+        let city = try NamedCity(invocation.positionals[1])
+        switch try await access.store.removeCity(city.reference) {
         case .removed(let removed, let position):
             context.write(TextReport(people: { _ in "Removed \(removed.fullLabel).\n" },
                                      lines: { JSONLine.text("city_removed", [("index", .integer(position)), ("place", PlaceJSON.object(removed))]) }), as: invocation.options.format)
@@ -33,13 +50,24 @@ extension CitiesCommand {
             throw city.missing(from: cities)
         }
     }
+}
 
-    /// `isobar cities move FROM TO`: FROM and TO are numbers, names or coordinates, looked for in the list as it is when the
-    /// city moves, in the same transaction.
-    func moveCity(_ from: String, to: String, _ store: UserDataStore, _ invocation: Invocation) async throws -> ExitCode {
-        let city = try NamedCity(from)
-        let destination = try NamedCity(to)
-        switch try await store.moveCity(city.reference, to: destination.reference) {
+/// `isobar cities move FROM TO`: FROM and TO are numbers, names or coordinates, looked for in the list as it is when the city
+/// moves, in the same transaction.
+struct CityMoveCommand {
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
+    /// Moves the city named first to the place of the second.
+    func run() async throws -> ExitCode {
+        let access = try await CitiesAccess.open(context, invocation, for: "move",
+                                                 tooFew: "'cities move' needs FROM and TO: a number, a name or coordinates, e.g. isobar cities move 3 1")
+        await context.beforeCityChange()
+        let city = try NamedCity(invocation.positionals[1])
+        let destination = try NamedCity(invocation.positionals[2])
+        switch try await access.store.moveCity(city.reference, to: destination.reference) {
         case .moved(let moved, let source, let target):
             context.write(TextReport(people: { _ in "Moved \(moved.fullLabel) to number \(target).\n" },
                                      lines: { JSONLine.text("city_moved", [("from", .integer(source)), ("index", .integer(target)), ("place", PlaceJSON.object(moved))]) }), as: invocation.options.format)

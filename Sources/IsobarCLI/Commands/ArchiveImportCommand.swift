@@ -3,16 +3,23 @@ import IsobarCore
 import IsobarRender
 import IsobarStore
 
-extension ArchiveCommand {
+/// `isobar archive import FILE|-`: another archive's export added to the archive and folded into the skill record.
+struct ArchiveImportCommand {
+    /// What it runs with.
+    let context: CommandContext
+    /// Its arguments and options.
+    let invocation: Invocation
+
     /// How far past the command's clock an imported time may lie: a year (366 days).
     static let importFutureSeconds = 366.0 * 86_400
 
-    /// `isobar archive import FILE|-`: the steps and observations of an archive export (JSON lines, metric) added to the
+    /// The steps and observations of an archive export (JSON lines, metric) added to the
     /// archive, those already there skipped, and folded into the skill record. The input is streamed (a line at a time,
     /// records added in bounded batches) inside one transaction, so it is all or nothing: any bad line (see
     /// `ArchiveLineRules`, or longer than 1 MiB) is named with its line number and nothing is imported (exit code 6); an
     /// unreadable file is exit code 66.
-    func importArchive(_ invocation: Invocation, into store: UserDataStore, format: OutputFormat) async throws -> ExitCode {
+    func run() async throws -> ExitCode {
+        let store = try await ArchiveAccess.open(context, invocation, for: "import", takesFile: true).store
         guard invocation.positionals.count == 2 else { throw UsageError("archive import needs a FILE (or - for stdin): isobar archive import FILE") }
         let path = invocation.positionals[1]
         let name = path == "-" ? "stdin" : path
@@ -38,7 +45,7 @@ extension ArchiveCommand {
         context.write(TextReport(people: { _ in "Imported \(count.steps) forecast step(s) and \(count.observations) observation(s) into \(store.path) "
                              + "(\(skipped) already there); \(settled) step(s) folded into the skill record.\n" },
                                  lines: { JSONLine.text("archive_imported", [("steps", .integer(count.steps)), ("observations", .integer(count.observations)),
-                                                        ("skipped", .integer(skipped)), ("folded", .integer(settled)), ("path", .string(store.path))]) }), as: format)
+                                                        ("skipped", .integer(skipped)), ("folded", .integer(settled)), ("path", .string(store.path))]) }), as: invocation.options.format)
         return .success
     }
 }
