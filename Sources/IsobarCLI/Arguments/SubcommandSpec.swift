@@ -32,6 +32,24 @@ struct SubcommandSpec<Parent: Sendable>: Sendable {
     }
 }
 
+/// One action of a command as a type of its own (`CityAddCommand`): made with what its command runs with, then run.
+protocol ActionCommand: Sendable {
+    /// The action, given what its command runs with and its command's validated invocation.
+    init(context: CommandContext, invocation: Invocation)
+    /// Runs it and returns the exit code.
+    func run() async throws -> ExitCode
+}
+
+extension SubcommandSpec where Parent: CommandWithActions {
+    /// An action run by the type `action`.
+    init<Action: ActionCommand>(_ name: String, aliases: [String] = [], arguments: [String] = [], optionalArguments: [String] = [],
+                                summary: String, runs action: Action.Type) {
+        self.init(name, aliases: aliases, arguments: arguments, optionalArguments: optionalArguments, summary: summary) {
+            try await Action(context: $0.context, invocation: $0.invocation).run()
+        }
+    }
+}
+
 /// A command whose first argument names one of its actions (`isobar cities add PLACE`): the actions are a table, the first
 /// argument picks one (the default when there is none), and an unknown one is a usage error naming them all.
 protocol CommandWithActions: IsobarCommand {
@@ -39,6 +57,8 @@ protocol CommandWithActions: IsobarCommand {
     static var subcommands: [SubcommandSpec<Self>] { get }
     /// The action run when none is named.
     static var defaultAction: String { get }
+    /// What it runs with, handed to its actions.
+    var context: CommandContext { get }
     /// Its arguments and options.
     var invocation: Invocation { get }
     /// The usage error for an action it does not have.

@@ -2,7 +2,7 @@ import IsobarCore
 import IsobarRender
 
 /// `isobar archive clear`: removes every archived entry and the skill record learned from them (the cities and home stay).
-struct ArchiveClearCommand {
+struct ArchiveClearCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

@@ -22,21 +22,14 @@ struct ArchiveCommand: CommandWithActions {
 
     /// Its actions, each a type of its own.
     static let subcommands: [SubcommandSpec<ArchiveCommand>] = [
-        SubcommandSpec("stats", summary: "Count the archived forecasts and observations") {
-            try await ArchiveStatsCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("prune", summary: "Remove the archived entries older than --older-than (default archive_days)") {
-            try await ArchivePruneCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("clear", summary: "Remove every archived entry and the skill record learned from them") {
-            try await ArchiveClearCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("export", summary: "Write the archive as JSON lines") {
-            try await ArchiveExportCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("import", arguments: ["FILE"], summary: "Add another archive's export (FILE, or - for stdin), skipping what is already archived") {
-            try await ArchiveImportCommand(context: $0.context, invocation: $0.invocation).run()
-        },
+        SubcommandSpec("stats", summary: "Count the archived forecasts and observations", runs: ArchiveStatsCommand.self),
+        SubcommandSpec("prune", summary: "Remove the archived entries older than --older-than (default archive_days)",
+                       runs: ArchivePruneCommand.self),
+        SubcommandSpec("clear", summary: "Remove every archived entry and the skill record learned from them",
+                       runs: ArchiveClearCommand.self),
+        SubcommandSpec("export", summary: "Write the archive as JSON lines", runs: ArchiveExportCommand.self),
+        SubcommandSpec("import", arguments: ["FILE"], summary: "Add another archive's export (FILE, or - for stdin), skipping what is already archived",
+                       runs: ArchiveImportCommand.self),
     ]
 
     /// Runs the command and returns its exit code.

@@ -3,7 +3,7 @@ import IsobarRender
 import IsobarStore
 
 /// `isobar archive export`: every archived step and observation as JSON lines, whatever `--format` says.
-struct ArchiveExportCommand {
+struct ArchiveExportCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

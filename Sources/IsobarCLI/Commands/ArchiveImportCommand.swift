@@ -4,7 +4,7 @@ import IsobarRender
 import IsobarStore
 
 /// `isobar archive import FILE|-`: another archive's export added to the archive and folded into the skill record.
-struct ArchiveImportCommand {
+struct ArchiveImportCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

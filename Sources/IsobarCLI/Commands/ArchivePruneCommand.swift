@@ -3,7 +3,7 @@ import IsobarRender
 
 /// `isobar archive prune [--older-than DURATION]`: removes the archived entries older than that (default `archive_days`); what
 /// was learned from them stays, fading.
-struct ArchivePruneCommand {
+struct ArchivePruneCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

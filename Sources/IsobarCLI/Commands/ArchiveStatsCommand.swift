@@ -4,7 +4,7 @@ import IsobarStore
 
 /// `isobar archive stats` (and `isobar archive`): how many forecast steps and observations are archived, from which providers,
 /// for how many places, issued when, and for how long they are kept.
-struct ArchiveStatsCommand {
+struct ArchiveStatsCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

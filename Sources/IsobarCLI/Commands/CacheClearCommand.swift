@@ -3,7 +3,7 @@ import IsobarRedis
 import IsobarRender
 
 /// `isobar cache clear [--shared]`: deletes every cached answer, of the local cache or (with `--shared`) of the shared store.
-struct CacheClearCommand {
+struct CacheClearCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

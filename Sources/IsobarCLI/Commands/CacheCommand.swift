@@ -14,15 +14,12 @@ struct CacheCommand: CommandWithActions {
 
     /// Its actions, each a type of its own.
     static let subcommands: [SubcommandSpec<CacheCommand>] = [
-        SubcommandSpec("stats", summary: "Count the cached entries per provider and kind, locally and in the shared store") {
-            try await CacheStatsCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("clear", summary: "Delete every cached answer (with --shared: every answer in the shared store)") {
-            try await CacheClearCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("prune", summary: "Delete old answers and the rate-limit records no window needs") {
-            try await CachePruneCommand(context: $0.context, invocation: $0.invocation).run()
-        },
+        SubcommandSpec("stats", summary: "Count the cached entries per provider and kind, locally and in the shared store",
+                       runs: CacheStatsCommand.self),
+        SubcommandSpec("clear", summary: "Delete every cached answer (with --shared: every answer in the shared store)",
+                       runs: CacheClearCommand.self),
+        SubcommandSpec("prune", summary: "Delete old answers and the rate-limit records no window needs",
+                       runs: CachePruneCommand.self),
     ]
 
     /// Runs the command and returns its exit code.

@@ -2,7 +2,7 @@ import IsobarCore
 import IsobarRender
 
 /// `isobar cache prune [--older-than DURATION]`: deletes the answers fetched longer ago, and the rate-limit records no window needs.
-struct CachePruneCommand {
+struct CachePruneCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

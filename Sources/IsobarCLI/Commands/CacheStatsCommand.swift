@@ -6,7 +6,7 @@ import IsobarStore
 
 /// `isobar cache stats` (and `isobar cache`): the entries per provider and kind, in the local cache and in the shared store when
 /// one is configured.
-struct CacheStatsCommand {
+struct CacheStatsCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

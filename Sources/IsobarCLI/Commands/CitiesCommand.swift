@@ -11,18 +11,13 @@ struct CitiesCommand: CommandWithActions {
 
     /// Its actions, each a type of its own.
     static let subcommands: [SubcommandSpec<CitiesCommand>] = [
-        SubcommandSpec("list", summary: "Your cities with the consensus temperature and condition now") {
-            try await CitiesListCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("add", arguments: ["PLACE"], summary: "Add a place to your cities") {
-            try await CityAddCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("remove", aliases: ["rm"], arguments: ["PLACE|NUMBER"], summary: "Remove a city, by name, coordinates or number") {
-            try await CityRemoveCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("move", arguments: ["FROM", "TO"], summary: "Move a city to another place in the list (numbers, names or coordinates)") {
-            try await CityMoveCommand(context: $0.context, invocation: $0.invocation).run()
-        },
+        SubcommandSpec("list", summary: "Your cities with the consensus temperature and condition now",
+                       runs: CitiesListCommand.self),
+        SubcommandSpec("add", arguments: ["PLACE"], summary: "Add a place to your cities", runs: CityAddCommand.self),
+        SubcommandSpec("remove", aliases: ["rm"], arguments: ["PLACE|NUMBER"], summary: "Remove a city, by name, coordinates or number",
+                       runs: CityRemoveCommand.self),
+        SubcommandSpec("move", arguments: ["FROM", "TO"], summary: "Move a city to another place in the list (numbers, names or coordinates)",
+                       runs: CityMoveCommand.self),
     ]
 
     /// Runs the command and returns its exit code.

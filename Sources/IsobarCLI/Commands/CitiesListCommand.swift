@@ -5,7 +5,7 @@ import IsobarEngine
 import IsobarRender
 
 /// `isobar cities` (and `isobar cities list`): the consensus temperature and condition now of every city, fetched concurrently.
-struct CitiesListCommand {
+struct CitiesListCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

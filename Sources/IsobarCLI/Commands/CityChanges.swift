@@ -5,7 +5,7 @@ import IsobarRender
 import IsobarStore
 
 /// `isobar cities add PLACE`: an ambiguous name means its best match, as everywhere, said on stderr with the others.
-struct CityAddCommand {
+struct CityAddCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
@@ -30,7 +30,7 @@ struct CityAddCommand {
 
 /// `isobar cities remove|rm PLACE|NUMBER`: the city is looked for in the list as it is when it is removed, in the same
 /// transaction, so that what goes is what was named even while other processes change the list.
-struct CityRemoveCommand {
+struct CityRemoveCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
@@ -54,7 +54,7 @@ struct CityRemoveCommand {
 
 /// `isobar cities move FROM TO`: FROM and TO are numbers, names or coordinates, looked for in the list as it is when the city
 /// moves, in the same transaction.
-struct CityMoveCommand {
+struct CityMoveCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

@@ -11,18 +11,12 @@ struct ConfigCommand: CommandWithActions {
 
     /// Its actions, each a type of its own.
     static let subcommands: [SubcommandSpec<ConfigCommand>] = [
-        SubcommandSpec("list", summary: "Every setting, with its default when the file sets none") {
-            try ConfigListCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("path", summary: "The location of the file config set changes") {
-            try ConfigPathCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("get", arguments: ["KEY"], summary: "One setting's value (the default when the file sets none)") {
-            try ConfigGetCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("set", arguments: ["KEY", "VALUE"], summary: "Check the value and change only that member of the file") {
-            try ConfigSetCommand(context: $0.context, invocation: $0.invocation).run()
-        },
+        SubcommandSpec("list", summary: "Every setting, with its default when the file sets none", runs: ConfigListCommand.self),
+        SubcommandSpec("path", summary: "The location of the file config set changes", runs: ConfigPathCommand.self),
+        SubcommandSpec("get", arguments: ["KEY"], summary: "One setting's value (the default when the file sets none)",
+                       runs: ConfigGetCommand.self),
+        SubcommandSpec("set", arguments: ["KEY", "VALUE"], summary: "Check the value and change only that member of the file",
+                       runs: ConfigSetCommand.self),
     ]
 
     /// Runs the command and returns its exit code.

@@ -2,7 +2,7 @@ import IsobarCore
 import IsobarRender
 
 /// `isobar config list` (and `isobar config`): every setting, with its default when the file sets none.
-struct ConfigListCommand {
+struct ConfigListCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
@@ -16,7 +16,7 @@ struct ConfigListCommand {
 }
 
 /// `isobar config get KEY`: one setting's value (the default when the file sets none, nothing when unset).
-struct ConfigGetCommand {
+struct ConfigGetCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
@@ -30,7 +30,7 @@ struct ConfigGetCommand {
 }
 
 /// `isobar config path`: the file `config set` changes (`--config`, else yours), whether or not it exists.
-struct ConfigPathCommand {
+struct ConfigPathCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

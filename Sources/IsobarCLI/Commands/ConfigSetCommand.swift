@@ -8,7 +8,7 @@ import Glibc
 
 /// `isobar config set KEY VALUE`: the value checked, the one member changed, the rest of the file and its order kept (a file that
 /// does not exist yet is made from the bundled defaults).
-struct ConfigSetCommand {
+struct ConfigSetCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

@@ -18,15 +18,10 @@ struct HomeCommand: CommandWithActions {
 
     /// Its actions, each a type of its own.
     static let subcommands: [SubcommandSpec<HomeCommand>] = [
-        SubcommandSpec("show", summary: "Your home place: now, the next hours, the next days (your first city when no home is set)") {
-            try await HomeShowCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("set", arguments: ["PLACE"], summary: "Make PLACE your home") {
-            try await HomeSetCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("unset", summary: "Forget your home; isobar then shows your first city") {
-            try await HomeUnsetCommand(context: $0.context, invocation: $0.invocation).run()
-        },
+        SubcommandSpec("show", summary: "Your home place: now, the next hours, the next days (your first city when no home is set)",
+                       runs: HomeShowCommand.self),
+        SubcommandSpec("set", arguments: ["PLACE"], summary: "Make PLACE your home", runs: HomeSetCommand.self),
+        SubcommandSpec("unset", summary: "Forget your home; isobar then shows your first city", runs: HomeUnsetCommand.self),
     ]
 
     /// `unknown home action 'x'; use isobar home, isobar home set PLACE, or isobar home unset`.
@@ -58,7 +53,7 @@ struct HomeAccess {
 }
 
 /// `isobar home` (and `isobar`): the home place in full, or the first city (with a note) when none is set.
-struct HomeShowCommand {
+struct HomeShowCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
@@ -81,7 +76,7 @@ struct HomeShowCommand {
 }
 
 /// `isobar home set PLACE`.
-struct HomeSetCommand {
+struct HomeSetCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
@@ -100,7 +95,7 @@ struct HomeSetCommand {
 }
 
 /// `isobar home unset`: isobar then shows the first city.
-struct HomeUnsetCommand {
+struct HomeUnsetCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarRender
 
 /// `isobar providers check ID [PLACE]`: every conformance rule and the report validation, run against one configured
-struct ProvidersCheckCommand {
+struct ProvidersCheckCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

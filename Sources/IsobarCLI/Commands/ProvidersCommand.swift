@@ -18,19 +18,16 @@ struct ProvidersCommand: CommandWithActions {
 
     /// Its actions.
     static let subcommands: [SubcommandSpec<ProvidersCommand>] = [
-        SubcommandSpec("list", summary: "Each configured provider with its capabilities, limits and their use, cooldown and breaker") {
-            try await ProvidersListCommand(context: $0.context, invocation: $0.invocation).run()
-        },
+        SubcommandSpec("list", summary: "Each configured provider with its capabilities, limits and their use, cooldown and breaker",
+                       runs: ProvidersListCommand.self),
         SubcommandSpec("reset", optionalArguments: ["ID"], summary: "Clear the cooldown and close the breaker of provider ID, or of every provider") {
             try await ProvidersResetCommand(context: $0.context, invocation: $0.invocation).run(id: $0.invocation.positionals.dropFirst().first)
         },
         SubcommandSpec("check", arguments: ["ID"], optionalArguments: ["PLACE"],
-                       summary: "Run the conformance rules and the report validation against provider ID and print each rule's verdict") {
-            try await ProvidersCheckCommand(context: $0.context, invocation: $0.invocation).run()
-        },
-        SubcommandSpec("new", arguments: ["NAME"], summary: "Write a provider skeleton (--lang python, sh or swift) with a recorded fixture that passes check") {
-            try ProvidersNewCommand(context: $0.context, invocation: $0.invocation).run()
-        },
+                       summary: "Run the conformance rules and the report validation against provider ID and print each rule's verdict",
+                       runs: ProvidersCheckCommand.self),
+        SubcommandSpec("new", arguments: ["NAME"], summary: "Write a provider skeleton (--lang python, sh or swift) with a recorded fixture that passes check",
+                       runs: ProvidersNewCommand.self),
         SubcommandSpec("enable", arguments: ["NAME"], summary: "Turn on entry NAME, or add one for the plug-in program isobar-provider-NAME, in your configuration file") {
             try ProvidersEnableCommand(context: $0.context, invocation: $0.invocation).run(enable: true)
         },

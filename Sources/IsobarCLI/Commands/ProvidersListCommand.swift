@@ -6,7 +6,7 @@ import IsobarStore
 
 /// `isobar providers list` (and `isobar providers`): each configured provider with its capabilities, limits and their use,
 /// cooldown and breaker.
-struct ProvidersListCommand {
+struct ProvidersListCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.

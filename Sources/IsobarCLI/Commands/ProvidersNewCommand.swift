@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// `isobar providers new NAME --lang python|sh|swift [--dir DIR]`: writes a provider skeleton that passes `providers check`
-struct ProvidersNewCommand {
+struct ProvidersNewCommand: ActionCommand {
     /// What it runs with.
     let context: CommandContext
     /// Its arguments and options.
