@@ -20,7 +20,6 @@ struct ArchiveImportCommand: ActionCommand {
     /// unreadable file is exit code 66.
     func run() async throws -> ExitCode {
         let store = try await ArchiveAccess.open(context, invocation, for: "import", takesFile: true).store
-        guard invocation.positionals.count == 2 else { throw UsageError("archive import needs a FILE (or - for stdin): isobar archive import FILE") }
         let path = invocation.positionals[1]
         let name = path == "-" ? "stdin" : path
         let rules = ArchiveLineRules(latest: context.time.now().addingTimeInterval(Self.importFutureSeconds))
