@@ -79,7 +79,7 @@ let package = Package(
                 + providerTargets.map { .byName(name: $0.name) },
             swiftSettings: inheriting),
         // A release build on Linux carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
-        .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "IsobarHTTP", "Exec"], swiftSettings: strict, linkerSettings: staticRuntime),
+        .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "IsobarCore", "IsobarHTTP", "Exec"], swiftSettings: strict, linkerSettings: staticRuntime),
         // The provider conformance rules: run by `isobar providers check` and by the tests, so not part of the test kit.
         .target(name: "IsobarConformance", dependencies: ["IsobarCore"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore", "IsobarConformance"], swiftSettings: strict),

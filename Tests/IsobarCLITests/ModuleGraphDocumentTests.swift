@@ -4,7 +4,7 @@ import Testing
 /// docs/modules.md lists what each module imports; `Package.swift` declares it. The two must say the same.
 @Suite struct ModuleGraphDocumentTests {
     /// Each target of `Package.swift` with the dependencies it declares by name (the compiled providers' from `providerTargets`).
-    static func declared() throws -> (targets: [String: Set<String>], providers: [String]) {
+    static func declared() throws -> (targets: [String: Set<String>], providers: [String], uses: [String: Set<String>]) {
         let text = try String(contentsOfFile: packageRoot + "/Package.swift", encoding: .utf8)
         var targets: [String: Set<String>] = [:]
         let target = try Regex(#"\.(?:target|executableTarget)\(\s*name:\s*"([^"]+)",\s*dependencies:\s*\[([^\]]*)\]"#)
@@ -13,13 +13,15 @@ import Testing
             targets[name] = Set(quoted(try #require(match.output[2].substring)))
         }
         let list = try #require(text.firstMatch(of: try Regex(#"let providerTargets[^=]*=\s*\[(.*?)\n\]"#).dotMatchesNewlines()))
-        let providers = try list.output[1].substring.map { block in
-            try block.split(separator: "\n").compactMap { line -> String? in
-                guard let name = line.firstMatch(of: try Regex(#"^\s*\("([^"]+)""#)) else { return nil }
-                return String(try #require(name.output[1].substring))
-            }
-        } ?? []
-        return (targets, providers)
+        var providers: [String] = []
+        var uses: [String: Set<String>] = [:]
+        for line in try #require(list.output[1].substring).split(separator: "\n") {
+            guard let entry = line.firstMatch(of: try Regex(#"^\s*\("([^"]+)",\s*uses:\s*\[([^\]]*)\]"#)) else { continue }
+            let name = String(try #require(entry.output[1].substring))
+            providers.append(name)
+            uses[name] = Set(quoted(try #require(entry.output[2].substring)))
+        }
+        return (targets, providers, uses)
     }
 
     /// The quoted words of a text: `"IsobarCore", "CSQLite"` → the two names.
@@ -39,7 +41,7 @@ import Testing
     }
 
     @Test func theModuleTableSaysWhatPackageSwiftDeclares() throws {
-        let (targets, providers) = try Self.declared()
+        let (targets, providers, _) = try Self.declared()
         let rows = try Self.documented()
         #expect(rows.count >= 12, "only \(rows.count) rows read from docs/modules.md")
         var listed: Set<String> = []
@@ -64,8 +66,31 @@ import Testing
         }
     }
 
+    @Test func noModuleImportsWhatPackageSwiftDoesNotDeclare() throws {
+        let (targets, providers, uses) = try Self.declared()
+        let modules = Set(targets.keys).union(providers)
+        // The command line depends on every compiled provider too, through `providerTargets`.
+        var folders = targets.keys.map { ($0, "Sources/" + $0, $0 == "IsobarCLI" ? (targets[$0] ?? []).union(providers) : targets[$0] ?? []) }
+        folders += providers.map { ($0, "Providers/" + $0, Set(["IsobarCore"]).union(uses[$0] ?? [])) }
+        var read = 0
+        for (module, folder, declared) in folders {
+            guard let files = FileManager.default.enumerator(atPath: packageRoot + "/" + folder) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: packageRoot + "/" + folder + "/" + file, encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+                    let imported = String(line.split(separator: " ").last ?? "")
+                    guard modules.contains(imported), imported != module else { continue }
+                    read += 1
+                    #expect(declared.contains(imported), "\(folder)/\(file) imports \(imported), which Package.swift does not declare for \(module)")
+                }
+            }
+        }
+        #expect(read >= 100, "only \(read) imports of the package's modules read")
+    }
+
     @Test func packageSwiftIsReadAsWritten() throws {
-        let (targets, providers) = try Self.declared()
+        let (targets, providers, uses) = try Self.declared()
+        #expect(uses["METAR"] == ["IsobarPlaces"] && uses["METNorway"] == [])
         #expect(targets["IsobarConsensus"] == ["IsobarCore"])
         #expect(targets["IsobarRender"] == ["IsobarCore", "IsobarConsensus", "IsobarPlaces"])
         #expect(providers.contains("METNorway") && providers.contains("Exec"))
