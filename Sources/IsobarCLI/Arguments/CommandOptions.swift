@@ -160,7 +160,8 @@ public struct Invocation: Sendable {
         options = try CommandOptions(parsed)
     }
 
-    /// Parses and validates `arguments` for a command without options of its own.
+    /// Parses and validates `arguments` for a command without options of its own; options of a command's own (`--days`,
+    /// `--limit`…) are left unread: read those with the command's `invocation(_:)`.
     public init(_ arguments: [String], command: CommandSpec) throws(UsageError) {
         try self.init(arguments, command: command, own: NoOwnOptions.self)
     }
