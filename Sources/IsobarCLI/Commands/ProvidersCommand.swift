@@ -4,7 +4,7 @@ import IsobarEngine
 import IsobarRender
 import IsobarStore
 
-/// `isobar providers [list]`: each configured provider with its capabilities, limits and their use, cooldown and breaker.
+/// `isobar providers [list|reset [ID]|check ID [PLACE]|new NAME|enable NAME|disable NAME]`, and `--available`.
 struct ProvidersCommand: CommandWithActions {
     typealias Own = ProvidersOptions
     static let spec = Commands.providers
