@@ -1,3 +1,5 @@
+import IsobarCore
+
 /// The characters the user's terminal can show, from the locale: all of Unicode when it is UTF-8, ASCII otherwise.
 public enum TextCharset: Sendable, Equatable {
     /// A UTF-8 locale: text as it is.
@@ -13,6 +15,6 @@ public enum TextCharset: Sendable, Equatable {
             return
         }
         let lowered = locale.lowercased()
-        self = lowered.contains("utf-8") || lowered.contains("utf8") ? .utf8 : .ascii
+        self = lowered.containsBytes("utf-8") || lowered.containsBytes("utf8") ? .utf8 : .ascii
     }
 }

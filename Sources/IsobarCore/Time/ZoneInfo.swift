@@ -90,7 +90,7 @@ public struct ZoneInfo: Sendable, Equatable {
             default: false
             }
         }
-        guard !identifier.isEmpty, identifier.utf8.count <= 255, allowed, !identifier.hasPrefix("/"), !identifier.contains("..") else {
+        guard !identifier.isEmpty, identifier.utf8.count <= 255, allowed, !identifier.hasPrefix("/"), !identifier.containsBytes("..") else {
             throw ZoneInfoError(.invalidIdentifier, "'\(identifier)' is not a time zone name")
         }
     }
