@@ -97,6 +97,11 @@ struct AlertLines {
         json.string(alert.language)
         json.key("web")
         json.string(alert.web)
+        if !alert.tags.isEmpty {
+            // Only from a source that labels its warnings (OpenWeatherMap): absent, not empty, for the others.
+            json.key("tags")
+            json.strings(alert.tags)
+        }
         let asOf = report.asOf(alert.source)
         json.key("as_of")
         time(asOf?.instant, offset)

@@ -35,7 +35,7 @@ struct AlertsCommand: IsobarCommand {
         let setup = try await context.weatherSetup(invocation, kinds: [.alerts])
         let resolution = try await context.resolvePlace(invocation.positionals[0], setup: setup, parsed: invocation)
         let gathering = AlertsGathering(bindings: setup.bindings, time: context.time, timeoutSeconds: setup.options.timeoutSeconds,
-                                        cache: setup.store)
+                                        cache: setup.store, sendsValidators: setup.options.sendsValidators)
         let report = await gathering.report(for: resolution.place)
         context.write(AlertsForms(report: report, query: invocation.positionals[0], plain: invocation.options.plain), as: invocation.options.format)
         context.output.flush()

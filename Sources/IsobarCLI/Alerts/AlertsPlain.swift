@@ -16,6 +16,7 @@ struct AlertsPlain {
             let alert = active.alert
             if let headline = alert.headline { lines.append(Self.ending(headline)) }
             if let area = alert.area.description { lines.append("Area: " + Self.ending(area)) }
+            if !alert.tags.isEmpty { lines.append("Tags: " + Self.ending(alert.tags.joined(separator: ", "))) }
             for text in [alert.description, alert.instruction].compactMap({ $0 }) {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
             }

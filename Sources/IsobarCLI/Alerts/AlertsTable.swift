@@ -31,6 +31,7 @@ struct AlertsTable {
             timing += AlertText.messageExpiry(alert, utcOffsetSeconds: offset)
             lines.append(timing)
             if let area = alert.area.description { lines.append("  Area: " + area) }
+            if !alert.tags.isEmpty { lines.append("  Tags: " + alert.tags.joined(separator: ", ")) }
             for text in [alert.description, alert.instruction].compactMap({ $0 }) {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map { "  " + $0 }
             }

@@ -138,7 +138,7 @@ extension CommandContext {
         defer { waiting.stop() }
         // The warnings are asked alongside the weather and written before its first line.
         let alerts = AlertsFirst.task(setup.alertBindings, place: place, time: time, timeoutSeconds: setup.options.timeoutSeconds,
-                                      cache: setup.store, executor: taskExecutor)
+                                      cache: setup.store, sendsValidators: setup.options.sendsValidators, executor: taskExecutor)
         var alertsWritten = alerts == nil
         var warnings: AlertsReport?
         for await event in engine(setup).run(WeatherRequest(place: place, kinds: presentation.kinds(for: view, format: parsed.options.format))) {
