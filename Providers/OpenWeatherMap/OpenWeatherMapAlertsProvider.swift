@@ -76,7 +76,7 @@ extension OpenWeatherMapAlertsProvider {
     /// How Isobar builds OpenWeatherMap's warnings from a configuration entry; the key is OpenWeatherMap's own.
     public static let factory = ProviderFactory(
         type: "openweathermap-alerts",
-        summary: "OpenWeatherMap One Call 3.0: national warnings passed through, worldwide; needs a key with the One Call subscription",
+        summary: "OpenWeatherMap One Call: national warnings passed on, worldwide; needs a One Call 3.0 subscription",
         keyVariable: "OPENWEATHERMAP_API_KEY", kinds: [.alerts],
         make: { context throws(ProviderError) in
             let settings = context.settings

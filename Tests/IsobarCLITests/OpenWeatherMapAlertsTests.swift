@@ -234,6 +234,22 @@ private let noSubscriptionBody = #"{"cod":401, "message": "Please note that usin
         #expect(try flood.member("tags").elements().map { try $0.string() } == ["Coastal event", "Flood"])
     }
 
+    @Test func aPlaceTheDemoDidNotRecordHasItsWarningsUnknownNotNone() async throws {
+        let run = await runCLI(["alerts", "10,10", "--demo"])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.lines.contains("No warnings known (no recording of 10,10)"))
+        #expect(run.lines.contains("OpenWeatherMap: not recorded — no recording of 10,10"))
+        #expect(!run.stdout.contains("cassettes") && !run.stdout.contains("https://"))
+        let plain = await runCLI(["alerts", "10,10", "--demo", "--plain"])
+        #expect(plain.lines.first == "No warnings are known for 10,10: no recording of it.")
+        let json = try parseLines(await runCLI(["alerts", "10,10", "--demo", "--format", "jsonl"]))
+        let line = try #require(json.first { (try? $0.string("provider")) == "openweathermap-alerts" })
+        #expect(try line.string("status") == "skipped" && line.member("error").string("reason") == "not_recorded")
+        // Above the weather, a place not recorded says nothing of warnings, as when no source covers it.
+        let weather = await runCLI(["compare", "10,10", "--demo"])
+        #expect(!weather.stdout.contains("Warnings from"))
+    }
+
     @Test func aPlaceWithNothingInForceSaysNothingAboveItsWeather() async {
         let run = await runCLI(["now", "London", "--demo"])
         #expect(run.code == 0, "\(run.stderr)")

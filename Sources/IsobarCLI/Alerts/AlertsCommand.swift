@@ -47,7 +47,7 @@ struct AlertsCommand: IsobarCommand {
     /// failed or could not refresh (its kept answer shown), 3 when every one asked failed (sources not asked count for nothing).
     static func exitCode(_ report: AlertsReport, failOn: AlertSeverity?) -> ExitCode {
         if let failOn, report.hasAlert(atLeast: failOn) { return .alertInForce }
-        let asked = report.sources.filter { $0.answer != .notAsked }
+        let asked = report.sources.filter { $0.answer != .notAsked && $0.answer != .notRecorded }
         let failed = asked.filter { if case .failed = $0.answer { true } else { false } }
         if !asked.isEmpty && failed.count == asked.count { return .noneAnswered }
         // A source shown from its kept answer could not refresh: some warnings are known, so that is a partial answer.

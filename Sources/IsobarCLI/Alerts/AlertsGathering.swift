@@ -62,6 +62,9 @@ struct AlertsGathering: Sendable {
                 source.answer = .stale(asOf: report.fetchedAt, error)
                 source.notes = report.notices
                 messages += report.alerts
+            case .failed(let error) where error.reason == .notRecorded && binding.policy == nil:
+                // A replayed source with no recording of the place knows nothing of it, as one whose coverage leaves it out.
+                source.answer = .notRecorded
             case .failed(let error):
                 source.answer = .failed(error)
             case nil:

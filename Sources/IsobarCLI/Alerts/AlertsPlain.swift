@@ -9,8 +9,12 @@ struct AlertsPlain {
         let offset = report.utcOffsetSeconds
         var lines: [String] = []
         let count = report.active.count
-        lines.append(count == 0 ? "No warnings are in force for \(report.place.name)."
-                     : "\(count) warning\(count == 1 ? " is" : "s are") in force for \(report.place.name).")
+        if count == 0 && report.nothingRecorded {
+            lines.append("No warnings are known for \(report.place.name): no recording of it.")
+        } else {
+            lines.append(count == 0 ? "No warnings are in force for \(report.place.name)."
+                         : "\(count) warning\(count == 1 ? " is" : "s are") in force for \(report.place.name).")
+        }
         for active in report.active {
             lines.append(Self.sentence(active, utcOffsetSeconds: offset, name: report.name(of:)))
             let alert = active.alert
