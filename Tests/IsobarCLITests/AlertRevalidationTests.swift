@@ -16,8 +16,9 @@ private final class ValidatingOrigin: Sendable {
 
     let server: LoopbackServer
 
-    /// Serves `provider`'s recording of `place`; `validators` false leaves them out of every answer.
-    init(provider: String, place: String, listPath: String, validators: Bool = true) throws {
+    /// Serves `provider`'s recording of `place`; `validators` false leaves them out of every answer; `cacheControl`, when
+    /// given, goes with the list's answers.
+    init(provider: String, place: String, listPath: String, validators: Bool = true, cacheControl: String? = nil) throws {
         let text = try String(contentsOfFile: "\(dataDirectory)/cassettes/\(provider)/\(place).json", encoding: .utf8)
         var bodies: [String: String] = [:]
         for interaction in try JSONDocument(parsing: text).rootValue.member("interactions").elements() {
@@ -30,7 +31,7 @@ private final class ValidatingOrigin: Sendable {
             guard let body = recorded[key] else { return .init(status: 404, "none") }
             guard request.path == listPath, validators else { return .init(body) }
             let confirmed = request.headers["if-none-match"] == Self.entityTag || request.headers["if-modified-since"] == Self.lastModified
-            let headers = [("ETag", Self.entityTag), ("Last-Modified", Self.lastModified)]
+            let headers = [("ETag", Self.entityTag), ("Last-Modified", Self.lastModified)] + (cacheControl.map { [("Cache-Control", $0)] } ?? [])
             return confirmed ? .init(status: 304, headers: headers, body: []) : .init(body, headers: headers)
         }
     }
@@ -106,6 +107,27 @@ private final class ValidatingOrigin: Sendable {
         #expect(requests.last?.headers["if-none-match"] == ValidatingOrigin.entityTag)
         #expect(second.active == first.active)
         #expect(second.sources.first?.answer == .answered(fetchedAt: Self.start.addingTimeInterval(120), recordedAt: nil))
+    }
+
+    @Test func aSecondRunConfirmsTheWarningsKeptInTheStoreWithA304() async throws {
+        let origin = try ValidatingOrigin(provider: "nws-alerts", place: "new-york", listPath: "/alerts/active", cacheControl: "max-age=0")
+        defer { origin.server.stop() }
+        let configuration = try temporaryConfiguration(#"""
+            {"providers": [{"id": "nws-alerts", "type": "nws-alerts", "base_url": "\#(origin.server.baseURL)", "contact": "ops@example.org"}]}
+            """#)
+        let cache = temporaryDirectory("alerts-revalidation-cache")
+        let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
+        let first = await runCLI(["alerts", "New York", "--config", configuration], environment: ["XDG_CACHE_HOME": cache], transport: curl)
+        #expect(first.code == 0, "\(first.stdout)\(first.stderr)")
+        let second = await runCLI(["alerts", "New York", "--config", configuration], environment: ["XDG_CACHE_HOME": cache], transport: curl)
+        #expect(second.code == 0, "\(second.stdout)\(second.stderr)")
+        let requests = origin.listRequests("/alerts/active")
+        #expect(requests.count == 2)
+        #expect(requests.first?.headers["if-none-match"] == nil)
+        #expect(requests.last?.headers["if-none-match"] == ValidatingOrigin.entityTag)
+        #expect(requests.last?.headers["if-modified-since"] == ValidatingOrigin.lastModified)
+        #expect(second.stdout == first.stdout, "the kept warnings, fresh: no 'as of', no 'could not refresh'")
+        #expect(second.lines.contains { $0.hasPrefix("SEVERE Winter Storm Warning until Sun Nov 29 18:00 · NWS") })
     }
 
     @Test func withoutValidatorsOrWhenRecordingTheRefreshIsWhole() async throws {
