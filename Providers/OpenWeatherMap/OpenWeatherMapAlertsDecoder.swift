@@ -67,7 +67,8 @@ public struct OpenWeatherMapAlertsDecoder: Sendable {
         if let end, end < start {
             throw JSONError(.typeMismatch(expected: "an end after the start", found: "an earlier end"), path: try item.member("end").path)
         }
-        let sender = try item.optionalString("sender_name")
+        // An empty name says nothing.
+        let sender = try item.optionalString("sender_name").flatMap { $0.isEmpty ? nil : $0 }
         var alert = Alert(identity: Self.identity(sender: sender, event: event, start: start), event: event,
                           description: try item.optionalString("description"), onset: start, ends: end, senderName: sender, source: source)
         alert.tags = try item.nonNullMember("tags")?.elements().map { try $0.string() } ?? []

@@ -32,7 +32,7 @@ public final class RevalidatingTransport: Transport {
 
     /// Wraps `base` for one fetch.
     public init(base: any Transport, store: (any HTTPValidatorStore)?, conditional: Bool, storageKey: String, time: any TimeSource,
-         diagnostics: any DiagnosticSink) {
+                diagnostics: any DiagnosticSink) {
         self.base = base
         self.store = store
         self.conditional = conditional
