@@ -10,9 +10,10 @@ public struct OpenWeatherMapAlertsProvider: WeatherProvider {
     public static let attribution = "OpenWeather (CC BY-SA 4.0)"
     /// The parts of the One Call answer left out: all but `alerts`.
     public static let excluded = "current,minutely,hourly,daily"
-    /// OpenWeatherMap's advice: one request per place per 10 minutes (its data change no faster); each call beyond the
-    /// subscription's free 1,000 a day is paid for.
-    public static let pollingFloorSeconds = 600.0
+    /// How long an answer is used without asking again: OpenWeatherMap advises one request per place per 10 minutes (its
+    /// data change no faster), and each call beyond the subscription's free 1,000 a day is paid for. Not a floor of its
+    /// terms: after a failure (a key without the subscription) the next run asks again, and says why it failed.
+    public static let freshSeconds = 600.0
 
     /// How to reach it: the same host and key as OpenWeatherMap's weather.
     public let configuration: OpenWeatherMapProvider.Configuration
@@ -20,14 +21,12 @@ public struct OpenWeatherMapAlertsProvider: WeatherProvider {
     public var id: String { configuration.id }
     /// Name for people.
     public var displayName: String { "OpenWeatherMap" }
-    /// Alerts only; a place is polled at most once per 10 minutes, and no more than the free 1,000 calls a day.
+    /// Alerts only; an answer is used for 10 minutes, and no more than the free 1,000 calls a day are made.
     public var capabilities: ProviderCapabilities {
-        var capabilities = ProviderCapabilities(
+        ProviderCapabilities(
             kinds: [.alerts], horizonDays: 0, stepHours: 1, quantities: [], requiresAPIKey: true, geocoding: false,
             rateLimits: [RateLimit(limit: 60, perSeconds: 60), RateLimit(limit: 1000, perSeconds: 86_400)],
-            freshFor: (current: Self.pollingFloorSeconds, forecast: Self.pollingFloorSeconds), attribution: Self.attribution)
-        capabilities.pollingFloorSeconds = Self.pollingFloorSeconds
-        return capabilities
+            freshFor: (current: Self.freshSeconds, forecast: Self.freshSeconds), attribution: Self.attribution)
     }
 
     /// The whole world: which national services it passes through is not published.

@@ -139,9 +139,10 @@ private let noSubscriptionBody = #"{"cod":401, "message": "Please note that usin
         #expect(transport.requests.isEmpty)
     }
 
-    @Test func itDeclaresAlertsOnlyEverywhereWithItsPollingFloor() {
+    @Test func itDeclaresAlertsOnlyEverywhereFreshForTenMinutes() {
         let capabilities = Self.provider().capabilities
-        #expect(capabilities.kinds == [.alerts] && capabilities.requiresAPIKey && capabilities.pollingFloorSeconds == 600)
+        #expect(capabilities.kinds == [.alerts] && capabilities.requiresAPIKey && capabilities.freshFor.current == 600)
+        #expect(capabilities.pollingFloorSeconds == nil, "a failed poll is asked again, and says why")
         #expect(Self.provider().coverage.contains(Coordinate(latitude: -33.9, longitude: 151.2)!))
     }
 }
@@ -168,10 +169,13 @@ private let noSubscriptionBody = #"{"cod":401, "message": "Please note that usin
         #expect(run.lines.contains("OpenWeatherMap: no answer — your OpenWeatherMap key has no One Call 3.0 subscription: its warnings come "
             + "with the One Call by Call plan (openweathermap.org/price; a new subscription may take a while to activate)"), "\(run.stdout)")
         #expect(run.stderr.isEmpty)
+        // A second run asks again and says the same (no polling floor stands in for the reason).
         let json = await runCLI(["alerts", "New York", "--config", try Self.configuration(server), "--format", "jsonl"],
-                                environment: ["TEST_OWM_KEY": sentinelKey], transport: curl)
+                                environment: ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": cache], transport: curl)
         let line = try #require(try parseLines(json).first)
         #expect(try line.string("type") == "provider_error" && line.member("error").string("code") == "unavailable")
+        #expect(try line.member("error").string("message").hasPrefix("your OpenWeatherMap key has no One Call 3.0 subscription: "))
+        #expect(server.requests.count == 2)
         for text in [run.stdout, run.stderr, json.stdout, json.stderr] { #expect(!text.contains(sentinelKey)) }
         #expect(try !filesContain(cache, sentinelKey))
     }
