@@ -123,6 +123,39 @@ def om_forecast_url(p, models=None):
             + (f"&models={','.join(models)}" if models else ""))
 
 
+def owm_alerts_url(p):
+    return f"{OWM_HOST}/data/3.0/onecall?lat={p['lat']}&lon={p['lon']}&exclude=current,minutely,hourly,daily"
+
+
+# OpenWeatherMap's One Call alerts (its `alerts` only), for New York: the NWS Winter Storm Warning of the NWS alert recording
+# (config/cassettes/nws-alerts/new-york.json) passed through, so that the two sources' copies merge into one warning, and a
+# Coastal Flood Advisory only OpenWeatherMap lists. No severity, urgency, certainty, area or identity: OWM gives none. The
+# other places have none in force: their answers leave `alerts` out, as OpenWeatherMap's do.
+OWM_ALERTS = {
+    "new-york": [
+        {"sender_name": "NWS Upton NY", "event": "Winter Storm Warning",
+         "start": 1795910400, "end": 1795993200,          # Sat 19:00 to Sun 18:00 EST, the warning's onset and end
+         "description": "* WHAT...Heavy snow expected. Total snow accumulations of 8 to 12 inches. Winds gusting as high as 40 "
+                        "mph.\n\n* WHERE...New York City.\n\n* WHEN...From 7 PM this evening to 6 PM EST Sunday.\n\n"
+                        "* IMPACTS...Travel could be very difficult to impossible.",
+         "tags": ["Snow/Ice"]},
+        {"sender_name": "NWS Upton NY", "event": "Coastal Flood Advisory",
+         "start": 1795878000, "end": 1795892400,          # Sat 10:00 to 14:00 EST, around the morning high tide
+         "description": "* WHAT...One to one and a half feet of inundation above ground level in low-lying areas near "
+                        "shorelines and tidal waterways.\n\n* WHERE...Southern Queens and Kings (Brooklyn).\n\n* WHEN...From 10 "
+                        "AM to 2 PM EST Saturday.\n\n* IMPACTS...Minor flooding of vulnerable shore roads and basements.",
+         "tags": ["Coastal event", "Flood"]},
+    ],
+}
+
+
+def owm_alerts_body(place):
+    body = {"lat": float(place["lat"]), "lon": float(place["lon"]), "timezone": place["tz"], "timezone_offset": place["offset"]}
+    if place["slug"] in OWM_ALERTS:
+        body["alerts"] = OWM_ALERTS[place["slug"]]
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+
+
 def dew_point(temp, rh):
     """Magnus formula over water (a = 17.625, b = 243.04 °C), as Isobar computes it."""
     gamma = math.log(max(rh, 1.0) / 100.0) + 17.625 * temp / (243.04 + temp)
@@ -1165,6 +1198,11 @@ def main(argv):
         first = json.loads(met[0][1])["properties"]["timeseries"][0]["data"]
         print(f"{'met-norway/' + slug + '.json':<34} {size:>7} {len(met[0][1].encode('utf-8')):>7}  "
               f"{first['instant']['details']['air_temperature']} °C, {first['next_1_hours']['summary']['symbol_code']}")
+        path = os.path.join(out, "openweathermap-alerts", slug + ".json")
+        body = owm_alerts_body(place)
+        size = write_cassette(path, cassette([(owm_alerts_url(place), body)]))
+        print(f"{'openweathermap-alerts/' + slug + '.json':<34} {size:>7} {len(body.encode('utf-8')):>7}  "
+              f"{len(OWM_ALERTS.get(slug, []))} alerts")
     return 0
 
 

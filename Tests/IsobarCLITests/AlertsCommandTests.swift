@@ -103,24 +103,25 @@ private final class AlertsOrigin: Sendable {
     @Test func theDemoShowsTheRecordedWarningsFirstMostSevereFirst() async throws {
         let run = await runCLI(["alerts", "New York", "--demo"])
         #expect(run.code == 0, "\(run.stderr)")
-        let warnings = run.lines.filter { $0.hasPrefix("SEVERE ") || $0.hasPrefix("MODERATE ") || $0.hasPrefix("MINOR ") }
-        #expect(warnings == ["SEVERE Winter Storm Warning until Sun Nov 29 18:00 · NWS", "MODERATE Wind Advisory until Sat Nov 28 18:00 · NWS"])
-        #expect(run.lines.contains("2 warnings in force"))
+        let warnings = run.lines.filter { ["SEVERE ", "MODERATE ", "MINOR ", "ALERT "].contains(where: $0.hasPrefix) }
+        #expect(warnings == ["SEVERE Winter Storm Warning until Sun Nov 29 18:00 · NWS, OpenWeatherMap",
+                             "MODERATE Wind Advisory until Sat Nov 28 18:00 · NWS", "ALERT Coastal Flood Advisory until Sat Nov 28 14:00 · OpenWeatherMap"])
+        #expect(run.lines.contains("3 warnings in force"))
         #expect(!run.stdout.contains("Winter Storm Watch") && !run.stdout.contains("Dense Fog") && !run.stdout.contains("Exercise"))
     }
 
     @Test func csvHasOneRowPerWarningInForce() async throws {
         let run = await runCLI(["alerts", "New York", "--demo", "--format", "csv"])
         #expect(run.code == 0)
-        #expect(run.lines.count == 3)
+        #expect(run.lines.count == 4)
         #expect(run.lines[0].hasPrefix("place,latitude,longitude,provider,providers,identifier"))
         #expect(run.lines[1].contains(",Update,Winter Storm Warning,Severe,Expected,Likely,"))
     }
 
     @Test func plainSentencesReadTheWarningsFirst() async throws {
         let run = await runCLI(["alerts", "New York", "--demo", "--plain"])
-        #expect(run.lines.first == "2 warnings are in force for New York.")
-        #expect(run.lines.dropFirst().first?.hasPrefix("Severe warning from NWS: Winter Storm Warning, until Sun Nov 29 18:00;") == true)
+        #expect(run.lines.first == "3 warnings are in force for New York.")
+        #expect(run.lines.dropFirst().first?.hasPrefix("Severe warning from NWS and OpenWeatherMap: Winter Storm Warning, until Sun Nov 29 18:00;") == true)
     }
 
     @Test func aBadSeverityIsAUsageError() async {
@@ -158,7 +159,7 @@ private final class AlertsOrigin: Sendable {
     @Test func nowFailsOnASevereWarningOnlyWhereOneIsInForce() async {
         let newYork = await runCLI(["now", "New York", "--demo", "--fail-on", "severe"])
         #expect(newYork.code == 10)
-        #expect(newYork.lines.first == "SEVERE Winter Storm Warning until Sun Nov 29 18:00 · NWS")
+        #expect(newYork.lines.first == "SEVERE Winter Storm Warning until Sun Nov 29 18:00 · NWS, OpenWeatherMap")
         #expect(await runCLI(["now", "New York", "--demo", "--fail-on", "extreme"]).code == 0)
         let minsk = await runCLI(["now", "Minsk", "--demo", "--fail-on", "minor"])
         #expect(minsk.code == 0)
@@ -187,7 +188,7 @@ private final class AlertsOrigin: Sendable {
         #expect(run.code == 0, "\(run.stderr)")
         let lines = try parseLines(run)
         let alerts = lines.filter { (try? $0.string("type")) == "alert" }
-        #expect(try alerts.map { try $0.string("event") } == ["Winter Storm Warning", "Wind Advisory"])
+        #expect(try alerts.map { try $0.string("event") } == ["Winter Storm Warning", "Wind Advisory", "Coastal Flood Advisory"])
         #expect(try alerts.allSatisfy { try $0.int("input_line") == 1 })
         #expect(try lines.first?.string("type") == "alert")
         #expect(try lines.filter { try $0.optionalInt("input_line") == 2 }.allSatisfy { try $0.string("type") != "alert" })

@@ -26,9 +26,9 @@ import Testing
         #expect(run.code == 0)
         #expect(run.stdout.contains("--help"))
         if command != "cache" {
-            #expect(run.stdout.contains("openweathermap  type openweathermap, replays \(dataDirectory)/cassettes/openweathermap"))
+            #expect(run.stdout.contains(try Regex("openweathermap +type openweathermap, replays \(dataDirectory)/cassettes/openweathermap\n")))
         }
-        #expect(run.stdout.contains("open-meteo      type open-meteo"))
+        #expect(run.stdout.contains(/open-meteo +type open-meteo/))
         try expectGolden(run.stdout, "\(command)-help.txt")
     }
 

@@ -79,6 +79,25 @@ struct AlertMergeTests {
         #expect(only.alsoSent == [owm])
     }
 
+    @Test func aMessageThatExpiresBeforeItsEventBeginsIsTheSameEventAsTheEventPassedOn() throws {
+        // NWS's Warning: its message expires in 7 hours (it is renewed), its event runs from 15 to 38 hours; OpenWeatherMap
+        // passes on the event's start and end, with no severity.
+        let nws = Self.alert("n1", "Winter Storm Warning", severity: .severe, onsetHours: 15, expiresHours: 7, endsHours: 38)
+        let owm = Alert(identity: AlertIdentity(sender: "NWS Upton NY", identifier: "Winter Storm Warning@x"), event: "Winter Storm Warning",
+                        onset: Self.now.addingTimeInterval(15 * 3_600), ends: Self.now.addingTimeInterval(38 * 3_600), source: "openweathermap-alerts")
+        let active = AlertMerge.active([owm, nws], at: Self.now)
+        let only = try #require(active.first)
+        #expect(active.count == 1)
+        #expect(only.alert == nws && only.sources == ["nws", "openweathermap-alerts"] && only.alsoSent == [owm])
+        #expect(AlertMerge.sameEvent(nws, owm) && AlertMerge.sameEvent(owm, nws))
+
+        var later = owm
+        later.onset = Self.now.addingTimeInterval(40 * 3_600)
+        later.ends = Self.now.addingTimeInterval(50 * 3_600)
+        #expect(!AlertMerge.sameEvent(nws, later), "the next storm, after this one ends, is another event")
+        #expect(AlertMerge.active([later, nws], at: Self.now).count == 2)
+    }
+
     @Test func eventsThatDoNotOverlapInTimeOrComeFromOneSourceStaySeparate() {
         let today = Self.alert("t", onsetHours: 0, expiresHours: 6, source: "nws")
         let tomorrow = Self.alert("m", onsetHours: 24, expiresHours: 30, source: "owm", sender: "owm")

@@ -26,6 +26,9 @@ struct AlertLines {
                 let error = ProviderError(.unsupported, "\(source.name) has no data for \(report.place.label) (outside its coverage)",
                                           reason: .outsideCoverage)
                 bytes += errorLine(source, error, report: report, label: label)
+            case .notRecorded:
+                let error = ProviderError(.unavailable, "\(source.name): no recording of \(report.place.label)", reason: .notRecorded)
+                bytes += errorLine(source, error, report: report, label: label)
             case .answered: break
             }
         }
@@ -97,6 +100,11 @@ struct AlertLines {
         json.string(alert.language)
         json.key("web")
         json.string(alert.web)
+        if !alert.tags.isEmpty {
+            // Only from a source that labels its warnings (OpenWeatherMap): absent, not empty, for the others.
+            json.key("tags")
+            json.strings(alert.tags)
+        }
         let asOf = report.asOf(alert.source)
         json.key("as_of")
         time(asOf?.instant, offset)
@@ -115,7 +123,7 @@ struct AlertLines {
         json.key("provider_name")
         json.string(source.name)
         json.key("status")
-        json.string(error.reason == .outsideCoverage ? "skipped" : "error")
+        json.string(error.reason == .outsideCoverage || error.reason == .notRecorded ? "skipped" : "error")
         json.key("error")
         json.beginObject()
         json.key("code")

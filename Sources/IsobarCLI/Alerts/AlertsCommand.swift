@@ -10,7 +10,7 @@ struct AlertsCommand: IsobarCommand {
         arguments: ["PLACE"],
         options: [failOn, Commands.plain, format] + Commands.weather.filter { !AlertsCommand.unusedOptions.contains($0.name) && $0.name != "format" },
         discussion: "PLACE is a known place name or coordinates such as 40.71,-74.01. Alert sources are the configuration's entries of "
-            + "type nws-alerts or met-alerts (and others that give alerts); a source whose coverage leaves the place out is not asked. An Update "
+            + "type nws-alerts, met-alerts or openweathermap-alerts (and others that give alerts); a source whose coverage leaves the place out is not asked. An Update "
             + "replaces the warnings it references, a Cancel withdraws them, an expired warning is gone; the same event from two "
             + "sources is shown once, naming both. The issuers' text is shown as sent.")
 
@@ -36,7 +36,7 @@ struct AlertsCommand: IsobarCommand {
         let setup = try await context.weatherSetup(invocation, kinds: [.alerts])
         let resolution = try await context.resolvePlace(invocation.positionals[0], setup: setup, parsed: invocation)
         let gathering = AlertsGathering(bindings: setup.bindings, time: context.time, timeoutSeconds: setup.options.timeoutSeconds,
-                                        cache: setup.store)
+                                        cache: setup.store, sendsValidators: setup.options.sendsValidators)
         let report = await gathering.report(for: resolution.place)
         context.write(AlertsForms(report: report, query: invocation.positionals[0], plain: invocation.options.plain), as: invocation.options.format)
         context.output.flush()
@@ -48,7 +48,7 @@ struct AlertsCommand: IsobarCommand {
     /// failed or could not refresh (its kept answer shown), 3 when every one asked failed (sources not asked count for nothing).
     static func exitCode(_ report: AlertsReport, failOn: AlertSeverity?) -> ExitCode {
         if let failOn, report.hasAlert(atLeast: failOn) { return .alertInForce }
-        let asked = report.sources.filter { $0.answer != .notAsked }
+        let asked = report.sources.filter { $0.answer != .notAsked && $0.answer != .notRecorded }
         let failed = asked.filter { if case .failed = $0.answer { true } else { false } }
         if !asked.isEmpty && failed.count == asked.count { return .noneAnswered }
         // A source shown from its kept answer could not refresh: some warnings are known, so that is a partial answer.

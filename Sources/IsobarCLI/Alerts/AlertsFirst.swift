@@ -36,12 +36,13 @@ enum AlertsFirst {
 }
 
 extension AlertsFirst {
-    /// Starts asking `bindings` about `place` (keeping answers in `cache`, when given), on `executor` when given; nil when
-    /// there is no alert source.
+    /// Starts asking `bindings` about `place` (keeping answers in `cache`, when given; validators sent unless
+    /// `sendsValidators` is false), on `executor` when given; nil when there is no alert source.
     static func task(_ bindings: [ProviderBinding], place: Place, time: any TimeSource, timeoutSeconds: Double,
-                     cache: (any ResponseCache)?, executor: (any TaskExecutor)?) -> Task<AlertsReport, Never>? {
+                     cache: (any ResponseCache)?, sendsValidators: Bool, executor: (any TaskExecutor)?) -> Task<AlertsReport, Never>? {
         guard !bindings.isEmpty else { return nil }
-        let gathering = AlertsGathering(bindings: bindings, time: time, timeoutSeconds: timeoutSeconds, cache: cache)
+        let gathering = AlertsGathering(bindings: bindings, time: time, timeoutSeconds: timeoutSeconds, cache: cache,
+                                        sendsValidators: sendsValidators)
         return Task(executorPreference: executor) { await gathering.report(for: place) }
     }
 

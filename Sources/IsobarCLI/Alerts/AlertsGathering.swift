@@ -22,6 +22,8 @@ struct AlertsGathering: Sendable {
     var timeoutSeconds: Double
     /// Where live sources keep their answers, polls and published files between runs; nil to keep nothing.
     var cache: (any ResponseCache)?
+    /// False to send no validators (`--record`: every answer whole); answers still leave theirs.
+    var sendsValidators = true
 
     /// The report for `place`: sources outside their coverage are not asked; a source that fails is named, and the others'
     /// alerts are still shown; a source whose refresh failed shows its kept answer, saying as of when.
@@ -33,7 +35,7 @@ struct AlertsGathering: Sendable {
         let covering = bindings.indices.filter { bindings[$0].provider.coverage.contains(coordinate) }
         let answers = await withTaskGroup(of: SourceAnswer.self) { group in
             for index in covering {
-                let polling = AlertPolling(binding: bindings[index], cache: cache, time: time)
+                let polling = AlertPolling(binding: bindings[index], cache: cache, time: time, sendsValidators: sendsValidators)
                 group.addTask { SourceAnswer(index: index, outcome: await polling.answer(request, now: now, deadline: deadline)) }
             }
             var answers: [Int: AlertPolling.Outcome] = [:]
@@ -60,6 +62,9 @@ struct AlertsGathering: Sendable {
                 source.answer = .stale(asOf: report.fetchedAt, error)
                 source.notes = report.notices
                 messages += report.alerts
+            case .failed(let error) where error.reason == .notRecorded && binding.policy == nil:
+                // A replayed source with no recording of the place knows nothing of it, as one whose coverage leaves it out.
+                source.answer = .notRecorded
             case .failed(let error):
                 source.answer = .failed(error)
             case nil:
@@ -78,7 +83,9 @@ struct AlertsGathering: Sendable {
 /// How one alert source is asked about a place, by its own terms: a kept answer within its lifetime (the longer of the
 /// polling floor and the HTTP lifetime, else the source's freshness) is used without asking; no place is polled twice
 /// within the floor, even after a failure; a failed refresh shows the kept answer as stale (never silently), unless its
-/// headers said `must-revalidate`. Replayed sources, and runs with no store, ask every time and keep nothing.
+/// headers said `must-revalidate`. A refresh is sent conditionally when the last answer came with a validator (`ETag`,
+/// `Last-Modified`, kept in the store as the weather's are): a `304 Not Modified` confirms the kept alerts, fresh as of
+/// now, without downloading them again. Replayed sources, and runs with no store, ask every time and keep nothing.
 struct AlertPolling: Sendable {
     /// What came of asking.
     enum Outcome: Sendable {
@@ -96,6 +103,8 @@ struct AlertPolling: Sendable {
     let cache: (any ResponseCache)?
     /// The clock.
     let time: any TimeSource
+    /// False to send no validators (`--record`).
+    var sendsValidators = true
 
     /// The source's answer for `request` at `now`.
     func answer(_ request: WeatherRequest, now: Date, deadline: Date) async -> Outcome {
@@ -121,13 +130,18 @@ struct AlertPolling: Sendable {
             }
             await kept.notePoll(at: now, for: coordinate)
         }
-        var transport = binding.transport
+        // The store that keeps the answers keeps the validators too; published files are answered above them, from the cache.
+        let revalidating = RevalidatingTransport(base: binding.transport, store: cache as? any HTTPValidatorStore, conditional: sendsValidators,
+                                                 storageKey: binding.storageKey, time: time, diagnostics: DiagnosticLog())
+        var transport: any Transport = revalidating
         if let published = provider as? any PublishedFiles {
             transport = PublishedFileTransport(base: transport, cache: kept, isPublished: { published.isPublishedFile($0) }, time: time)
         }
         let outcome = await fetch(request, transport: transport, deadline: deadline)
         switch outcome {
         case .answered(let report):
+            // Validators are kept only for an answer that was read: a body that failed is never confirmed by a later 304.
+            await revalidating.commit()
             await kept.keep(report)
             return outcome
         case .failed(let error):

@@ -9,13 +9,18 @@ struct AlertsPlain {
         let offset = report.utcOffsetSeconds
         var lines: [String] = []
         let count = report.active.count
-        lines.append(count == 0 ? "No warnings are in force for \(report.place.name)."
-                     : "\(count) warning\(count == 1 ? " is" : "s are") in force for \(report.place.name).")
+        if count == 0 && report.nothingRecorded {
+            lines.append("No warnings are known for \(report.place.name): no recording of it.")
+        } else {
+            lines.append(count == 0 ? "No warnings are in force for \(report.place.name)."
+                         : "\(count) warning\(count == 1 ? " is" : "s are") in force for \(report.place.name).")
+        }
         for active in report.active {
             lines.append(Self.sentence(active, utcOffsetSeconds: offset, name: report.name(of:)))
             let alert = active.alert
             if let headline = alert.headline { lines.append(Self.ending(headline)) }
             if let area = alert.area.description { lines.append("Area: " + Self.ending(area)) }
+            if !alert.tags.isEmpty { lines.append("Tags: " + Self.ending(alert.tags.joined(separator: ", "))) }
             for text in [alert.description, alert.instruction].compactMap({ $0 }) {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
             }

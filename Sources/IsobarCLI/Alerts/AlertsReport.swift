@@ -10,6 +10,8 @@ struct AlertsReport: Sendable {
         case answered(fetchedAt: Date, recordedAt: Date?)
         /// It was not asked: the place lies outside its coverage.
         case notAsked
+        /// It is replayed, and its recording holds no answer for the place (the demo's recordings cover some places only).
+        case notRecorded
         /// It could not answer.
         case failed(ProviderError)
         /// It could not answer now; its answer kept from `asOf` is shown, and said to be.
@@ -38,6 +40,11 @@ struct AlertsReport: Sendable {
     var active: [ActiveAlert]
     /// Every configured alert source, in configuration order.
     var sources: [Source]
+
+    /// True when no source was asked and some replayed one has no recording of the place: its warnings are unknown, not none.
+    var nothingRecorded: Bool {
+        sources.allSatisfy { $0.answer == .notAsked || $0.answer == .notRecorded } && sources.contains { $0.answer == .notRecorded }
+    }
 
     /// The name of the source with id `id`, or the id itself.
     func name(of id: String) -> String { sources.first { $0.id == id }?.name ?? id }
@@ -89,7 +96,7 @@ extension AlertsReport.Answer {
     var gaveAlerts: Bool {
         switch self {
         case .answered, .stale: true
-        case .notAsked, .failed: false
+        case .notAsked, .notRecorded, .failed: false
         }
     }
 }

@@ -15,10 +15,14 @@ struct AlertsTable {
         let coordinate = "\(JSONOutput.format(place.coordinate.latitude)), \(JSONOutput.format(place.coordinate.longitude))"
         let zone = [place.timeZoneIdentifier, "UTC\(CivilTime.offsetText(offset))"].compactMap { $0 }.joined(separator: " ")
         var lines = [[place.name, place.adminArea, place.countryCode].compactMap { $0 }.joined(separator: ", ") + "  \(coordinate)  \(zone)", ""]
-        let asked = report.sources.filter { if case .notAsked = $0.answer { false } else { true } }
+        let asked = report.sources.filter { $0.answer != .notAsked && $0.answer != .notRecorded }
         if report.active.isEmpty {
-            let from = asked.isEmpty ? "no alert source covers \(place.name)" : "from " + asked.map(\.name).joined(separator: ", ")
-            lines.append("No warnings in force (\(from))")
+            if report.nothingRecorded {
+                lines.append("No warnings known (no recording of \(place.name))")
+            } else {
+                let from = asked.isEmpty ? "no alert source covers \(place.name)" : "from " + asked.map(\.name).joined(separator: ", ")
+                lines.append("No warnings in force (\(from))")
+            }
         } else {
             lines.append(report.active.count == 1 ? "1 warning in force" : "\(report.active.count) warnings in force")
         }
@@ -31,6 +35,7 @@ struct AlertsTable {
             timing += AlertText.messageExpiry(alert, utcOffsetSeconds: offset)
             lines.append(timing)
             if let area = alert.area.description { lines.append("  Area: " + area) }
+            if !alert.tags.isEmpty { lines.append("  Tags: " + alert.tags.joined(separator: ", ")) }
             for text in [alert.description, alert.instruction].compactMap({ $0 }) {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map { "  " + $0 }
             }
@@ -47,6 +52,7 @@ struct AlertsTable {
         for source in report.sources {
             switch source.answer {
             case .notAsked: lines.append("\(source.name): not asked — \(report.place.name) is outside its coverage")
+            case .notRecorded: lines.append("\(source.name): not recorded — no recording of \(report.place.name)")
             case .failed(let error): lines.append("\(source.name): no answer — \(error.message)")
             case .stale(let asOf, let error):
                 lines.append("\(source.name): as of \(AlertText.asOf(asOf, report)); could not refresh — \(error.message)")

@@ -84,7 +84,7 @@ struct BatchCommand: IsobarCommand {
         // The warnings in force at each place, asked once its weather is in, and written before its first line (JSON lines only).
         let alerts = csv == nil && !setup.alertBindings.isEmpty
             ? AlertsGathering(bindings: setup.alertBindings, time: context.time, timeoutSeconds: EngineOptions().timeoutSeconds,
-                              cache: setup.store) : nil
+                              cache: setup.store, sendsValidators: setup.options.sendsValidators) : nil
         let airSources = AirCommand.sources(setup)
         let time = context.time
         let consumer = Task {

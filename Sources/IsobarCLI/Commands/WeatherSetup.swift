@@ -75,7 +75,7 @@ extension CommandContext {
         // Alert sources answer `alerts` alone and weather sources never alerts: each command asks the ones of its kinds.
         let bindings = built.filter { !$0.provider.capabilities.kinds.isDisjoint(with: kinds) }
         guard !bindings.isEmpty else {
-            let (what, advice) = kinds == [.alerts] ? ("alert source", "; add an entry of type nws-alerts or met-alerts") : ("weather provider", "")
+            let (what, advice) = kinds == [.alerts] ? ("alert source", "; add an entry of type nws-alerts, met-alerts or openweathermap-alerts") : ("weather provider", "")
             throw ConfigurationError("no \(what) is enabled in \(configuration.file ?? "the configuration")\(advice)")
         }
         if let minimum, minimum > bindings.count {
@@ -138,7 +138,7 @@ extension CommandContext {
         defer { waiting.stop() }
         // The warnings are asked alongside the weather and written before its first line.
         let alerts = AlertsFirst.task(setup.alertBindings, place: place, time: time, timeoutSeconds: setup.options.timeoutSeconds,
-                                      cache: setup.store, executor: taskExecutor)
+                                      cache: setup.store, sendsValidators: setup.options.sendsValidators, executor: taskExecutor)
         var alertsWritten = alerts == nil
         var warnings: AlertsReport?
         for await event in engine(setup).run(WeatherRequest(place: place, kinds: presentation.kinds(for: view, format: parsed.options.format))) {

@@ -39,6 +39,7 @@ public struct ProviderRegistry: Sendable {
             ExecProvider.factory,
             NWSAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
             METAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
+            OpenWeatherMapAlertsProvider.factory,
         ], observationFactories: [
             METARProvider.factory,
         ], airFactories: [

@@ -43,6 +43,8 @@ public struct Alert: Sendable, Equatable {
     public var web: String?
     /// Why its text is not in the reader's language, when it is not (e.g. `in English: the issuer sent none in nb`).
     public var languageNote: String?
+    /// The source's own labels for the event's kind, as sent (OpenWeatherMap's `tags`, e.g. `Wind`); empty when it gives none.
+    public var tags: [String] = []
 
     /// Creates an alert.
     public init(identity: AlertIdentity, messageType: AlertMessageType = .alert, references: [AlertIdentity] = [], event: String,
@@ -73,6 +75,10 @@ public struct Alert: Sendable, Equatable {
 
     /// When it starts to matter: onset, else effective, else sent.
     public var start: Date? { onset ?? effective ?? identity.sent }
+
+    /// When the event ends as its issuer says: `ends`, else `expires`; nil when neither is said. The same event from two
+    /// sources is told by this period (a message may expire long before its event ends, and be renewed).
+    public var eventEnd: Date? { ends ?? expires }
 
     /// When it stops: the earlier of `ends` and `expires` (an alert past either is gone); nil when neither is said.
     public var end: Date? {

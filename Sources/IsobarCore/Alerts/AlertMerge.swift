@@ -25,7 +25,7 @@ public enum AlertMerge {
     ///    sent it; a reference to a message not seen changes nothing; a Cancel is never shown itself;
     /// 2. an alert past its `ends` or `expires` is gone; one with neither stays while its source lists it;
     /// 3. an alert whose polygons leave out the place is gone (one with area codes only was chosen for the place by its source);
-    /// 4. alerts of different sources with the same event type (ignoring case), overlapping times, both covering the place,
+    /// 4. alerts of different sources with the same event type (ignoring case), overlapping event periods, both covering the place,
     ///    are one: the first in `AlertOrder` is shown, the others kept in `alsoSent`, every source named;
     /// 5. the result is in `AlertOrder`.
     public static func active(_ messages: [Alert], at now: Date, for coordinate: Coordinate? = nil) -> [ActiveAlert] {
@@ -48,11 +48,13 @@ public enum AlertMerge {
         return shown
     }
 
-    /// True when two alerts describe one event: the same event type (ignoring case and spacing) over times that overlap.
+    /// True when two alerts describe one event: the same event type (ignoring case and spacing) over event periods (start
+    /// to `eventEnd`) that overlap. The event's period, not the message's: NWS's message may expire before its event begins
+    /// (it is renewed), while a source passing it on (OpenWeatherMap) gives the event's start and end.
     public static func sameEvent(_ first: Alert, _ second: Alert) -> Bool {
         guard normalised(first.event) == normalised(second.event) else { return false }
         let firstStart = first.start ?? .distantPast, secondStart = second.start ?? .distantPast
-        let firstEnd = first.end ?? .distantFuture, secondEnd = second.end ?? .distantFuture
+        let firstEnd = first.eventEnd ?? .distantFuture, secondEnd = second.eventEnd ?? .distantFuture
         return firstStart < secondEnd && secondStart < firstEnd
     }
 

@@ -8,30 +8,31 @@ import Synchronization
 ///
 /// Validators and bodies are written only by `commit()`, once the provider has decoded and validated its answer, so a body
 /// that failed to decode is never confirmed by a later `304`. Keys are the provider's storage key and the redacted URL;
-/// a body holding one of the request's secret values is never kept.
-final class RevalidatingTransport: Transport {
+/// a body holding one of the request's secret values is never kept. The weather's `FetchStep` and the alert sources'
+/// polling both speak HTTP caching through it.
+public final class RevalidatingTransport: Transport {
     private struct State {
         var caching: HTTPCaching?
         var writes: [String: HTTPValidation?] = [:]
     }
 
     /// The transport that sends.
-    let base: any Transport
+    public let base: any Transport
     /// Where validators and bodies are kept; nil to send every request unconditionally and keep nothing.
-    let store: (any HTTPValidatorStore)?
+    public let store: (any HTTPValidatorStore)?
     /// False to send no validators (`--record`); full answers are still kept.
-    let conditional: Bool
+    public let conditional: Bool
     /// The provider's storage key, the first part of every record's key.
-    let storageKey: String
+    public let storageKey: String
     /// The clock answers are dated by.
-    let time: any TimeSource
+    public let time: any TimeSource
     /// Where storage failures go.
-    let diagnostics: any DiagnosticSink
+    public let diagnostics: any DiagnosticSink
     private let state = Mutex(State())
 
     /// Wraps `base` for one fetch.
-    init(base: any Transport, store: (any HTTPValidatorStore)?, conditional: Bool, storageKey: String, time: any TimeSource,
-         diagnostics: any DiagnosticSink) {
+    public init(base: any Transport, store: (any HTTPValidatorStore)?, conditional: Bool, storageKey: String, time: any TimeSource,
+                diagnostics: any DiagnosticSink) {
         self.base = base
         self.store = store
         self.conditional = conditional
@@ -41,10 +42,10 @@ final class RevalidatingTransport: Transport {
     }
 
     /// The combined reading of every answer so far; nil before the first.
-    var caching: HTTPCaching? { state.withLock { $0.caching } }
+    public var caching: HTTPCaching? { state.withLock { $0.caching } }
 
     /// Sends `request`, conditionally when a body is kept for it; a `304` that confirms it comes back as that body with status 200.
-    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
         // The record's key is spelled out only when a record may be read or written (its URL is costly to write out).
         let key = { [storageKey] in "\(storageKey) \(request.method) \(request.redactedURL)" }
         let kept = store?.mayHoldValidations == true && request.method == "GET" ? await load(key()) : nil
@@ -82,7 +83,7 @@ final class RevalidatingTransport: Transport {
     }
 
     /// Writes what the fetch's answers left to keep or forget.
-    func commit() async {
+    public func commit() async {
         guard let store else { return }
         let writes = state.withLock { state in
             defer { state.writes = [:] }

@@ -59,6 +59,8 @@ public enum AlertCodec {
         }
         json.key("codes")
         json.strings(alert.area.codes)
+        json.key("tags")
+        json.strings(alert.tags)
         json.key("polygons")
         json.beginArray()
         for ring in alert.area.polygons {
@@ -98,6 +100,8 @@ public enum AlertCodec {
         }
         alert.area = AlertArea(description: try value.optionalString("area"), polygons: polygons,
                                codes: try value.member("codes").elements().map { try $0.string() })
+        // Entries kept before tags were kept have none.
+        alert.tags = try value.nonNullMember("tags")?.elements().map { try $0.string() } ?? []
         return alert
     }
 
