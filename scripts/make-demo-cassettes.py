@@ -1141,7 +1141,7 @@ def build(place, index):
 #   hour 1 to 7 days ahead (temperature_2m_previous_dayN_<model>), each model with its own bias
 #   (OM_MODELS) and an AR(1) error whose spread grows with the lead; hours after the recording
 #   are null, as runs not yet made;
-# * the IEM ASOS archive (asos.py, format=onlycomma): the Minsk airport station's routine
+# * the IEM ASOS archive (asos.py, format=onlycomma): the routine reports of the station nearest Minsk
 #   reports every half hour, whole degrees Celsius given in Fahrenheit as METAR reports are,
 #   now and then missing (M); the end day is exclusive, as the service's is.
 # ---------------------------------------------------------------------------
@@ -1149,7 +1149,7 @@ def build(place, index):
 PREVIOUS_RUNS_HOST = "https://previous-runs-api.open-meteo.com"
 IEM_HOST = "https://mesonet.agron.iastate.edu"
 LEARN_DAYS = 30                     # isobar learn's default --days
-LEARN_STATION = "UMMS"
+LEARN_STATION = "UMLI"             # the station nearest Minsk in the bundled list (Machulishchy airport)
 # Each model's error spread at a lead of one day, °C, and how much it grows per further day.
 LEARN_MODEL_ERRORS = {"ecmwf_ifs025": (0.7, 0.18), "gfs_seamless": (1.1, 0.25), "icon_seamless": (0.9, 0.22)}
 
@@ -1217,7 +1217,7 @@ def archive_body(start_day, end_day, terms, rng):
 
 def build_learn(place):
     """The two recordings `isobar learn Minsk --demo` replays: (previous runs, archive)."""
-    p = dict(place, lon_rounded="27.57")
+    p = dict(place, lon_rounded=place["lon"])
     terms = learn_terms(random.Random(20261029))
     models = [m[0] for m in OM_MODELS]
     runs = [(previous_runs_url(p, models), previous_runs_body(p, terms, random.Random(20261030)))]

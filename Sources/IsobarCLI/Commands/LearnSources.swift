@@ -91,12 +91,14 @@ struct LearnSources {
         let base: any Transport
         var replay: ReplayTransport?
         if let directory = entry.replay {
+            let replayed: ReplayTransport
             do {
-                replay = ReplayTransport(library: try CassetteLibrary(directory: directory))
+                replayed = ReplayTransport(library: try CassetteLibrary(directory: directory))
             } catch {
                 throw ConfigurationError("observations '\(entry.type)': \(error.message)")
             }
-            base = replay!
+            replay = replayed
+            base = replayed
         } else if options.recordDirectory != nil {
             let recorder = RecordingTransport(base: live, clock: { time.now() })
             recorders.append((entry.type, recorder))
