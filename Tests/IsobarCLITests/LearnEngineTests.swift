@@ -119,7 +119,7 @@ import Testing
         let lines = try parseLines(run)
         let learned = try #require(lines.first)
         #expect(try learned.member("throwaway").bool())
-        #expect(try learned.string("station") == "UMMS")
+        #expect(try learned.string("station") == "UMLI")
         #expect(try learned.member("source").string("recorded_at") == "2026-11-28T09:00:00+00:00")
         #expect(try learned.member("learned_from").stringsOrNulls() == PastWorld.models.map { "open-meteo/\($0)" })
         let skills = Array(lines.dropFirst())
