@@ -116,8 +116,14 @@ struct LearnSources {
             // The archive's answer stays fresh as long as the source's current conditions do: reports come every half hour or so.
             var policy = ProviderPolicy(declaredBy: observer)
             policy.forecastTTLSeconds = policy.currentTTLSeconds
+            policy.rateLimits = archive.archiveRateLimits
+            let binding = ProviderBinding(provider: observer, transport: base, policy: policy, endpoint: archive.archiveEndpoint)
+            // Its request takes a permit from the archive's own limits (not the observation source's live ones); a kept answer takes none.
+            let limited: any Transport = store.map {
+                LedgerTransport(base: base, binding: binding, ledger: $0, time: time, diagnostics: diagnostics, waitSeconds: timeout)
+            } ?? base
             let cache = AnswerCachingTransport(
-                base: base, cache: store, storageKey: entry.type + "-archive", name: "IEM ASOS archive",
+                base: limited, cache: store, storageKey: binding.storageKey, name: "IEM ASOS archive",
                 rules: .init(freshness: FreshnessRule(policy: policy, honoursHTTPExpiry: false, maxAgeSeconds: maxAge), readCache: readCache, offline: offline),
                 time: time, diagnostics: diagnostics)
             archiveCache = cache
