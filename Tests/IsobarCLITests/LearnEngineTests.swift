@@ -35,6 +35,12 @@ import Testing
         #expect(first.code == 0, "\(first.stderr)")
         #expect(server.requests.count == 2)
         #expect(try parseLines(first).first?.int("from_cache") == 0)
+        // Both answers are kept whole, as the kind `past` of each source.
+        let stats = await runCLI(["cache", "stats", "--json"], environment: environment)
+        let kept = try parseLines(stats).flatMap { line in
+            try line.member("entries").elements().filter { try $0.string("kind") == "past" }.map { try $0.string("provider") }
+        }
+        #expect(kept.sorted() == ["metar", "open-meteo"], "\(stats.stdout)")
         let second = await runCLI(["learn", "Minsk", "--config", config, "--json"], environment: environment, transport: curl)
         #expect(second.code == 0, "\(second.stderr)")
         #expect(server.requests.count == 2)
