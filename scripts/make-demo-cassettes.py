@@ -4,6 +4,9 @@
 Isobar ships recorded HTTP exchanges ("cassettes") so that the CLI can show a
 full forecast without a network connection or an API key. This script writes
 them: one file per provider and place under config/cassettes/<provider>/<place>.json.
+For Minsk it also writes what `isobar learn Minsk --demo` replays: 30 days of Open-Meteo's
+previous runs (open-meteo/minsk-previous-runs.json) and the IEM archive's station reports
+(metar/minsk-archive.json), synthetic too (see the section on `isobar learn` below).
 
 How the weather is made:
 

@@ -136,6 +136,11 @@ import Testing
             let weights = try skills.filter { try $0.string("lead") == lead }.map { (try $0.string("provider"), try $0.double("weight")) }
             #expect(weights.max { $0.1 < $1.1 }?.0 == "open-meteo/ecmwf_ifs025", "\(weights)")
         }
+        // --units gives the bias and error in Fahrenheit degrees.
+        let imperial = try parseLines(await runCLI(["learn", "Minsk", "--demo", "--json", "--units", "imperial"], environment: ["XDG_DATA_HOME": data]))
+        #expect(try imperial.dropFirst().allSatisfy { try $0.string("unit") == "°F" })
+        let (metricRMSE, imperialRMSE) = (try skills[0].double("rmse"), try imperial[1].double("rmse"))
+        #expect(abs(imperialRMSE - metricRMSE * 1.8) < 0.01)
         // The user's record and archive are neither read nor written.
         #expect(!FileManager.default.fileExists(atPath: data + "/isobar"))
         let again = await runCLI(["learn", "Minsk", "--demo", "--json"], environment: ["XDG_DATA_HOME": data])
