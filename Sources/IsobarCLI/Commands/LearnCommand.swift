@@ -126,6 +126,7 @@ struct Backfill {
                                              dataDirectory: dataDirectory, timeout: timeout)
         var gathered = await pastForecasts(sources, place: place, days: days, timeout: timeout)
         guard !gathered.forecasts.isEmpty else {
+            sources.saveRecordings()
             sayNothingLearned(gathered.failures, place: place)
             return nil
         }
@@ -163,8 +164,13 @@ struct Backfill {
                                                  place: place, families: families)
         for failure in gathered.failures { context.errors.write("isobar: \(failure.message)\n") }
         var learned = Learned(place: place, days: days, station: station, observations: observations.count, tally: tally, gathered: gathered)
-        let skill = try await store.skillRecord(near: place, now: now, settings: ConsensusLearning(), families: families)
-        learned.skills = Self.skills(of: gathered.sources, in: skill)
+        // What was folded stays folded; a record that cannot be read back only leaves the table out.
+        do {
+            let known = try await store.skillRecord(near: place, now: now, settings: ConsensusLearning(), families: families)
+            learned.skills = Self.skills(of: gathered.sources, in: known)
+        } catch {
+            context.warn("what was learned was folded, but the record could not be read back: \(error.message)")
+        }
         return learned
     }
 
