@@ -97,6 +97,30 @@ import Testing
         #expect(people.stdout.contains("Replayed data, not live: past forecasts and station reports recorded "))
     }
 
+    /// An `observations` entry's own `replay` folder, relative to the configuration file, answers the archive request.
+    @Test func aConfigurationReplaysBothSourcesFromItsOwnFolders() async throws {
+        let server = try PastWorld.server()
+        let folder = temporaryDirectory("learn-config-replay")
+        let recorded = await runCLI(["learn", "Minsk", "--config", try configuration(server), "--json", "--record", folder + "/rec"],
+                                    environment: environment(), transport: curl)
+        #expect(recorded.code == 0, "\(recorded.stderr)")
+        let file = folder + "/config.json"
+        try """
+        {"providers": [{"id": "open-meteo", "type": "open-meteo", "models": ["ecmwf_ifs025", "gfs_seamless", "icon_seamless"],
+           "replay": "rec/open-meteo"}],
+         "observations": {"type": "metar", "replay": "rec/metar"}}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let replayed = await runCLI(["learn", "Minsk", "--config", file, "--json"], environment: environment())
+        #expect(replayed.code == 0, "\(replayed.stderr)")
+        #expect(learnedSkills(replayed) == learnedSkills(recorded))
+        #expect(try parseLines(replayed).first?.member("source").string("kind") == "replay")
+        // A folder that is not there is a configuration error naming it.
+        try #"{"providers": [{"id": "open-meteo", "type": "open-meteo", "replay": "rec/open-meteo"}], "observations": {"type": "metar", "replay": "nowhere"}}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        expectOneLineError(await runCLI(["learn", "Minsk", "--config", file], environment: environment()), code: .configuration,
+                           containing: "\(folder)/nowhere")
+    }
+
     @Test func aDamagedRecordingIsAOneLineError() async throws {
         let server = try PastWorld.server()
         let config = try configuration(server)
