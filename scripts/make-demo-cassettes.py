@@ -4,6 +4,9 @@
 Isobar ships recorded HTTP exchanges ("cassettes") so that the CLI can show a
 full forecast without a network connection or an API key. This script writes
 them: one file per provider and place under config/cassettes/<provider>/<place>.json.
+For Minsk it also writes what `isobar learn Minsk --demo` replays: 30 days of Open-Meteo's
+previous runs (open-meteo/minsk-previous-runs.json) and the IEM archive's station reports
+(metar/minsk-archive.json), synthetic too (see the section on `isobar learn` below).
 
 How the weather is made:
 
@@ -1164,6 +1167,103 @@ def build(place, index):
     return owm, om, (met, met_updated)
 
 
+# ---------------------------------------------------------------------------
+# `isobar learn Minsk --demo`: the past 30 days, as the two archives serve them
+#
+# Synthetic, like everything here: one seeded "truth" for Minsk from late October to the
+# recording (a daily mean falling from about 7 °C to about -1 °C, a diurnal cycle, synoptic
+# swings), then
+# * Open-Meteo's Previous Runs API: what each of the demo's three models forecast for every
+#   hour 1 to 7 days ahead (temperature_2m_previous_dayN_<model>), each model with its own bias
+#   (OM_MODELS) and an AR(1) error whose spread grows with the lead; hours after the recording
+#   are null, as runs not yet made;
+# * the IEM ASOS archive (asos.py, format=onlycomma): the routine reports of the station nearest Minsk
+#   reports every half hour, whole degrees Celsius given in Fahrenheit as METAR reports are,
+#   now and then missing (M); the end day is exclusive, as the service's is.
+# ---------------------------------------------------------------------------
+
+PREVIOUS_RUNS_HOST = "https://previous-runs-api.open-meteo.com"
+IEM_HOST = "https://mesonet.agron.iastate.edu"
+LEARN_DAYS = 30                     # isobar learn's default --days
+LEARN_STATION = "UMLI"             # the station nearest Minsk in the bundled list (Machulishchy airport)
+# Each model's error spread at a lead of one day, °C, and how much it grows per further day.
+LEARN_MODEL_ERRORS = {"ecmwf_ifs025": (0.7, 0.18), "gfs_seamless": (1.1, 0.25), "icon_seamless": (0.9, 0.22)}
+
+
+def learn_truth(t_utc, rng_terms):
+    """Minsk's synthetic temperature (°C) at a UTC instant before the recording."""
+    days_before = (RECORDED_UNIX - t_utc) / 86400.0
+    mean = -0.8 + 0.26 * days_before                       # the season cooling into late November
+    local_hour = ((t_utc + 10800) % 86400) / 3600.0
+    daily = 1.8 * math.cos(2 * math.pi * (local_hour - 14.5) / 24.0)
+    synoptic = sum(a * math.sin(2 * math.pi * days_before / period + phase) for a, period, phase in rng_terms)
+    return mean + daily + synoptic
+
+
+def learn_terms(rng):
+    return [(rng.uniform(1.2, 2.6), rng.uniform(3.0, 9.0), rng.uniform(0, 2 * math.pi)) for _ in range(4)]
+
+
+def previous_runs_url(p, models):
+    hourly = ",".join(f"temperature_2m_previous_day{n}" for n in range(1, 8))
+    return (f"{PREVIOUS_RUNS_HOST}/v1/forecast?latitude={p['lat']}&longitude={p['lon_rounded']}&hourly={hourly}"
+            f"&past_days={LEARN_DAYS}&forecast_days=1&timezone=GMT&models={','.join(models)}")
+
+
+def previous_runs_body(p, terms, rng):
+    first = DATE0_UTC - LEARN_DAYS * 86400
+    times = [first + 3600 * i for i in range((LEARN_DAYS + 1) * 24)]
+    units = {"time": "iso8601"}
+    hourly = {"time": [time.strftime("%Y-%m-%dT%H:%M", time.gmtime(t)) for t in times]}
+    for name, bias, _, _ in OM_MODELS:
+        sd1, growth = LEARN_MODEL_ERRORS[name]
+        for day in range(1, 8):
+            sd = sd1 + growth * (day - 1)
+            error, values = 0.0, []
+            for t in times:
+                # AR(1): errors persist for most of a day, as a run's do.
+                error = 0.9 * error + math.sqrt(1 - 0.81) * rng.gauss(0.0, sd)
+                values.append(om_num(learn_truth(t, terms) + bias + error, 1) if t <= RECORDED_UNIX else None)
+            key = f"temperature_2m_previous_day{day}_{name}"
+            units[key] = "°C"
+            hourly[key] = values
+    body = {"latitude": Num(p["om_lat"]), "longitude": Num(p["om_lon"]), "generationtime_ms": Num("2.71"),
+            "utc_offset_seconds": 0, "timezone": "GMT", "timezone_abbreviation": "GMT", "elevation": Num(p["elevation"]),
+            "hourly_units": units, "hourly": hourly}
+    return dump(body)
+
+
+def archive_url(start, end):
+    (y1, m1, d1), (y2, m2, d2) = (time.gmtime(start)[:3], time.gmtime(end)[:3])
+    return (f"{IEM_HOST}/cgi-bin/request/asos.py?station={LEARN_STATION}&data=tmpf&year1={y1}&month1={m1}&day1={d1}"
+            f"&year2={y2}&month2={m2}&day2={d2}&tz=Etc/UTC&format=onlycomma&latlon=no&missing=M&direct=no&report_type=3")
+
+
+def archive_body(start_day, end_day, terms, rng):
+    lines = ["station,valid,tmpf"]
+    for t in range(start_day, end_day, 1800):
+        if rng.random() < 0.01:
+            reading = "M"
+        else:
+            celsius = round(learn_truth(t, terms) + rng.gauss(0.0, 0.3))
+            reading = f"{celsius * 9 / 5 + 32:.2f}"
+        lines.append(f"{LEARN_STATION},{time.strftime('%Y-%m-%d %H:%M', time.gmtime(t))},{reading}")
+    return "\n".join(lines) + "\n"
+
+
+def build_learn(place):
+    """The two recordings `isobar learn Minsk --demo` replays: (previous runs, archive)."""
+    p = dict(place, lon_rounded=place["lon"])
+    terms = learn_terms(random.Random(20261029))
+    models = [m[0] for m in OM_MODELS]
+    runs = [(previous_runs_url(p, models), previous_runs_body(p, terms, random.Random(20261030)))]
+    # learn asks from 37 days before the recording (30 days and the 7 of the longest lead) to the recording's day.
+    start = RECORDED_UNIX - (LEARN_DAYS + 7) * 86400
+    start_day, end_day = start - start % 86400, RECORDED_UNIX - RECORDED_UNIX % 86400
+    archive = [(archive_url(start, RECORDED_UNIX), archive_body(start_day, end_day, terms, random.Random(20261031)))]
+    return runs, archive
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description="Compose Isobar's bundled demo cassettes.")
@@ -1203,6 +1303,16 @@ def main(argv):
         size = write_cassette(path, cassette([(owm_alerts_url(place), body)]))
         print(f"{'openweathermap-alerts/' + slug + '.json':<34} {size:>7} {len(body.encode('utf-8')):>7}  "
               f"{len(OWM_ALERTS.get(slug, []))} alerts")
+        if place["slug"] == "minsk":
+            runs, archive = build_learn(place)
+            path = os.path.join(out, "open-meteo", "minsk-previous-runs.json")
+            size = write_cassette(path, cassette(runs))
+            print(f"{'open-meteo/minsk-previous-runs.json':<34} {size:>7} {len(runs[0][1].encode('utf-8')):>7}  "
+                  f"{LEARN_DAYS} days of previous runs, {len(OM_MODELS)} models")
+            path = os.path.join(out, "metar", "minsk-archive.json")
+            size = write_cassette(path, cassette(archive, [["Content-Type", "text/plain; charset=utf-8"]]))
+            print(f"{'metar/minsk-archive.json':<34} {size:>7} {len(archive[0][1].encode('utf-8')):>7}  "
+                  f"{archive[0][1].count(chr(10)) - 1} {LEARN_STATION} reports")
     return 0
 
 

@@ -5,6 +5,12 @@ extension METARProvider: ObservationArchive {
     /// The Iowa Environmental Mesonet, whose ASOS/METAR archive keeps parsed reports of airports worldwide for decades.
     public static let archiveURL = RequestURL(string: "https://mesonet.agron.iastate.edu")!
 
+    /// The archive asks to be asked gently: at most 10 requests a minute from one machine (each one station and range).
+    public var archiveRateLimits: [RateLimit] { [RateLimit(limit: 10, perSeconds: 60)] }
+
+    /// The archive's base URL.
+    public var archiveEndpoint: String { "archive=\(configuration.archiveURL.string)" }
+
     /// The nearest station in range of `place`.
     public func archiveStation(near place: Place) throws(ProviderError) -> String? { try candidates(for: place).first?.station.icao }
 

@@ -105,7 +105,7 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         GoldenCase(file: "demo-cities-table.txt", arguments: ["cities", "--demo"]),
         GoldenCase(file: "demo-now-jsonl.jsonl", arguments: ["now", "Tokyo", "--demo", "--format", "jsonl"]),
         GoldenCase(file: "demo-now-table.txt", arguments: ["now", "Tokyo", "--demo"]),
-    ] + widths + sixSources + alerts + air
+    ] + widths + sixSources + alerts + air + learn
 
     /// The warnings of the New York recording: `alerts` at 60, 80 and 120 columns, as JSON lines, and above `now`.
     static let alerts = [60, 80, 120].map { (columns: Int) in
@@ -117,6 +117,15 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
     ] + osloAlerts
 
     /// The MetAlerts recording of Oslo (an Update replacing a yellow warning, a Cancel, an expired warning): `alerts` at 60,
+    /// `learn Minsk --demo`: the bundled recording of 30 days of past forecasts and station reports learned into a
+    /// throwaway record, its table at 60, 80 and 120 columns, its sentences and its JSON lines.
+    static let learn = [60, 80, 120].map { (columns: Int) in
+        GoldenCase(file: "demo-learn-table-\(columns).txt", arguments: ["learn", "Minsk", "--demo"], columns: columns)
+    } + [
+        GoldenCase(file: "demo-learn-plain.txt", arguments: ["learn", "Minsk", "--demo", "--plain"]),
+        GoldenCase(file: "demo-learn-jsonl.jsonl", arguments: ["learn", "Minsk", "--demo", "--format", "jsonl"]),
+    ]
+
     /// 80 and 120 columns and as JSON lines, and above `now` at each width.
     static let osloAlerts = [60, 80, 120].flatMap { (columns: Int) in
         [GoldenCase(file: "demo-oslo-alerts-table-\(columns).txt", arguments: ["alerts", "Oslo", "--demo"], columns: columns),

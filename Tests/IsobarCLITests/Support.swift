@@ -60,7 +60,7 @@ func withRoomyDeadline(_ arguments: [String]) -> [String] {
     let home = arguments.first.map { $0.hasPrefix("-") } ?? true
     if home { return ["--timeout", "600"] + arguments }
     guard let command = arguments.first else { return arguments }
-    let weather = ["compare", "now", "forecast", "alerts", "air"].contains(command)
+    let weather = ["compare", "now", "forecast", "alerts", "air", "learn"].contains(command)
     let citiesList = command == "cities" && !["add", "remove", "rm", "move"].contains(where: arguments.contains)
     let searchAdding = command == "search" && arguments.contains("--add")
     guard weather || citiesList || searchAdding else { return arguments }

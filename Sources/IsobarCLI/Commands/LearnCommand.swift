@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IsobarConsensus
 import IsobarCore
 import IsobarEngine
 import IsobarRender
@@ -21,12 +22,23 @@ struct LearnCommand: IsobarCommand {
         options: [
             .value("days", "N", "how many past days to learn from, 1 to 92 (default 30, at most what the sources keep)"),
             .value("config", "FILE", "read this configuration file"),
+            .flag("demo", "learn from the bundled recording of Minsk into a throwaway record: no network, your record untouched"),
+            .value("record", "DIR", "ask the sources live and save every exchange, secrets removed, as cassettes in DIR/<provider> and DIR/<observations type>"),
+            .value("replay", "DIR", "answer the sources from the cassettes in DIR/<provider> and DIR/<observations type> (as written by --record)"),
             .value("timeout", "DURATION", "give up on the sources after this long (default 10s)"),
+            .value("max-age", "SECONDS", "use kept answers up to this old (90, 15m, 1h, 2d), whatever each source's time to live"),
+            .flag("refresh", "do not read the cache: ask the sources again (answers are still kept)"),
+            .flag("offline", "use only the cache, never the network"),
+            .value("cache-dir", "DIR", "keep the cache in DIR (default $XDG_CACHE_HOME/isobar)"),
+            .value("units", "SYSTEM", "metric, imperial or standard for the bias and error (default from the configuration)",
+                   choices: UnitSystem.allCases.map(\.rawValue)),
             .value("format", "FORMAT", "table or jsonl", choices: [OutputFormat.table.rawValue, OutputFormat.jsonl.rawValue]),
             .flag("json", "the same as --format jsonl"),
+            Commands.plain,
+            .flag("verbose", "also show problems with the cache and the rate-limit records"),
             .flag("help", "show this help"),
         ],
-        discussion: "Asks each configured source that publishes its past forecasts (open-meteo entries: the Previous Runs API, one request per entry for every model and every day back) and the observations source's archive (metar: the Iowa Environmental Mesonet's ASOS archive, one request for the nearest station and the whole range), pairs each past forecast with the report nearest its hour, as the archive is paired, and folds the pairs into the skill record marked as backfill, so that --weights auto has learned weights for those sources from the first day. Running it again folds only hours after the last backfill. Sources that publish no past forecasts (OpenWeatherMap, MET Norway) keep learning from the archive. Needs an observations entry.")
+        discussion: "Asks each configured source that publishes its past forecasts (open-meteo entries: the Previous Runs API, one request per entry for every model and every day back) and the observations source's archive (metar: the Iowa Environmental Mesonet's ASOS archive, one request for the nearest station and the whole range), pairs each past forecast with the report nearest its hour, as the archive is paired, and folds the pairs into the skill record marked as backfill, so that --weights auto has learned weights for those sources from the first day; then shows what the record knows of each source by lead time (pairs, bias, error, weight). Both requests take permits from the source's rate limits and are kept in the cache for the source's lifetime (Open-Meteo's forecast lifetime, the observation source's current lifetime), so a second run within it asks nobody. Running it again folds only hours after the last backfill. Sources that publish no past forecasts (OpenWeatherMap, MET Norway) keep learning from the archive. Needs an observations entry. Replayed answers are read as of when they were recorded.")
 
     /// What it runs with.
     let context: CommandContext
@@ -49,7 +61,11 @@ struct Backfill {
         var forecasts: [PastForecast] = []
         var sources: [String] = []
         var withoutPast: [String] = []
-        var failures: [String] = []
+        var failures: [ProviderError] = []
+        /// When the replayed answers were recorded (the latest), nil when none was replayed.
+        var recordedAt: Date?
+        /// Requests answered from the cache.
+        var fromCache = 0
     }
 
     /// What one backfill learned.
@@ -66,6 +82,8 @@ struct Backfill {
         var tally: UserDataStore.BackfillTally
         /// What was gathered from the sources.
         var gathered: Gathered
+        /// What the record knows now of each source learned from, by lead time.
+        var skills: [LearnReport.Skill] = []
     }
 
     func run() async throws -> ExitCode {
@@ -74,95 +92,135 @@ struct Backfill {
         guard let found = try context.placeResolver().resolveOffline(text) else {
             throw PlaceError("unknown place '\(text)' (give a name from the gazetteer or coordinates such as 53.9,27.57)")
         }
-        let configuration = try context.loadConfiguration(invocation)
+        var configuration = try context.loadConfiguration(invocation)
+        if let directory = invocation.options.replayDirectory {
+            for index in configuration.providers.indices {
+                configuration.providers[index].replay = directory + "/" + configuration.providers[index].id
+            }
+        }
         let timeout = invocation.options.timeoutSeconds ?? EngineOptions().timeoutSeconds
         guard let learned = try await learn(found.place, configuration: configuration, days: days, timeout: timeout) else { return .noneAnswered }
-        let (place, tally, gathered) = (learned.place, learned.tally, learned.gathered)
-        let lines = JSONLine.text("learned", [
-            ("place", PlaceJSON.object(place)), ("days", .integer(days)), ("station", .string(learned.station)),
-            ("observations", .integer(learned.observations)), ("pairs", .integer(tally.folded)), ("skipped", .integer(tally.skipped)),
-            ("basis", .string("backfill")), ("learned_from", .array(gathered.sources.map(JSONOutput.string))),
-            ("archive_only", .array(gathered.withoutPast.map(JSONOutput.string))),
-        ])
-        var said = "Learned \(tally.folded) past forecast(s) of \(gathered.sources.joined(separator: ", ")) for \(place.name) over \(days) day(s), "
-            + "against \(learned.observations) report(s) of \(learned.station); \(tally.skipped) left out (no report near their hour, or learned before).\n"
-        if !gathered.withoutPast.isEmpty {
-            said += "\(gathered.withoutPast.joined(separator: ", ")) publish no past forecasts and keep learning from the archive.\n"
-        }
-        context.write(TextReport(people: { [said] _ in said }, lines: { lines }), as: invocation.options.format)
+        let (tally, gathered) = (learned.tally, learned.gathered)
+        let summary = LearnReport.Summary(
+            place: learned.place, days: days, station: learned.station, observations: learned.observations, pairs: tally.folded,
+            skipped: tally.skipped, sources: gathered.sources, archiveOnly: gathered.withoutPast,
+            source: gathered.recordedAt.map { .replay(recordedAt: $0) } ?? .live, fromCache: gathered.fromCache, throwaway: invocation.options.demo)
+        let plain = Presentation(invocation.options, environment: context.environment).plain
+        context.write(LearnReport(summary: summary, skills: learned.skills, units: invocation.options.units ?? configuration.units, plain: plain),
+                      as: invocation.options.format)
         return gathered.failures.isEmpty ? .success : .partial
     }
 
-    /// Gathers the past `days` days near `place` from the sources of `configuration` and folds them into the record; nil
-    /// when nothing could be learned (said on standard error, as is every source that failed).
+    /// Gathers the past `days` days near `place` from the sources of `configuration` and folds them into the record (a
+    /// throwaway one under `--demo`); nil when nothing could be learned (said on standard error, as is every source that
+    /// failed). Replayed answers are read as of when they were recorded.
     func learn(_ place: Place, configuration: Configuration, days: Int, timeout: Double) async throws -> Learned? {
-        guard let entry = configuration.observations else {
+        guard var entry = configuration.observations else {
             throw ConfigurationError("learn pairs past forecasts with station reports: add an observations entry (\"observations\": {\"type\": \"metar\"})")
         }
+        if let directory = invocation.options.replayDirectory { entry.replay = directory + "/" + entry.type }
         guard let dataDirectory = DataDirectory.locate(environment: context.environment) else {
             throw ConfigurationError(DataDirectory.notFoundMessage(environment: context.environment))
         }
-        guard let directory = context.userDataDirectory() else { throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME") }
-        let live = LazyTransport(make: context.makeLiveTransport)
-        let bindings = try await context.registry.bindings(for: configuration, environment: context.environment, time: context.time,
-                                                           deadline: Date().addingTimeInterval(timeout), live: { live })
-        let now = context.time.now()
-        // Each source's request for its past takes a permit from its call ledger, as its weather calls do.
-        let cache = await context.openStore(invocation, configuration)
-        let diagnostics = context.diagnosticLog(invocation)
-        let time = context.time
-        let gathered = await pastForecasts(bindings, place: place, days: days, now: now, timeout: timeout) { binding in
-            guard let cache else { return binding.transport }
-            return LedgerTransport(base: binding.transport, binding: binding, ledger: cache, time: time, diagnostics: diagnostics, waitSeconds: timeout)
-        }
-        let observer = try await context.registry.observer(entry, environment: context.environment, transport: live, dataDirectory: dataDirectory)
-        guard let archive = observer as? any ObservationArchive else {
-            throw ConfigurationError("the observations source '\(entry.type)' keeps no archive of past reports to learn from")
-        }
+        let sources = try await LearnSources(context: context, invocation: invocation, configuration: configuration, observations: entry,
+                                             dataDirectory: dataDirectory, timeout: timeout)
+        var gathered = await pastForecasts(sources, place: place, days: days, timeout: timeout)
         guard !gathered.forecasts.isEmpty else {
-            for failure in gathered.failures { context.errors.write("isobar: \(failure)\n") }
-            context.errors.write("isobar: no configured source gave past forecasts (only open-meteo entries publish them)\n")
+            sources.saveRecordings()
+            sayNothingLearned(gathered.failures, place: place)
             return nil
         }
+        // Replayed answers are read as of when they were recorded: their days end then.
+        let now = gathered.recordedAt ?? context.time.now()
         let station: String
         let observations: [WeatherSample]
         do throws(ProviderError) {
-            guard let nearest = try archive.archiveStation(near: place) else {
+            guard let nearest = try sources.archive.archiveStation(near: place) else {
                 throw ProviderError(.notFound, "no METAR station near \(place.name)")
             }
             station = nearest
             let start = now.addingTimeInterval(-Double(days + 7) * 86_400)
-            let response = try await Self.send(archive.archiveRequest(station: station, from: start, to: now), over: live, timeout: timeout)
-            observations = try archive.archivedObservations(in: response, now: now)
+            let response = try await Self.send(sources.archive.archiveRequest(station: station, from: start, to: now), over: sources.archiveTransport,
+                                               timeout: timeout)
+            observations = try sources.archive.archivedObservations(in: response, now: now)
+            await sources.archiveCache?.commit()
         } catch {
-            context.errors.write("isobar: no past reports to learn from: \(error.message)\n")
+            sources.saveRecordings()
+            if error.reason == .offline {
+                context.errors.write("isobar: offline, and the station reports near \(place.name) are not cached: run learn without --offline first\n")
+            } else {
+                context.errors.write("isobar: no past reports to learn from: \(error.message)\n")
+            }
             return nil
         }
-        let store = try await UserDataStore.open(directory: directory)
+        sources.saveRecordings()
+        gathered.fromCache += sources.archiveCache?.answeredFromCache ?? 0
+        if let recordedAt = sources.archiveRecordedAt { gathered.recordedAt = max(gathered.recordedAt ?? recordedAt, recordedAt) }
+        let families = SourceFamilies.of(sources.bindings)
+        let record = try recordDirectory()
+        let store = try await UserDataStore.open(directory: record.directory)
+        defer { record.discard() }
         let tally = try await store.foldBackfill(gathered.forecasts, observations: observations, source: entry.type, station: station,
-                                                 place: place, families: SourceFamilies.of(bindings))
-        for failure in gathered.failures { context.errors.write("isobar: \(failure)\n") }
-        return Learned(place: place, days: days, station: station, observations: observations.count, tally: tally, gathered: gathered)
+                                                 place: place, families: families)
+        for failure in gathered.failures { context.errors.write("isobar: \(failure.message)\n") }
+        var learned = Learned(place: place, days: days, station: station, observations: observations.count, tally: tally, gathered: gathered)
+        // What was folded stays folded; a record that cannot be read back only leaves the table out.
+        do {
+            let known = try await store.skillRecord(near: place, now: now, settings: ConsensusLearning(), families: families)
+            learned.skills = Self.skills(of: gathered.sources, in: known)
+        } catch {
+            context.warn("what was learned was folded, but the record could not be read back: \(error.message)")
+        }
+        return learned
     }
 
-    /// Asks each binding that publishes past forecasts, one request each, over the transport `limited` gives it (its own,
-    /// taking permits from its rate limits).
-    func pastForecasts(_ bindings: [ProviderBinding], place: Place, days: Int, now: Date, timeout: Double,
-                       limited: (ProviderBinding) -> any Transport) async -> Gathered {
+    /// Where to fold: the user's data folder, or under `--demo` a new folder of its own, removed once read.
+    private func recordDirectory() throws -> LearnRecord {
+        if invocation.options.demo { return try LearnRecord.throwaway(environment: context.environment) }
+        guard let directory = context.userDataDirectory() else { throw ConfigurationError("no folder for the forecast archive: set XDG_DATA_HOME or HOME") }
+        return LearnRecord(directory: directory, isThrowaway: false)
+    }
+
+    /// Says on standard error why nothing was learned: one line when the cache held nothing offline, else each failure.
+    private func sayNothingLearned(_ failures: [ProviderError], place: Place) {
+        if !failures.isEmpty, failures.allSatisfy({ $0.reason == .offline }) {
+            context.errors.write("isobar: offline, and no past forecasts near \(place.name) are cached: run learn without --offline first\n")
+            return
+        }
+        for failure in failures { context.errors.write("isobar: \(failure.message)\n") }
+        context.errors.write("isobar: no configured source gave past forecasts (only open-meteo entries publish them)\n")
+    }
+
+    /// What the record knows of each of `sources` at each lead time it learned of its own (not borrowed), temperature only.
+    static func skills(of sources: [String], in record: SkillRecord) -> [LearnReport.Skill] {
+        sources.flatMap { id in
+            LeadBucket.allCases.compactMap { bucket -> LearnReport.Skill? in
+                guard let field = record.fields[SkillKey(.temperature, bucket)], field.borrowedFrom == nil, let skill = field.sources[id] else { return nil }
+                return LearnReport.Skill(provider: id, lead: bucket, basis: record.bases[id] ?? .none, pairs: Int(skill.pairs.rounded()),
+                                         bias: skill.bias, rmse: skill.meanSquareError.squareRoot(), weight: field.weights[id] ?? 0)
+            }
+        }
+    }
+
+    /// Asks each source that publishes past forecasts, one request each, through its cache and limits (or its recordings).
+    func pastForecasts(_ sources: LearnSources, place: Place, days: Int, timeout: Double) async -> Gathered {
         var gathered = Gathered()
-        for binding in bindings {
-            guard let provider = binding.provider as? any PastForecasting else {
-                gathered.withoutPast += binding.provider.sources.map(\.id)
+        for source in sources.forecasters {
+            guard let provider = source.provider else {
+                gathered.withoutPast += source.binding.provider.sources.map(\.id)
                 continue
             }
             do {
                 let request = provider.pastForecastRequest(near: place, days: min(days, provider.pastDaysLimit))
-                let response = try await Self.send(request, over: limited(binding), timeout: timeout)
-                gathered.forecasts += try provider.pastForecasts(in: response, now: now)
+                let response = try await Self.send(request, over: source.transport, timeout: timeout)
+                gathered.forecasts += try provider.pastForecasts(in: response, now: context.time.now())
+                await source.cache?.commit()
                 gathered.sources += provider.sources.map(\.id)
             } catch {
-                gathered.failures.append("\(provider.id): no past forecasts: \(error.message)")
+                gathered.failures.append(ProviderError(error.code, "\(provider.id): no past forecasts: \(error.message)", reason: error.reason))
             }
+            gathered.fromCache += source.cache?.answeredFromCache ?? 0
+            if let recordedAt = source.recordedAt() { gathered.recordedAt = max(gathered.recordedAt ?? recordedAt, recordedAt) }
         }
         return gathered
     }

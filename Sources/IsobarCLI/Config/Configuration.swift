@@ -108,7 +108,7 @@ public struct Configuration: Sendable {
             }
             var configuration = Configuration(units: .metric, providers: [], file: file)
             if let days = try root.optionalInt("archive_days", in: 0...3_650) { configuration.archiveDays = days }
-            if let entry = try root.nonNullMember("observations") { configuration.observations = try ObservationEntry(entry, file: file, registry: registry) }
+            if let entry = try root.nonNullMember("observations") { configuration.observations = try ObservationEntry(entry, file: file, directory: directory, registry: registry) }
             configuration.cacheDirectory = try root.optionalString("cache_dir").map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
             try readSharedStore(root, into: &configuration, file: file)
             if let units = try root.optionalString("units") {

@@ -10,12 +10,15 @@ public struct ObservationEntry: Sendable {
     public var baseURL: RequestURL?
     /// The options of its type (`max_distance_km`…), read by its type's factory.
     public var options = ProviderOptions()
+    /// Cassette directory (absolute) whose recordings answer its archive requests (`learn`) instead of the network.
+    public var replay: String?
 
     /// The keys every observations entry may have; its type's factory declares the others.
-    static let keys = ["type", "base_url"]
+    static let keys = ["type", "base_url", "replay"]
 
-    /// Reads the entry, its own options by its type's factory in `registry`, naming the file and path of anything wrong.
-    init(_ entry: JSONValue, file: String, registry: ProviderRegistry) throws {
+    /// Reads the entry, its own options by its type's factory in `registry`, naming the file and path of anything wrong;
+    /// a relative `replay` path is taken from `directory`.
+    init(_ entry: JSONValue, file: String, directory: String, registry: ProviderRegistry) throws {
         type = try entry.string("type")
         let factory = registry.observationFactory(for: type)
         let own = factory?.optionKeys ?? []
@@ -32,6 +35,7 @@ public struct ObservationEntry: Sendable {
             }
             baseURL = url
         }
+        if let path = try entry.optionalString("replay") { replay = path.hasPrefix("/") ? path : directory + "/" + path }
         do {
             options = try factory.readOptions(OptionSource(entry: entry, directory: "."))
         } catch {

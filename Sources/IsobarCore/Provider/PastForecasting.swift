@@ -39,4 +39,13 @@ public protocol ObservationArchive: Sendable {
     func archiveRequest(station: String, from start: Date, to end: Date) -> HTTPRequest
     /// The observations in an answer to `archiveRequest`.
     func archivedObservations(in response: HTTPResponse, now: Date) throws(ProviderError) -> [WeatherSample]
+    /// How often the archive may be asked, kept in the call ledger across processes (none unless declared).
+    var archiveRateLimits: [RateLimit] { get }
+    /// What decides the archive's answers besides the request (its base URL), for the key its limits and answers are kept under.
+    var archiveEndpoint: String { get }
+}
+
+extension ObservationArchive {
+    /// No limit unless declared.
+    public var archiveRateLimits: [RateLimit] { [] }
 }

@@ -122,6 +122,8 @@ public struct ReportCache: Sendable {
                 report.daily = part.report.daily
             case .alerts:
                 report.alerts = part.report.alerts
+            case .past:
+                break
             }
         }
         report.freshness = freshness
@@ -190,7 +192,7 @@ public struct ReportCache: Sendable {
             part.daily = []
         case .forecast:
             part.current = nil
-        case .alerts:
+        case .alerts, .past:
             part.current = nil
             part.hourly = []
             part.daily = []

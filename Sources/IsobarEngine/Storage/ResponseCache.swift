@@ -8,6 +8,9 @@ public enum CacheSlot: String, Sendable, CaseIterable, Hashable {
     case forecast
     /// An alert source's answer for a place, its last poll, and the published files (CAP) it fetched once (see `AlertCache`).
     case alerts
+    /// Whole answers of the requests a source makes outside the pipeline (`learn`'s past forecasts and archived
+    /// reports), kept as received, one entry per request (see `AnswerCachingTransport`).
+    case past
 
     /// The slots of a weather answer: current conditions, and steps with days.
     public static let weather: [CacheSlot] = [.current, .forecast]
