@@ -169,9 +169,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: data + "/isobar"))
         let again = await runCLI(["learn", "Minsk", "--demo", "--json"], environment: ["XDG_DATA_HOME": data])
         #expect(try parseLines(again).first?.int("pairs") == learned.int("pairs"))
-        // The recording is of Minsk and of 30 days.
-        let other = await runCLI(["learn", "London", "--demo"], environment: ["XDG_DATA_HOME": data])
-        #expect(other.code == ExitCode.noneAnswered.rawValue)
-        #expect(other.stderr.contains("no recorded response"))
+        // The recording is of Minsk and of 30 days: anything else is one line naming what it holds, and nothing is asked.
+        for arguments in [["learn", "London", "--demo"], ["learn", "Minsk", "--demo", "--days", "10"], ["learn", "53.9,27.6", "--demo"]] {
+            let other = await runCLI(arguments, environment: ["XDG_DATA_HOME": data])
+            #expect(other.code == ExitCode.usage.rawValue, "\(arguments)")
+            #expect(other.stdout.isEmpty)
+            #expect(other.stderr == "isobar: the demo's recording of past forecasts holds Minsk over 30 days; "
+                    + "try 'isobar learn Minsk --demo' (without --demo, learn asks the live services)\n", "\(other.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: data + "/isobar"))
+        // Its coordinates are the same place.
+        let byCoordinates = await runCLI(["learn", "53.9,27.5667", "--demo", "--json"], environment: ["XDG_DATA_HOME": data])
+        #expect(byCoordinates.code == 0, "\(byCoordinates.stderr)")
     }
 }

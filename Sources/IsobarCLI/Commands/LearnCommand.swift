@@ -92,6 +92,7 @@ struct Backfill {
         guard let found = try context.placeResolver().resolveOffline(text) else {
             throw PlaceError("unknown place '\(text)' (give a name from the gazetteer or coordinates such as 53.9,27.57)")
         }
+        if invocation.options.demo { try Self.checkDemoHolds(found.place, days: days) }
         var configuration = try context.loadConfiguration(invocation)
         if let directory = invocation.options.replayDirectory {
             for index in configuration.providers.indices {
@@ -109,6 +110,17 @@ struct Backfill {
         context.write(LearnReport(summary: summary, skills: learned.skills, units: invocation.options.units ?? configuration.units, plain: plain),
                       as: invocation.options.format)
         return gathered.failures.isEmpty ? .success : .partial
+    }
+
+    /// The place and days the demo's recording of past forecasts holds (see `scripts/make-demo-cassettes.py`).
+    static let demoPlace = (name: "Minsk", latitude: 53.9, longitude: 27.5667)
+
+    /// Under `--demo`, a usage error naming what the recording holds when `place` or `days` is another, before anything is asked.
+    static func checkDemoHolds(_ place: Place, days: Int) throws(UsageError) {
+        let recorded = abs(place.coordinate.latitude - demoPlace.latitude) < 1e-4 && abs(place.coordinate.longitude - demoPlace.longitude) < 1e-4
+        if recorded && days == LearnCommand.defaultDays { return }
+        throw UsageError("the demo's recording of past forecasts holds \(demoPlace.name) over \(LearnCommand.defaultDays) days; "
+                         + "try 'isobar learn \(demoPlace.name) --demo' (without --demo, learn asks the live services)")
     }
 
     /// Gathers the past `days` days near `place` from the sources of `configuration` and folds them into the record (a
