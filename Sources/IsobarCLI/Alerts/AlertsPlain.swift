@@ -16,6 +16,8 @@ struct AlertsPlain {
             let alert = active.alert
             if let headline = alert.headline { lines.append(Self.ending(headline)) }
             if let area = alert.area.description { lines.append("Area: " + Self.ending(area)) }
+            if let awareness = AlertText.awareness(alert) { lines.append(awareness + ".") }
+            if let placedBy = alert.placedBy { lines.append("Placed here by " + placedBy + ".") }
             for text in [alert.description, alert.instruction].compactMap({ $0 }) {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
             }

@@ -4,6 +4,7 @@ import FixtureReplay
 import IsobarCore
 import IsobarEngine
 import METAlerts
+import MeteoAlarm
 import METAR
 import METNorway
 import NWSAlerts
@@ -39,6 +40,7 @@ public struct ProviderRegistry: Sendable {
             ExecProvider.factory,
             NWSAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
             METAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
+            MeteoAlarmProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
         ], observationFactories: [
             METARProvider.factory,
         ], airFactories: [

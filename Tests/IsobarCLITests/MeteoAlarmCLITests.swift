@@ -1,0 +1,59 @@
+import FoundationEssentials
+import IsobarCore
+import IsobarTestKit
+import Testing
+
+/// MeteoAlarm in the command line: the London demo (a warning placed by its polygon, one by the configured area code, the
+/// rest counted in a note), `providers check`, places outside the configured country, and a bad entry.
+@Suite struct MeteoAlarmCLITests {
+    @Test func theLondonDemoShowsTheTwoPlacedWarningsAndCountsTheOthers() async {
+        let run = await runCLI(["alerts", "London", "--demo"])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.lines.contains("MODERATE Yellow wind warning until Sat Nov 28 21:00 · MeteoAlarm"))
+        #expect(run.lines.contains("MODERATE Yellow rain warning until Sun Nov 29 15:00 · MeteoAlarm"))
+        #expect(run.lines.contains("  Placed here by its polygon"))
+        #expect(run.lines.contains("  Placed here by the configured area code EMMA_ID:UK012"))
+        #expect(run.stdout.contains("MeteoAlarm: 2 warnings in force in the United Kingdom could not be placed at London"))
+        #expect(!run.stdout.contains("ice warning") && !run.stdout.contains("fog warning") && !run.stdout.contains("No special awareness"))
+    }
+
+    @Test func nowInLondonShowsTheWarningsFirst() async {
+        let run = await runCLI(["now", "London", "--demo"])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(Array(run.lines.prefix(3)) == ["MODERATE Yellow wind warning until Sat Nov 28 21:00 · MeteoAlarm",
+                                               "MODERATE Yellow rain warning until Sun Nov 29 15:00 · MeteoAlarm", ""])
+        #expect(await runCLI(["now", "London", "--demo", "--fail-on", "moderate"]).code == 10)
+        #expect(await runCLI(["now", "London", "--demo", "--fail-on", "severe"]).code == 0)
+    }
+
+    @Test func theJSONLinesSayHowEachWarningWasPlacedAndCarryTheAwarenessAsSent() async throws {
+        let run = await runCLI(["alerts", "London", "--demo", "--format", "jsonl"])
+        #expect(run.code == 0, "\(run.stderr)")
+        let alerts = try parseLines(run).filter { (try? $0.string("type")) == "alert" }
+        #expect(try alerts.map { try $0.string("placed_by") } == ["its polygon", "the configured area code EMMA_ID:UK012"])
+        #expect(try alerts.map { try $0.string("awareness_type") } == ["1; Wind", "10; Rain"])
+        #expect(try alerts.map { try $0.string("awareness_level") } == ["2; yellow; Moderate", "2; yellow; Moderate"])
+    }
+
+    @Test func aPlaceInAnotherCountryIsNotAskedNeverAFailure() async {
+        let run = await runCLI(["alerts", "Oslo", "--demo"])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.lines.contains("MeteoAlarm: not asked — Oslo is outside its coverage"))
+    }
+
+    @Test func providersCheckPicksLondonAndPassesEveryRule() async {
+        let run = await runCLI(["providers", "check", "meteoalarm", "--demo"])
+        #expect(run.code == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.hasPrefix("Checking meteoalarm (MeteoAlarm, replay "))
+        #expect(run.stdout.contains(" on London, GB:"))
+        #expect(!run.stdout.contains("FAIL"))
+        let oslo = await runCLI(["providers", "check", "meteoalarm", "Oslo", "--demo"])
+        #expect(oslo.stdout.contains("Oslo, NO lies outside its coverage"))
+    }
+
+    @Test func anEntryWithoutACountryIsAOneLineConfigurationError() async throws {
+        let configuration = try temporaryConfiguration(#"{"providers": [{"id": "meteoalarm", "type": "meteoalarm"}]}"#)
+        expectOneLineError(await runCLI(["alerts", "London", "--config", configuration]), code: .configuration,
+                           containing: "a meteoalarm entry reads one country's feed")
+    }
+}
