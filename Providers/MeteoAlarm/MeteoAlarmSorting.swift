@@ -76,10 +76,11 @@ struct MeteoAlarmSorting {
             for area in labels where !area.isEmpty && !areas.contains(area) { areas.append(area) }
         }
         guard !identities.isEmpty else { return nil }
-        let count = identities.count == 1 ? "1 warning" : "\(identities.count) warnings"
+        let one = identities.count == 1
         let shown = areas.prefix(6).joined(separator: "; ") + (areas.count > 6 ? "; and \(areas.count - 6) more" : "")
-        return "\(count) in force in \(country.name) could not be placed at \(place.name) (no polygon holds it, no area code is "
-            + "configured for it), so not shown; to place them, list the place's area codes under \"areas\" in this source's entry, "
-            + "e.g. \"areas\": {\"\(place.name)\": [\"CODE\"]}; their areas: \(shown)"
+        return "\(one ? "1 warning" : "\(identities.count) warnings") in force in \(country.name) could not be placed at \(place.name), "
+            + "so \(one ? "it is" : "they are") not shown: no polygon of \(one ? "its" : "theirs") holds \(place.name) and no area code of "
+            + "\(one ? "its" : "theirs") is configured for it; to place \(one ? "it" : "them"), list \(place.name)'s area codes under \"areas\" "
+            + "in this source's entry (e.g. \"areas\": {\"\(place.name)\": [\"CODE\"]}); \(one ? "its areas" : "their areas"): \(shown)"
     }
 }

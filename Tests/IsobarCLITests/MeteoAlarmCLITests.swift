@@ -21,7 +21,8 @@ import Testing
         let run = await runCLI(["now", "London", "--demo"])
         #expect(run.code == 0, "\(run.stderr)")
         #expect(Array(run.lines.prefix(3)) == ["MODERATE Yellow wind warning until Sat Nov 28 21:00 · MeteoAlarm",
-                                               "MODERATE Yellow rain warning until Sun Nov 29 15:00 · MeteoAlarm", ""])
+                                               "MODERATE Yellow rain warning until Sun Nov 29 15:00 · MeteoAlarm",
+                                               "London, England, GB  51.5085, -0.1257  Europe/London UTC+00:00"])
         #expect(await runCLI(["now", "London", "--demo", "--fail-on", "moderate"]).code == 10)
         #expect(await runCLI(["now", "London", "--demo", "--fail-on", "severe"]).code == 0)
     }

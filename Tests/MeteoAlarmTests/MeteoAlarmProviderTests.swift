@@ -12,10 +12,10 @@ import Testing
 struct MeteoAlarmProviderTests {
     typealias Fixture = MeteoAlarmFixture
 
-    static let unplacedNote = "2 warnings in force in the United Kingdom could not be placed at London (no polygon holds it, no area "
-        + "code is configured for it), so not shown; to place them, list the place's area codes under \"areas\" in this source's entry, "
-        + "e.g. \"areas\": {\"London\": [\"CODE\"]}; their areas: Strathclyde (EMMA_ID:UK105); Grampian (EMMA_ID:UK103); "
-        + "Orkney & Shetland (EMMA_ID:UK101)"
+    static let unplacedNote = "2 warnings in force in the United Kingdom could not be placed at London, so they are not shown: no "
+        + "polygon of theirs holds London and no area code of theirs is configured for it; to place them, list London's area codes under "
+        + "\"areas\" in this source's entry (e.g. \"areas\": {\"London\": [\"CODE\"]}); their areas: Strathclyde (EMMA_ID:UK105); "
+        + "Grampian (EMMA_ID:UK103); Orkney & Shetland (EMMA_ID:UK101)"
 
     @Test func itAsksForTheCountryFeedThenEachCAPFileOverRealHTTP() async throws {
         let bodies = try Fixture.recording()
