@@ -30,6 +30,8 @@ public struct MeteoAlarmFeed: Sendable, Equatable {
     /// A CAP file's name as the feeds give it (a UUID): letters, digits, `-`, `_` and `.`, at most 128 characters.
     static func isFileName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 128 && name != "." && name != ".."
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+            && name.unicodeScalars.allSatisfy { character in
+                character.isASCII && (character.properties.isAlphabetic || ("0"..."9").contains(character) || "-_.".unicodeScalars.contains(character))
+            }
     }
 }

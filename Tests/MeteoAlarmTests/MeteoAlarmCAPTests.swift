@@ -72,7 +72,9 @@ struct MeteoAlarmCAPTests {
         let unplaced = try await Self.fetch([("f2", twoAreas)], codes: [])
         #expect(unplaced.alerts.isEmpty)
         #expect(unplaced.notices.first?.hasPrefix("1 warning in force in Belgium could not be placed at Brussels") == true)
-        #expect(unplaced.notices.first?.hasSuffix("to place it, list Brussels's area codes under \"areas\" in this source's entry (e.g. \"areas\": {\"Brussels\": [\"CODE\"]}); its areas: Antwerp (EMMA_ID:BE001); Brussels (EMMA_ID:BE004)") == true)
+        #expect(unplaced.notices.first?.hasSuffix("to place it, list Brussels's area codes under \"areas\" in this source's entry "
+                                                  + "(e.g. \"areas\": {\"Brussels\": [\"CODE\"]}); its areas: Antwerp (EMMA_ID:BE001); "
+                                                  + "Brussels (EMMA_ID:BE004)") == true)
     }
 
     @Test func anAreaNamedLikeThePlaceOrItsRegionIsNotEnoughToPlaceAWarning() async throws {
