@@ -1,5 +1,6 @@
-import FoundationEssentials
+import Foundation
 import IsobarCore
+import IsobarHTTP
 import IsobarTestKit
 import Testing
 
@@ -56,5 +57,39 @@ import Testing
         let configuration = try temporaryConfiguration(#"{"providers": [{"id": "meteoalarm", "type": "meteoalarm"}]}"#)
         expectOneLineError(await runCLI(["alerts", "London", "--config", configuration]), code: .configuration,
                            containing: "a meteoalarm entry reads one country's feed")
+    }
+}
+
+/// MeteoAlarm asked live (over loopback): the feed, each CAP file once, and no second poll of the place within the floor.
+@Suite(.serialized, .tags(.realTime)) struct MeteoAlarmLiveTests {
+    @Test func aSecondRunWithinTheFloorSendsNothingAndShowsTheSameWarningsAndNote() async throws {
+        let text = try String(contentsOfFile: "\(dataDirectory)/cassettes/meteoalarm/london.json", encoding: .utf8)
+        var bodies: [String: String] = [:]
+        for interaction in try JSONDocument(parsing: text).rootValue.member("interactions").elements() {
+            let url = try #require(RequestURL(string: try interaction.member("request").string("url")))
+            bodies[url.path] = try interaction.member("response").string("body")
+        }
+        let recorded = bodies
+        let server = try LoopbackServer { request in
+            recorded[request.path].map { .init($0, headers: [("Content-Type", "application/xml")]) } ?? .init(status: 404, "none")
+        }
+        defer { server.stop() }
+        let configuration = try temporaryConfiguration(#"""
+            {"providers": [{"id": "meteoalarm", "type": "meteoalarm", "base_url": "\#(server.baseURL)", "country": "united-kingdom",
+                            "areas": {"51.5085,-0.1257": ["UK012"]}}]}
+            """#)
+        let cache = temporaryDirectory("meteoalarm-cache")
+        let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
+        let first = await runCLI(["alerts", "London", "--config", configuration], environment: ["XDG_CACHE_HOME": cache], transport: curl)
+        #expect(first.code == 0, "\(first.stderr)")
+        #expect(server.requests.count == 11)
+        #expect(server.requests.first?.path == "/feeds/meteoalarm-legacy-atom-united-kingdom")
+        #expect(server.requests.allSatisfy { $0.headers["user-agent"]?.hasPrefix("isobar/") == true })
+        let second = await runCLI(["alerts", "London", "--config", configuration], environment: ["XDG_CACHE_HOME": cache], transport: curl)
+        #expect(second.code == 0, "\(second.stderr)")
+        #expect(server.requests.count == 11, "the second run is within the floor: nothing is sent")
+        #expect(second.stdout == first.stdout)
+        #expect(second.lines.contains("MODERATE Yellow rain warning until Sun Nov 29 15:00 · MeteoAlarm"))
+        #expect(second.stdout.contains("MeteoAlarm: 2 warnings in force in the United Kingdom could not be placed at London"))
     }
 }
