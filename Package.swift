@@ -31,6 +31,7 @@ let providerTargets: [(name: String, uses: [String], exclude: [String])] = [
     ("METAR", uses: ["IsobarPlaces"], exclude: []),
     ("NWSAlerts", uses: [], exclude: []),
     ("METAlerts", uses: [], exclude: []),
+    ("MeteoAlarm", uses: ["IsobarPlaces"], exclude: []),
     ("FixtureReplay", uses: [], exclude: []),
     ("Exec", uses: [], exclude: []),
 ]
@@ -129,6 +130,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "METAlertsTests", dependencies: ["METAlerts", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MeteoAlarmTests", dependencies: ["MeteoAlarm", "IsobarCore", "IsobarConformance", "IsobarHTTP", "IsobarTestKit"],
             swiftSettings: strict),
         .testTarget(name: "IsobarFuzzTests", dependencies: ["IsobarFuzzTargets"], swiftSettings: strict),
         .testTarget(

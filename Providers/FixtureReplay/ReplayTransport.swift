@@ -45,6 +45,8 @@ public struct FixtureReplayProvider: WeatherProvider {
     public var sources: [SourceIdentity] { base.sources }
     /// The adapter's coverage.
     public var coverage: Coverage { base.coverage }
+    /// Whether the adapter covers the place.
+    public func covers(_ place: Place) -> Bool { base.covers(place) }
     /// The adapter's key need.
     public var keyNeed: KeyNeed { base.keyNeed }
     /// The key the adapter was handed.

@@ -132,6 +132,16 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
          GoldenCase(file: "demo-oslo-now-alerts-table-\(columns).txt", arguments: ["now", "Oslo", "--demo"], columns: columns)]
     } + [
         GoldenCase(file: "demo-oslo-alerts-jsonl.jsonl", arguments: ["alerts", "Oslo", "--demo", "--format", "jsonl"]),
+    ] + londonAlerts
+
+    /// MeteoAlarm's United Kingdom recording at London (a warning placed by its polygon, one by the configured area code and
+    /// its Update, a Cancel, an expired warning, warnings that cannot be placed): `alerts` at 60, 80 and 120 columns, as
+    /// sentences and as JSON lines.
+    static let londonAlerts = [60, 80, 120].map { (columns: Int) in
+        GoldenCase(file: "demo-london-alerts-table-\(columns).txt", arguments: ["alerts", "London", "--demo"], columns: columns)
+    } + [
+        GoldenCase(file: "demo-london-alerts-plain.txt", arguments: ["alerts", "London", "--demo", "--plain"]),
+        GoldenCase(file: "demo-london-alerts-jsonl.jsonl", arguments: ["alerts", "London", "--demo", "--format", "jsonl"]),
     ]
 }
 

@@ -74,7 +74,7 @@ private let carelessRegistry = ProviderRegistry(factories: ProviderRegistry.stan
         let run = await runCLI(["providers", "check", "open-meteoo", "--demo"])
         #expect(run.code == ExitCode.usage.rawValue)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr == "isobar: unknown provider 'open-meteoo'; did you mean 'open-meteo'?; configured providers are openweathermap, open-meteo, met-norway, nws, nws-alerts, met-alerts, openweathermap-alerts\n")
+        #expect(run.stderr == "isobar: unknown provider 'open-meteoo'; did you mean 'open-meteo'?; configured providers are openweathermap, open-meteo, met-norway, nws, nws-alerts, met-alerts, meteoalarm, openweathermap-alerts\n")
         let missing = await runCLI(["providers", "check", "--demo"])
         #expect(missing.code == ExitCode.usage.rawValue)
         #expect(missing.stderr.hasPrefix("isobar: 'providers check' needs a provider ID"))

@@ -105,6 +105,12 @@ struct AlertLines {
             json.key("tags")
             json.strings(alert.tags)
         }
+        json.key("awareness_level")
+        json.string(alert.awarenessLevel)
+        json.key("awareness_type")
+        json.string(alert.awarenessType)
+        json.key("placed_by")
+        json.string(alert.placedBy)
         let asOf = report.asOf(alert.source)
         json.key("as_of")
         time(asOf?.instant, offset)

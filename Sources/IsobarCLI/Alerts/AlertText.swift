@@ -46,4 +46,10 @@ enum AlertText {
         "severity \(alert.severity.rawValue.lowercased()), urgency \(alert.urgency.rawValue.lowercased()), "
             + "certainty \(alert.certainty.rawValue.lowercased())"
     }
+
+    /// `Awareness level "3; orange; Severe", type "1; Wind"`: the CAP parameters as sent, nil when neither was.
+    static func awareness(_ alert: Alert) -> String? {
+        let parts = [alert.awarenessLevel.map { "level \"\($0)\"" }, alert.awarenessType.map { "type \"\($0)\"" }].compactMap { $0 }
+        return parts.isEmpty ? nil : "Awareness " + parts.joined(separator: ", ")
+    }
 }

@@ -10,8 +10,8 @@ struct AlertsCommand: IsobarCommand {
         arguments: ["PLACE"],
         options: [failOn, Commands.plain, format] + Commands.weather.filter { !AlertsCommand.unusedOptions.contains($0.name) && $0.name != "format" },
         discussion: "PLACE is a known place name or coordinates such as 40.71,-74.01. Alert sources are the configuration's entries of "
-            + "type nws-alerts, met-alerts or openweathermap-alerts (and others that give alerts); a source whose coverage leaves the place out is not asked. An Update "
-            + "replaces the warnings it references, a Cancel withdraws them, an expired warning is gone; the same event from two "
+            + "type nws-alerts, met-alerts, meteoalarm or openweathermap-alerts (and others that give alerts); a source whose coverage leaves the place out "
+            + "is not asked. An Update replaces the warnings it references, a Cancel withdraws them, an expired warning is gone; the same event from two "
             + "sources is shown once, naming both. The issuers' text is shown as sent.")
 
     /// `--fail-on SEVERITY`, taken by `alerts` and `now`.

@@ -31,8 +31,7 @@ struct AlertsGathering: Sendable {
         let now = time.now()
         let deadline = now.addingTimeInterval(timeoutSeconds)
         let request = WeatherRequest(place: place, kinds: [.alerts])
-        let coordinate = place.coordinate
-        let covering = bindings.indices.filter { bindings[$0].provider.coverage.contains(coordinate) }
+        let covering = bindings.indices.filter { bindings[$0].provider.covers(place) }
         let answers = await withTaskGroup(of: SourceAnswer.self) { group in
             for index in covering {
                 let polling = AlertPolling(binding: bindings[index], cache: cache, time: time, sendsValidators: sendsValidators)

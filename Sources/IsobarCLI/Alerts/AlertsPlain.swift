@@ -21,6 +21,8 @@ struct AlertsPlain {
             if let headline = alert.headline { lines.append(Self.ending(headline)) }
             if let area = alert.area.description { lines.append("Area: " + Self.ending(area)) }
             if !alert.tags.isEmpty { lines.append("Tags: " + Self.ending(alert.tags.joined(separator: ", "))) }
+            if let awareness = AlertText.awareness(alert) { lines.append(awareness + ".") }
+            if let placedBy = alert.placedBy { lines.append("Placed here by " + placedBy + ".") }
             for text in [alert.description, alert.instruction].compactMap({ $0 }) {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
             }

@@ -36,6 +36,8 @@ struct AlertsTable {
             lines.append(timing)
             if let area = alert.area.description { lines.append("  Area: " + area) }
             if !alert.tags.isEmpty { lines.append("  Tags: " + alert.tags.joined(separator: ", ")) }
+            if let awareness = AlertText.awareness(alert) { lines.append("  " + awareness) }
+            if let placedBy = alert.placedBy { lines.append("  Placed here by " + placedBy) }
             for text in [alert.description, alert.instruction].compactMap({ $0 }) {
                 lines += text.split(separator: "\n", omittingEmptySubsequences: true).map { "  " + $0 }
             }

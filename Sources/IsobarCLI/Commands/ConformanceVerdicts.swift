@@ -40,8 +40,8 @@ enum ConformanceVerdicts {
     /// The verdict on every rule for `provider` (as bound, with its `transport`) asked about `place`; `secret` is its key, if any.
     static func check(_ provider: any WeatherProvider, transport: any Transport, place: Place, secret: String?,
                       time: any TimeSource) async -> [RuleVerdict] {
-        guard provider.coverage.contains(place.coordinate) else {
-            let detail = "\(place.label) lies outside \(provider.coverage.text ?? "its coverage")"
+        guard provider.covers(place) else {
+            let detail = "\(place.label) lies outside " + (provider.coverage.contains(place.coordinate) ? "its coverage" : provider.coverage.text ?? "its coverage")
             return [RuleVerdict(rule: coverageRule, outcome: .fail, detail: detail)]
                 + rules.dropFirst().map { RuleVerdict(rule: $0, outcome: .notChecked, detail: "the place is outside the coverage") }
         }

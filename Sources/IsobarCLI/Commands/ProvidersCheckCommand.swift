@@ -59,7 +59,7 @@ struct ProvidersCheckCommand: ActionCommand {
             let chain = GeocodingChain(geocoders: [], cache: nil, diagnostics: DiagnosticLog { _ in })
             return try await context.resolvePlace(text, geocoding: chain, network: nil).place.withZoneOffset(at: now)
         }
-        guard let place = try context.places().places.first(where: { provider.coverage.contains($0.coordinate) }) else {
+        guard let place = try context.places().places.first(where: { provider.covers($0) }) else {
             throw UsageError("no bundled place lies in the coverage of '\(provider.id)'; name a PLACE: isobar providers check \(provider.id) PLACE")
         }
         return place.withZoneOffset(at: now)

@@ -75,7 +75,7 @@ extension CommandContext {
         // Alert sources answer `alerts` alone and weather sources never alerts: each command asks the ones of its kinds.
         let bindings = built.filter { !$0.provider.capabilities.kinds.isDisjoint(with: kinds) }
         guard !bindings.isEmpty else {
-            let (what, advice) = kinds == [.alerts] ? ("alert source", "; add an entry of type nws-alerts, met-alerts or openweathermap-alerts") : ("weather provider", "")
+            let (what, advice) = kinds == [.alerts] ? ("alert source", "; add an entry of type nws-alerts, met-alerts, meteoalarm or openweathermap-alerts") : ("weather provider", "")
             throw ConfigurationError("no \(what) is enabled in \(configuration.file ?? "the configuration")\(advice)")
         }
         if let minimum, minimum > bindings.count {

@@ -4,6 +4,7 @@ import FixtureReplay
 import IsobarCore
 import IsobarEngine
 import METAlerts
+import MeteoAlarm
 import METAR
 import METNorway
 import NWSAlerts
@@ -40,6 +41,7 @@ public struct ProviderRegistry: Sendable {
             NWSAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
             METAlertsProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
             OpenWeatherMapAlertsProvider.factory,
+            MeteoAlarmProvider.factory(application: "isobar/\(IsobarCommandLine.version)"),
         ], observationFactories: [
             METARProvider.factory,
         ], airFactories: [

@@ -45,6 +45,12 @@ public struct Alert: Sendable, Equatable {
     public var languageNote: String?
     /// The source's own labels for the event's kind, as sent (OpenWeatherMap's `tags`, e.g. `Wind`); empty when it gives none.
     public var tags: [String] = []
+    /// The CAP parameter `awareness_level` as sent (MeteoAlarm's and MET Norway's colour, e.g. `2; yellow; Moderate`).
+    public var awarenessLevel: String?
+    /// The CAP parameter `awareness_type` as sent (e.g. `1; Wind`).
+    public var awarenessType: String?
+    /// How the alert was found to hold the place, when its source chose among a wider area's warnings (e.g. `its polygon`).
+    public var placedBy: String?
 
     /// Creates an alert.
     public init(identity: AlertIdentity, messageType: AlertMessageType = .alert, references: [AlertIdentity] = [], event: String,

@@ -14,6 +14,13 @@ public struct AlertArea: Sendable, Equatable {
         self.codes = codes
     }
 
+    /// The union of `areas`: their polygons and codes, their descriptions joined with `; `.
+    public init(union areas: [AlertArea]) {
+        let descriptions = areas.compactMap(\.description)
+        self.init(description: descriptions.isEmpty ? nil : descriptions.joined(separator: "; "), polygons: areas.flatMap(\.polygons),
+                  codes: areas.flatMap(\.codes))
+    }
+
     /// Whether the area holds `coordinate`: decided by its polygons when it has any, else by its codes against the place's
     /// codes when both are known; nil when it cannot be told (codes only, and the place's codes are not known).
     public func contains(_ coordinate: Coordinate, placeCodes: Set<String>? = nil) -> Bool? {

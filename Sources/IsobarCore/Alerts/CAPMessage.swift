@@ -19,6 +19,7 @@ public struct CAPError: Error, Sendable, Equatable, CustomStringConvertible {
 /// - A missing `expires` is left nil (the alert stays while its source lists it); the parameter `eventEndingTime` (MET
 ///   Norway, NWS) gives `ends`.
 /// - `references` are kept whether or not the messages they name were seen.
+/// - The parameters `awareness_level` and `awareness_type` (MeteoAlarm's colour and kind of weather) are kept as sent.
 /// - Areas: every `area` block's polygons (space-separated `lat,lon` pairs; a ring may cross the antimeridian) and
 ///   `geocode` codes as `valueName:value`, their descriptions joined with `; `.
 /// - The text is the issuer's, only the XML layout's white space at either end removed.
@@ -85,23 +86,35 @@ public enum CAPMessage {
             }
             alert.ends = ends
         }
+        for parameter in info.children("parameter") {
+            switch parameter.childText("valueName") {
+            case "awareness_level": alert.awarenessLevel = parameter.childText("value")
+            case "awareness_type": alert.awarenessType = parameter.childText("value")
+            default: break
+            }
+        }
         alert.area = try area(info.children("area"), identifier: identity.identifier)
         return alert
     }
 
     /// The union of `area` blocks.
     private static func area(_ blocks: [XMLElement], identifier: String) throws(CAPError) -> AlertArea {
-        var area = AlertArea()
-        var descriptions: [String] = []
-        for block in blocks {
-            if let description = block.childText("areaDesc") { descriptions.append(description) }
-            for polygon in block.children("polygon") { area.polygons.append(try ring(polygon.text, identifier: identifier)) }
-            for geocode in block.children("geocode") {
-                guard let name = geocode.childText("valueName"), let value = geocode.childText("value") else { continue }
-                area.codes.append(name + ":" + value)
-            }
+        AlertArea(union: try blocks.map { block throws(CAPError) in try area(block, identifier: identifier) })
+    }
+
+    /// Each `area` block of an `info` block on its own, in order (for a source that places warnings area by area).
+    public static func areas(of info: XMLElement, identifier: String) throws(CAPError) -> [AlertArea] {
+        try info.children("area").map { block throws(CAPError) in try area(block, identifier: identifier) }
+    }
+
+    /// One `area` block: its description, polygons and `valueName:value` codes.
+    private static func area(_ block: XMLElement, identifier: String) throws(CAPError) -> AlertArea {
+        var area = AlertArea(description: block.childText("areaDesc"))
+        for polygon in block.children("polygon") { area.polygons.append(try ring(polygon.text, identifier: identifier)) }
+        for geocode in block.children("geocode") {
+            guard let name = geocode.childText("valueName"), let value = geocode.childText("value") else { continue }
+            area.codes.append(name + ":" + value)
         }
-        area.description = descriptions.isEmpty ? nil : descriptions.joined(separator: "; ")
         return area
     }
 

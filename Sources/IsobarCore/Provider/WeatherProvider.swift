@@ -94,6 +94,9 @@ public protocol WeatherProvider: Sendable {
     var sources: [SourceIdentity] { get }
     /// Where it has data.
     var coverage: Coverage { get }
+    /// True when it has data for `place`: inside `coverage`, and for a source of one country, in that country when the place's
+    /// country is known.
+    func covers(_ place: Place) -> Bool
     /// Whether it has the key it needs, when it decides that itself rather than its configuration entry.
     var keyNeed: KeyNeed { get }
     /// The key it was handed when it decides itself whether to take one (a plug-in's), so that no output repeats it.
@@ -129,6 +132,9 @@ extension WeatherProvider {
 
     /// Everywhere.
     public var coverage: Coverage { .global }
+
+    /// Inside its coverage.
+    public func covers(_ place: Place) -> Bool { coverage.contains(place.coordinate) }
 
     /// As configured.
     public var keyNeed: KeyNeed { .asConfigured }

@@ -47,7 +47,8 @@ public enum AlertCodec {
             ("event", alert.event), ("headline", alert.headline), ("description", alert.description), ("instruction", alert.instruction),
             ("severity", alert.severity.rawValue), ("urgency", alert.urgency.rawValue), ("certainty", alert.certainty.rawValue),
             ("area", alert.area.description), ("sender_name", alert.senderName), ("source", alert.source), ("language", alert.language),
-            ("web", alert.web), ("language_note", alert.languageNote),
+            ("web", alert.web), ("language_note", alert.languageNote), ("awareness_level", alert.awarenessLevel),
+            ("awareness_type", alert.awarenessType), ("placed_by", alert.placedBy),
         ]
         for (key, value) in texts {
             json.key(text: key)
@@ -86,6 +87,10 @@ public enum AlertCodec {
         alert.language = try value.optionalString("language")
         alert.web = try value.optionalString("web")
         alert.languageNote = try value.optionalString("language_note")
+        // Kept by earlier versions without them: absent reads as not said.
+        alert.awarenessLevel = try value.optionalString("awareness_level")
+        alert.awarenessType = try value.optionalString("awareness_type")
+        alert.placedBy = try value.optionalString("placed_by")
         alert.onset = try time(value, "onset")
         alert.effective = try time(value, "effective")
         alert.expires = try time(value, "expires")
