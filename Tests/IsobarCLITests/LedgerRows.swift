@@ -34,11 +34,12 @@ enum LedgerRows {
         }.max() ?? 0
     }
 
-    /// A reading of the monotonic clock (as `LoopbackServer` stamps arrivals) on the wall clock the ledger uses.
-    static func wallClock(monotonic: Double) -> Double {
+    /// A reading of the monotonic clock (as `LoopbackServer` stamps arrivals) on the clock the ledger's processes used: the
+    /// wall clock shifted by `shift` seconds (`ISOBAR_TIME_SHIFT`).
+    static func ledgerClock(monotonic: Double, shift: Double) -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let offset = Date().timeIntervalSince1970 - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
-        return monotonic + offset
+        return monotonic + offset + shift
     }
 }

@@ -52,7 +52,9 @@ func runConcurrently(_ commands: [[String]], environment: [String: String]) asyn
         #expect(LedgerRows.mostCountedAtAGrant(calls, windowSeconds: 2) <= 10, "\(calls)")
         // Each request reached the server after a grant and before a settle: the k-th arrival lies between the k-th grant
         // and the k-th settle (an arrival outside every permit would break this, whatever the machine's speed).
-        let arrivals = server.requests.map { LedgerRows.wallClock(monotonic: $0.receivedAt) }.sorted()
+        // The processes ran with the recordings' time shift: the ledger's instants are on that clock.
+        let shift = Double(recordingTimeShift) ?? 0
+        let arrivals = server.requests.map { LedgerRows.ledgerClock(monotonic: $0.receivedAt, shift: shift) }.sorted()
         let grants = calls.map(\.grantedAt).sorted()
         let settles = calls.compactMap(\.settledAt).sorted()
         if arrivals.count == grants.count, arrivals.count == settles.count {
