@@ -4,7 +4,7 @@ import IsobarCore
 /// Programs' answers to `describe`, kept per program (path and modification time) in `$XDG_CACHE_HOME/isobar/exec/`.
 /// A missing or unreadable entry just means asking the program again.
 struct DescriptionCache {
-    /// Seconds a `describe` call may take.
+    /// Seconds a `describe` call may take when no command's deadline bounds it.
     static let describeSeconds = 10.0
 
     let directory: String?
@@ -15,14 +15,13 @@ struct DescriptionCache {
     }
 
     /// The program's description: from the cache when the program has not changed, else by asking it (and keeping the answer).
-    /// `deadline` (the command's, system clock) bounds the call when it comes before `describeSeconds` from now.
+    /// `deadline` (the command's, system clock) bounds the call; without one, `describeSeconds` do.
     func description(of program: ExecProgram, deadline: Date? = nil) async throws(ProviderError) -> ExecDescription {
         let identity = "\(program.executable)\u{0}\(program.arguments.joined(separator: "\u{0}"))"
         let stamp = program.modificationTime.map { JSONOutput.format($0) } ?? "unknown"
         let file = directory.map { "\($0)/\(Self.hash(identity)).json" }
         if let file, let cached = read(file, identity: identity, stamp: stamp) { return cached }
-        let own = Date().addingTimeInterval(Self.describeSeconds)
-        let answer = try await program.call(ExecMessages.describe(), deadline: deadline.map { min($0, own) } ?? own)
+        let answer = try await program.call(ExecMessages.describe(), deadline: Self.describeDeadline(command: deadline, now: Date()))
         let description: ExecDescription
         do {
             description = try ExecDescription(answer: answer)
@@ -42,6 +41,13 @@ struct DescriptionCache {
             _ = FileManager.default.createFile(atPath: file, contents: Data(entry.serialized().utf8), attributes: [.posixPermissions: 0o600])
         }
         return description
+    }
+
+    /// When a `describe` call asked at `now` must have ended: the command's deadline, or `describeSeconds` from now when
+    /// the command has none (none given, or one farther than `ExecProvider.noDeadlineSeconds`).
+    static func describeDeadline(command: Date?, now: Date) -> Date {
+        guard let command, command.timeIntervalSince(now) < ExecProvider.noDeadlineSeconds else { return now.addingTimeInterval(describeSeconds) }
+        return command
     }
 
     private func read(_ file: String, identity: String, stamp: String) -> ExecDescription? {

@@ -8,6 +8,8 @@ public struct ExecProvider: WeatherProvider {
     public static let maxRounds = 3
     /// Longest a single call may take when the command sets no deadline.
     public static let defaultCallSeconds = 30.0
+    /// A deadline farther away than this is none (a batch without `--timeout`): the program's own limits apply instead.
+    public static let noDeadlineSeconds = 366 * 86_400.0
     /// How long before the call's deadline the program is stopped (at most a tenth of the time it is given).
     public static let spareSeconds = 0.2
 
@@ -70,11 +72,8 @@ public struct ExecProvider: WeatherProvider {
             throw ProviderError(.unsupported, "\(displayName) has no data for \(request.place.label) (outside its coverage)", reason: .outsideCoverage)
         }
         if let unusable = unusableReason(for: request) { throw unusable }
-        // The deadline is on the engine's clock; the program runs on the system clock. It is stopped a moment before the
-        // call's deadline, so that its timeout ends the call (and is counted by the provider's breaker, as an HTTP
-        // provider's own timeout is) rather than the command's deadline cancelling the call.
-        let remaining = context.deadline.timeIntervalSince(context.time.now())
-        let deadline = Date().addingTimeInterval(min(remaining - min(Self.spareSeconds, remaining / 10), Self.defaultCallSeconds))
+        // The deadline is on the engine's clock; the program runs on the system clock.
+        let deadline = Date().addingTimeInterval(Self.callSeconds(remaining: context.deadline.timeIntervalSince(context.time.now())))
         let reader = ExecReportReader(providerID: id)
         if description.mode == .fetch {
             let answer = try await program.exchange(ExecMessages.call("fetch", request, baseURL: baseURL, key: key), deadline: deadline)
@@ -100,6 +99,15 @@ public struct ExecProvider: WeatherProvider {
             answer = decoded.answer
         }
         throw ProviderError(.badResponse(path: "$.requests"), "\(id): the program asked for more than \(Self.maxRounds) rounds of requests")
+    }
+
+    /// Seconds a call may run when `remaining` are left of the command's deadline: all of them but a moment, so that the
+    /// program's timeout ends the call (and is counted by the provider's breaker, as an HTTP provider's own timeout is) rather
+    /// than the command's deadline cancelling it; `defaultCallSeconds` when the command has no deadline. A command's deadline
+    /// alone bounds its calls, so that a slow machine within it is never a timeout.
+    public static func callSeconds(remaining: Double) -> Double {
+        guard remaining < noDeadlineSeconds else { return defaultCallSeconds }
+        return remaining - min(spareSeconds, remaining / 10)
     }
 
     /// The requests of a `plan` or `decode` answer, checked: http(s) URLs, GET, no key outside a declared secret parameter or a header.

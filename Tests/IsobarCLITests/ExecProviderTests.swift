@@ -37,12 +37,14 @@ import Testing
           {"id": "open-meteo", "type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"},
           {"id": "nws", "type": "exec", "command": ["\(python)", "\(packageRoot)/Providers/examples/nws/nws.py"], "replay": "\(packageRoot)/config/cassettes/nws",
            "timeout_s": 600},
-          {"id": "hang", "type": "exec", "command": ["/bin/sh", "\(hang)"]},
+          {"id": "hang", "type": "exec", "command": ["/bin/sh", "\(hang)"], "timeout_s": 2},
           {"id": "crash", "type": "exec", "command": ["/bin/sh", "\(crash)"]},
           {"id": "flood", "type": "exec", "command": ["/bin/sh", "\(flood)"]}]}
         """
         _ = FileManager.default.createFile(atPath: directory + "/config.json", contents: Data(config.utf8))
         let cache = temporaryDirectory("exec-cache")
+        // The hanging program has a deadline of its own (`timeout_s`); the others run within the roomy command's deadline,
+        // which alone bounds a plug-in's run, so that a loaded machine cannot make them time out.
         let run = await runCLI(["forecast", "New York", "--hourly", "--format", "jsonl", "--timeout", "600", "--config", directory + "/config.json",
                                 "--cache-dir", cache], environment: ["PATH": path])
         #expect(run.code == 2, "\(run.stderr)")

@@ -134,11 +134,13 @@ struct SharedStoreTests {
             .init(recordedAnswer($0))
         }
         let warning = "the shared store is unavailable"
+        // Not hanging on the server is judged by outcomes, not durations: the command enforces its own `--timeout` (a call
+        // still waiting on the server then ends as a deadline failure, exit 3), so exit 0 with the provider's answer means the
+        // call got past the server within it; one warning means the server cost one timeout, not one per use.
         rig.redis.stop()
-        var started = Date()
         let down = try await rig.run(on: "A", ["now", "53.9,27.57", "--json", "--timeout", "5"])
         #expect(down.code == 0, "\(down.stderr)")
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(!(down.stdout + down.stderr).contains("deadline"), "\(down.stdout)\(down.stderr)")
         #expect(down.stderr.components(separatedBy: warning).count == 2, "\(down.stderr)")
         #expect(down.stderr.contains("1/2 of each rate limit"))
 
@@ -160,14 +162,15 @@ struct SharedStoreTests {
         #expect(rig.requests("/data/2.5/weather").count == 2)
         #expect(try await RedisKeysProbe(rig.redis).keys().contains { $0.hasSuffix(":seeded") })
 
-        // Paused: machine B, whose local cache is empty, waits 100 ms for it, warns once, and asks the provider itself.
+        // Paused: machine B, whose local cache is empty, waits for it (`shared_store_timeout_ms`), warns once, and asks the
+        // provider itself, within its own deadline.
         rig.redis.pause()
-        started = Date()
         let paused = try await rig.run(on: "B", ["now", "52,10", "--json", "--timeout", "5"])
         rig.redis.resume()
         #expect(paused.code == 0, "\(paused.stderr)")
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(!(paused.stdout + paused.stderr).contains("deadline"), "\(paused.stdout)\(paused.stderr)")
         #expect(paused.stderr.components(separatedBy: warning).count == 2, "\(paused.stderr)")
+        #expect(rig.requests("/data/2.5/weather").count == 3)
 
         // Nothing of the local store was lost meanwhile.
         let offline = try await rig.run(on: "A", ["now", "50,10", "--json", "--offline"])
