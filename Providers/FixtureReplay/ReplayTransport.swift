@@ -23,7 +23,7 @@ public final class ReplayTransport: Transport {
 }
 
 /// Any provider driven by recorded exchanges: the real adapter decodes, and the report says it is a replay and when it was recorded.
-public struct FixtureReplayProvider: WeatherProvider {
+public struct FixtureReplayProvider: ReplayingProvider {
     /// The adapter whose requests are answered from the library.
     public let base: any WeatherProvider
     /// The recordings.
@@ -34,6 +34,9 @@ public struct FixtureReplayProvider: WeatherProvider {
         self.base = base
         self.library = library
     }
+
+    /// The adapter replayed: `base`.
+    public var replayed: any WeatherProvider { base }
 
     /// The adapter's id.
     public var id: String { base.id }

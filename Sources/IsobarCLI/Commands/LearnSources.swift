@@ -72,8 +72,8 @@ struct LearnSources {
         let (readCache, offline, maxAge) = (!options.refresh && options.recordDirectory == nil, options.offline, options.maxAgeSeconds)
 
         forecasters = bindings.map { binding in
-            let replayed = binding.provider as? FixtureReplayProvider
-            let provider = (replayed?.base ?? binding.provider) as? any PastForecasting
+            let replayed = binding.provider as? any ReplayingProvider
+            let provider = (replayed?.replayed ?? binding.provider) as? any PastForecasting
             guard let policy = binding.policy, replayed == nil else {
                 return Forecaster(binding: binding, provider: provider, transport: binding.transport, cache: nil, replay: binding.transport as? ReplayTransport)
             }
