@@ -44,13 +44,7 @@ public struct METAlertsProvider: WeatherProvider, PublishedFiles {
     public var displayName: String { "MET Norway" }
     /// Alerts only; a place is polled at most once per 10 minutes, longer when the answer's own lifetime says so.
     public var capabilities: ProviderCapabilities {
-        var capabilities = ProviderCapabilities(
-            kinds: [.alerts], horizonDays: 0, stepHours: 1, quantities: [], requiresAPIKey: false, geocoding: false,
-            rateLimits: [RateLimit(limit: 1, perSeconds: Self.pollingFloorSeconds)],
-            freshFor: (current: Self.pollingFloorSeconds, forecast: Self.pollingFloorSeconds), attribution: Self.attribution)
-        capabilities.honoursHTTPExpiry = true
-        capabilities.pollingFloorSeconds = Self.pollingFloorSeconds
-        return capabilities
+        .alertsPolled(atMostEvery: Self.pollingFloorSeconds, attribution: Self.attribution)
     }
 
     /// Norway, its waters and Svalbard: 56–82° N, 0–35° E.

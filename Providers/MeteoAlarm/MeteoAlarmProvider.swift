@@ -46,13 +46,7 @@ public struct MeteoAlarmProvider: WeatherProvider, PublishedFiles {
     public var displayName: String { "MeteoAlarm" }
     /// Alerts only; a place is polled at most once per 5 minutes, longer when the answer's own lifetime says so.
     public var capabilities: ProviderCapabilities {
-        var capabilities = ProviderCapabilities(
-            kinds: [.alerts], horizonDays: 0, stepHours: 1, quantities: [], requiresAPIKey: false, geocoding: false,
-            rateLimits: [RateLimit(limit: 1, perSeconds: Self.pollingFloorSeconds)],
-            freshFor: (current: Self.pollingFloorSeconds, forecast: Self.pollingFloorSeconds), attribution: Self.attribution)
-        capabilities.honoursHTTPExpiry = true
-        capabilities.pollingFloorSeconds = Self.pollingFloorSeconds
-        return capabilities
+        .alertsPolled(atMostEvery: Self.pollingFloorSeconds, attribution: Self.attribution)
     }
 
     /// Europe, Israel and Turkey, the box around MeteoAlarm's members (the country decides, see `covers`).

@@ -39,8 +39,7 @@ public struct OpenWeatherMapAirProvider: WeatherProvider {
 
     /// Not set up without a key: it says which variable to set.
     public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
-        guard configuration.apiKey?.isEmpty ?? true else { return nil }
-        return ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)", setting: configuration.apiKeySource)
+        configuration.missingKey(displayName)
     }
 
     /// Fetches the current values and, when wanted, the forecast, one after the other; no error message ever holds the key.

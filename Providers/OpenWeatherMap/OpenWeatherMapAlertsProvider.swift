@@ -50,8 +50,7 @@ public struct OpenWeatherMapAlertsProvider: WeatherProvider {
 
     /// Not set up without a key: it says which variable to set.
     public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
-        guard configuration.apiKey?.isEmpty ?? true else { return nil }
-        return ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)", setting: configuration.apiKeySource)
+        configuration.missingKey(displayName)
     }
 
     /// Fetches and decodes the alerts for the place; no error message ever holds the key.

@@ -25,6 +25,12 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             self.apiKeySource = apiKeySource
             self.requestUnits = requestUnits
         }
+
+        /// Why a provider of `displayName` on this configuration cannot be used: no key, naming the variable to set; nil with one.
+        public func missingKey(_ displayName: String) -> ProviderError? {
+            guard apiKey?.isEmpty ?? true else { return nil }
+            return ProviderError(.notConfigured, "\(displayName) needs an API key: set \(apiKeySource)", setting: apiKeySource)
+        }
     }
 
     /// OpenWeatherMap's `units` parameter values.
@@ -74,8 +80,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
 
     /// Not set up without a key: it says which variable to set.
     public func unusableReason(for request: WeatherRequest?) -> ProviderError? {
-        guard configuration.apiKey?.isEmpty ?? true else { return nil }
-        return ProviderError(.notConfigured, "\(displayName) needs an API key: set \(configuration.apiKeySource)", setting: configuration.apiKeySource)
+        configuration.missingKey(displayName)
     }
 
     /// Fetches current weather and, when wanted, the forecast, concurrently; no error message ever holds the key.
