@@ -134,16 +134,19 @@ struct Backfill {
         guard let dataDirectory = DataDirectory.locate(environment: context.environment) else {
             throw ConfigurationError(DataDirectory.notFoundMessage(environment: context.environment))
         }
+        // One instant for the whole run: the days learned end then, and a recording is dated by it, so that its replay
+        // (read as of when it was recorded) learns exactly what the run did, however long the run took.
+        let asOf = context.time.now()
         let sources = try await LearnSources(context: context, invocation: invocation, configuration: configuration, observations: entry,
-                                             dataDirectory: dataDirectory, timeout: timeout)
-        var gathered = await pastForecasts(sources, place: place, days: days, timeout: timeout)
+                                             dataDirectory: dataDirectory, timeout: timeout, asOf: asOf)
+        var gathered = await pastForecasts(sources, place: place, days: days, timeout: timeout, asOf: asOf)
         guard !gathered.forecasts.isEmpty else {
             sources.saveRecordings()
             sayNothingLearned(gathered.failures, place: place)
             return nil
         }
         // Replayed answers are read as of when they were recorded: their days end then.
-        let now = gathered.recordedAt ?? context.time.now()
+        let now = gathered.recordedAt ?? asOf
         let station: String
         let observations: [WeatherSample]
         do throws(ProviderError) {
@@ -215,7 +218,7 @@ struct Backfill {
     }
 
     /// Asks each source that publishes past forecasts, one request each, through its cache and limits (or its recordings).
-    func pastForecasts(_ sources: LearnSources, place: Place, days: Int, timeout: Double) async -> Gathered {
+    func pastForecasts(_ sources: LearnSources, place: Place, days: Int, timeout: Double, asOf: Date) async -> Gathered {
         var gathered = Gathered()
         for source in sources.forecasters {
             guard let provider = source.provider else {
@@ -225,7 +228,7 @@ struct Backfill {
             do {
                 let request = provider.pastForecastRequest(near: place, days: min(days, provider.pastDaysLimit))
                 let response = try await Self.send(request, over: source.transport, timeout: timeout)
-                gathered.forecasts += try provider.pastForecasts(in: response, now: context.time.now())
+                gathered.forecasts += try provider.pastForecasts(in: response, now: source.recordedAt() ?? asOf)
                 await source.cache?.commit()
                 gathered.sources += provider.sources.map(\.id)
             } catch {

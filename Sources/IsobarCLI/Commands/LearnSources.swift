@@ -49,9 +49,9 @@ struct LearnSources {
     /// When the archive's replayed answer was recorded; nil when live.
     var archiveRecordedAt: Date? { archiveReplay?.latestRecordedAt }
 
-    /// Binds the weather sources of `configuration` and the archive of `observations` for one run.
+    /// Binds the weather sources of `configuration` and the archive of `observations` for one run, whose recordings are dated `asOf`.
     init(context: CommandContext, invocation: Invocation, configuration: Configuration, observations entry: ObservationEntry,
-         dataDirectory: String, timeout: Double) async throws {
+         dataDirectory: String, timeout: Double, asOf: Date) async throws {
         self.context = context
         self.invocation = invocation
         let options = invocation.options
@@ -62,7 +62,7 @@ struct LearnSources {
                                                         deadline: Date().addingTimeInterval(timeout), live: { live },
                                                         wrapLive: { entry, transport in
             guard options.recordDirectory != nil else { return transport }
-            let recorder = RecordingTransport(base: transport, clock: { time.now() })
+            let recorder = RecordingTransport(base: transport, clock: { asOf })
             recorders.append((entry.id, recorder))
             return recorder
         })
@@ -100,7 +100,7 @@ struct LearnSources {
             replay = replayed
             base = replayed
         } else if options.recordDirectory != nil {
-            let recorder = RecordingTransport(base: live, clock: { time.now() })
+            let recorder = RecordingTransport(base: live, clock: { asOf })
             recorders.append((entry.type, recorder))
             base = recorder
         } else {
