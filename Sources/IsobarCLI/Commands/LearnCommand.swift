@@ -149,17 +149,10 @@ struct Backfill {
         let now = gathered.recordedAt ?? asOf
         let station: String
         let observations: [WeatherSample]
-        do throws(ProviderError) {
-            guard let nearest = try sources.archive.archiveStation(near: place) else {
-                throw ProviderError(.notFound, "no METAR station near \(place.name)")
-            }
-            station = nearest
-            let start = now.addingTimeInterval(-Double(days + 7) * 86_400)
-            let response = try await Self.send(sources.archive.archiveRequest(station: station, from: start, to: now), over: sources.archiveTransport,
-                                               timeout: timeout)
-            observations = try sources.archive.archivedObservations(in: response, now: now)
-            await sources.archiveCache?.commit()
-        } catch {
+        switch await stationReports(sources, place: place, days: days, now: now, timeout: timeout) {
+        case .success(let reports):
+            (station, observations) = reports
+        case .failure(let error):
             sources.saveRecordings()
             if error.reason == .offline {
                 context.errors.write("isobar: offline, and the station reports near \(place.name) are not cached: run learn without --offline first\n")
@@ -171,11 +164,20 @@ struct Backfill {
         sources.saveRecordings()
         gathered.fromCache += sources.archiveCache?.answeredFromCache ?? 0
         if let recordedAt = sources.archiveRecordedAt { gathered.recordedAt = max(gathered.recordedAt ?? recordedAt, recordedAt) }
-        let families = SourceFamilies.of(sources.bindings)
+        return try await fold(gathered, place: place, days: days, station: station, observations: observations, source: entry.type,
+                              families: SourceFamilies.of(sources.bindings), now: now)
+    }
+
+    /// Folds what was gathered into the record (a throwaway one under `--demo`), says the sources that failed, and reads
+    /// back what the record knows now. (`learn` and its helpers are kept apart: Swift 6.3's optimizer crashed splitting one
+    /// async function holding them all.)
+    @inline(never)
+    private func fold(_ gathered: Gathered, place: Place, days: Int, station: String, observations: [WeatherSample], source: String,
+                      families: [String: String], now: Date) async throws -> Learned {
         let record = try recordDirectory()
         let store = try await UserDataStore.open(directory: record.directory)
         defer { record.discard() }
-        let tally = try await store.foldBackfill(gathered.forecasts, observations: observations, source: entry.type, station: station,
+        let tally = try await store.foldBackfill(gathered.forecasts, observations: observations, source: source, station: station,
                                                  place: place, families: families)
         for failure in gathered.failures { context.errors.write("isobar: \(failure.message)\n") }
         var learned = Learned(place: place, days: days, station: station, observations: observations.count, tally: tally, gathered: gathered)
@@ -187,6 +189,25 @@ struct Backfill {
             context.warn("what was learned was folded, but the record could not be read back: \(error.message)")
         }
         return learned
+    }
+
+    /// The station nearest `place` and its reports from a week before the days learned up to `now`, or why there are none.
+    @inline(never)
+    private func stationReports(_ sources: LearnSources, place: Place, days: Int, now: Date,
+                                timeout: Double) async -> Result<(station: String, observations: [WeatherSample]), ProviderError> {
+        do throws(ProviderError) {
+            guard let station = try sources.archive.archiveStation(near: place) else {
+                throw ProviderError(.notFound, "no METAR station near \(place.name)")
+            }
+            let start = now.addingTimeInterval(-Double(days + 7) * 86_400)
+            let response = try await Self.send(sources.archive.archiveRequest(station: station, from: start, to: now), over: sources.archiveTransport,
+                                               timeout: timeout)
+            let observations = try sources.archive.archivedObservations(in: response, now: now)
+            await sources.archiveCache?.commit()
+            return .success((station, observations))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Where to fold: the user's data folder, or under `--demo` a new folder of its own, removed once read.
