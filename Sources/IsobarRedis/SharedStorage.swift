@@ -287,28 +287,28 @@ extension TieredCache: QueuedWriting {
     /// Waits for the local cache's queued writes. Not for the copies of shared answers still being written: the run's
     /// end would then wait for them, where they can go on while it is delivered (`SharedStoreState.finish()` waits for them).
     public func flushQueuedWrites() async {
-        await (local as? any QueuedWriting)?.flushQueuedWrites()
+        await local.asQueuedWriting?.flushQueuedWrites()
     }
 }
 
 extension FallbackLedger: QueuedWriting {
     /// Waits for the local ledger's queued writes (the server's are never queued).
     public func flushQueuedWrites() async {
-        await (local as? any QueuedWriting)?.flushQueuedWrites()
+        await local.asQueuedWriting?.flushQueuedWrites()
     }
 }
 
 extension FallbackHealth: QueuedWriting {
     /// Waits for the local cooldowns' and breakers' queued writes (the server's are never queued).
     public func flushQueuedWrites() async {
-        await (local.cooldowns as? any QueuedWriting)?.flushQueuedWrites()
-        await (local.breakers as? any QueuedWriting)?.flushQueuedWrites()
+        await local.cooldowns.asQueuedWriting?.flushQueuedWrites()
+        await local.breakers.asQueuedWriting?.flushQueuedWrites()
     }
 }
 
 extension FallbackLock: QueuedWriting {
     /// Waits for the local leases' queued writes (the server's are never queued).
     public func flushQueuedWrites() async {
-        await (local as? any QueuedWriting)?.flushQueuedWrites()
+        await local.asQueuedWriting?.flushQueuedWrites()
     }
 }

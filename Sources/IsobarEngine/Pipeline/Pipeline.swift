@@ -75,19 +75,19 @@ public enum Pipeline {
 
     /// The storage's cooldowns when they are also its breakers (one object that reads both at once), else nil.
     private static func oneHealthBackend(_ storage: EngineStorage) -> (any ProviderHealthStore)? {
-        guard let health = storage.cooldowns as? any ProviderHealthStore, isOneObject(storage.breakers, health) else { return nil }
+        guard let health = storage.cooldowns.asHealthStore, isOneObject(storage.breakers, health) else { return nil }
         return health
     }
 
     /// The storage's leases when they are also its cache (one object that reads the cache with a lease), else nil.
     private static func leaseLookupBackend(_ storage: EngineStorage) -> (any LeaseLookup)? {
-        guard let lookup = storage.locks as? any LeaseLookup, isOneObject(storage.cache, lookup) else { return nil }
+        guard let lookup = storage.locks.asLeaseLookup, isOneObject(storage.cache, lookup) else { return nil }
         return lookup
     }
 
     /// True when both are the same instance of a class.
-    private static func isOneObject(_ one: Any, _ other: Any?) -> Bool {
-        guard let other, type(of: one) is AnyObject.Type, type(of: other) is AnyObject.Type else { return false }
-        return (one as AnyObject) === (other as AnyObject)
+    private static func isOneObject(_ one: any StoragePart, _ other: (any StoragePart)?) -> Bool {
+        guard let identity = one.backendIdentity else { return false }
+        return identity == other?.backendIdentity
     }
 }

@@ -44,7 +44,7 @@ public enum PermitDecision: Sendable, Equatable {
 ///
 /// A call counts from when it is granted until a window's length after it is settled, so a provider never sees more than
 /// its limit in any window however long requests take to arrive.
-public protocol CallLedger: Sendable {
+public protocol CallLedger: StoragePart {
     /// Decides several requests in one step, in order (a later one sees the calls granted before it); granted calls are recorded.
     func acquire(_ requests: [PermitRequest], now: Date) async throws(StorageError) -> [PermitDecision]
     /// Marks a granted call as answered at `at`; from then on it counts for a window's length.

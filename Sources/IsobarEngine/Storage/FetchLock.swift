@@ -26,7 +26,7 @@ public struct LeaseOwner: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Leases that let one holder at a time fetch a given answer; a holder that stops renewing loses its lease when it expires.
-public protocol FetchLock: Sendable {
+public protocol FetchLock: StoragePart {
     /// Takes the lease on `key` for `seconds` unless another owner holds one that has not expired; renews it when `owner` holds it.
     func acquire(_ key: String, owner: LeaseOwner, seconds: Double, now: Date) async throws(StorageError) -> Bool
     /// Extends `owner`'s lease to `now + seconds`; false when `owner` no longer holds it.

@@ -40,7 +40,7 @@ public struct HTTPValidation: Sendable, Equatable {
 }
 
 /// Keeps validators and bodies per request (provider and redacted URL, never a secret), for conditional requests.
-public protocol HTTPValidatorStore: Sendable {
+public protocol HTTPValidatorStore: StoragePart {
     /// The record kept under `key`, if any.
     func validation(for key: String) async throws(StorageError) -> HTTPValidation?
     /// Keeps `validation` under `key`, replacing what was there.

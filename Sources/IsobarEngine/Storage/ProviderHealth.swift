@@ -15,7 +15,7 @@ public struct Cooldown: Sendable, Equatable {
 }
 
 /// Cooldowns by provider.
-public protocol CooldownStore: Sendable {
+public protocol CooldownStore: StoragePart {
     /// The provider's cooldown, if one lasts beyond `now`.
     func cooldown(provider: String, now: Date) async throws(StorageError) -> Cooldown?
     /// Sets a cooldown, or extends the one in place (never shortens it).
@@ -52,7 +52,7 @@ public struct BreakerState: Sendable, Equatable {
 }
 
 /// Circuit breakers by provider.
-public protocol BreakerStore: Sendable {
+public protocol BreakerStore: StoragePart {
     /// The provider's breaker.
     func breaker(provider: String) async throws(StorageError) -> BreakerState
     /// Records a success (closing the breaker) or a failure (opening it at `threshold` consecutive failures, and keeping what

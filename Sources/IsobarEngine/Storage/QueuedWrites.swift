@@ -43,7 +43,7 @@ extension FetchLock {
 extension EngineStorage {
     /// Waits until every write any part has queued is committed (see `QueuedWriting`).
     public func flushQueuedWrites() async {
-        let parts: [any Sendable] = [cache, ledger, cooldowns, breakers, locks] + (validators.map { [$0] } ?? [])
-        for case let part as any QueuedWriting in parts { await part.flushQueuedWrites() }
+        let parts: [any StoragePart] = [cache, ledger, cooldowns, breakers, locks] + (validators.map { [$0] } ?? [])
+        for part in parts { await part.asQueuedWriting?.flushQueuedWrites() }
     }
 }

@@ -57,7 +57,7 @@ public struct CacheEntry: Sendable, Equatable {
 }
 
 /// Keeps providers' answers between runs.
-public protocol ResponseCache: Sendable {
+public protocol ResponseCache: StoragePart {
     /// The entry stored under `key`, if any.
     func entry(for key: CacheKey) async throws(StorageError) -> CacheEntry?
     /// Stores `entry` under `key`, replacing what was there.
