@@ -1,19 +1,45 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// Settings every Swift target shares: Swift 6 language mode, warnings are errors.
-let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+/// Settings every Swift target shares: Swift 6 language mode, warnings are errors. A release build reaches the metadata of
+/// a generic type such as `[String: Place]` through an accessor that passes the witness tables it needs, not by decoding the
+/// type's mangled name at run time: decoding checks `String: Hashable` by scanning every protocol conformance record of the
+/// binary, once for each new pair, which was a third of the instructions of a warm cache hit (12.5 M in all, 8.9 M after).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error), .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))]
 
 /// The release binary on Linux links the Swift runtime, standard library, concurrency, Dispatch and Foundation statically: no
 /// symbol of theirs is looked up as a process starts, their calls are direct, and their thread-local storage is read
 /// without a lookup (the concurrency runtime reads it at every task switch). It needs no Swift installation to run. The names
 /// of Foundation's two support archives are the toolchain's own (Swift 6 on Linux).
 /// Linked by the toolchain's lld: gold repeats glibc's link-time warning about `mktemp`, which a file-writing function of
-/// Foundation's static library refers to, on every release build. Its 42,000 relative relocations are packed (`DT_RELR`,
-/// glibc 2.36 and later): the loader applies them from 8 KB instead of 1 MB, and fewer pages are touched at start.
+/// Foundation's static library refers to, on every release build. Its relative relocations are packed (`DT_RELR`, glibc 2.36
+/// and later): the loader applies them from a few KB instead of 1 MB, and fewer pages are touched at start.
+/// `--no-export-dynamic` undoes the `-export-dynamic` that `-static-stdlib` brings: nothing looks Isobar's symbols up by name,
+/// and exporting its modules' 9,300 public symbols made every lookup the loader does, and every `dladdr`, search them.
 let staticRuntime: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                  "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections"],
+                  "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "--no-export-dynamic"],
+                 .when(platforms: [.linux], configuration: .release)),
+]
+
+/// SQLite, jansson and hiredis: linked from Debian's shared libraries in a debug build (the tests), and in a release build on
+/// Linux from the static archives the same -dev packages install. A shared SQLite cost every command 1,500 symbol lookups
+/// as it started (its calls to its own functions go through the loader), and each shared library is one more file to map.
+/// The modulemaps name no library, so each target that uses one says here how it is linked.
+func cLibrary(_ name: String) -> [LinkerSetting] {
+    [.linkedLibrary(name, .when(configuration: .debug)),
+     .linkedLibrary(name, .when(platforms: [.macOS], configuration: .release)),
+     .unsafeFlags(["-Xlinker", "-l:lib\(name).a"], .when(platforms: [.linux], configuration: .release))]
+}
+
+/// This package's folder, for the flags below that name a file in it (the linker runs elsewhere).
+let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
+
+/// The release `isobar` places the functions short commands run together at the start of its code, in the order
+/// `Sources/isobar/startup-order.txt` lists them (written by `scripts/make-startup-order.sh`): a cache hit then faults in 112
+/// pages of code instead of 157. A name the binary no longer has is skipped, so a stale list only orders less.
+let startupOrder: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Sources/isobar/startup-order.txt", "-Xlinker", "--no-warn-symbol-ordering"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
 
@@ -47,7 +73,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
+            name: "CJansson", path: "Sources/CJansson",
             providers: [.apt(["libjansson-dev"])]),
 
         // libcurl, loaded with dlopen("libcurl.so.4") on first use instead of linked: headers from apt libcurl4-openssl-dev
@@ -55,15 +81,16 @@ let package = Package(
         .target(name: "CCurl", path: "Sources/CCurl"),
 
         .systemLibrary(
-            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            name: "CSQLite", path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]),
 
         // hiredis without pkg-config, whose flags SwiftPM refuses (-D_FILE_OFFSET_BITS): the header from /usr/include/hiredis.
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis", providers: [.apt(["libhiredis-dev"])]),
 
-        .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: inheriting),
-        .target(name: "IsobarStore", dependencies: ["IsobarCore", "IsobarEngine", "IsobarConsensus", "CSQLite"], swiftSettings: inheriting),
-        .target(name: "IsobarRedis", dependencies: ["IsobarCore", "IsobarEngine", "CHiredis"], swiftSettings: strict),
+        .target(name: "IsobarCore", dependencies: ["CJansson"], swiftSettings: inheriting, linkerSettings: cLibrary("jansson")),
+        .target(name: "IsobarStore", dependencies: ["IsobarCore", "IsobarEngine", "IsobarConsensus", "CSQLite"], swiftSettings: inheriting,
+                linkerSettings: cLibrary("sqlite3")),
+        .target(name: "IsobarRedis", dependencies: ["IsobarCore", "IsobarEngine", "CHiredis"], swiftSettings: strict, linkerSettings: cLibrary("hiredis")),
         .target(name: "IsobarHTTP", dependencies: ["IsobarCore", "CCurl"], swiftSettings: inheriting),
         // The engine asks through `ConsensusStrategy` (declared in Core); it never imports the merge itself.
         .target(name: "IsobarEngine", dependencies: ["IsobarCore"], swiftSettings: inheriting),
@@ -80,7 +107,8 @@ let package = Package(
                 + providerTargets.map { .byName(name: $0.name) },
             swiftSettings: inheriting),
         // A release build on Linux carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
-        .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "IsobarCore", "IsobarHTTP", "Exec"], swiftSettings: strict, linkerSettings: staticRuntime),
+        .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "IsobarCore", "IsobarHTTP", "Exec"], exclude: ["startup-order.txt"],
+                         swiftSettings: strict, linkerSettings: staticRuntime + startupOrder),
         // The provider conformance rules: run by `isobar providers check` and by the tests, so not part of the test kit.
         .target(name: "IsobarConformance", dependencies: ["IsobarCore"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore", "IsobarConformance"], swiftSettings: strict),

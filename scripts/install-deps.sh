@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what Isobar builds and tests against: the Debian packages of its C libraries (JSON, HTTP, storage, Redis client),
+# Installs what Isobar builds and tests against: the Debian packages of its C libraries (JSON, HTTP, storage, Redis client;
+# their -dev packages carry the static archives a release build links), binutils (readelf checks the release binary),
 # redis-server (the shared-store tests start their own, on a free loopback port), jq, strace (the start-up tests count the
 # threads a command starts), groff (the man page is rendered), zsh and fish (the completion scripts are run in them), and the
 # Python packages the tests use to check the JSON-lines schema (jsonschema) and to read the output as docs/json-lines.md shows
 # (duckdb, pandas), and aiohttp for the batch benchmark's comparison script. A Python package that cannot be installed is
 # reported; the tests (and the benchmark comparison) that need it are skipped, with a message.
 set -euo pipefail
-packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev libhiredis-dev redis-server pkg-config jq strace groff-base zsh fish)
+packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev libhiredis-dev binutils redis-server pkg-config jq strace groff-base zsh fish)
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3 python3-pip)
 missing=()
 for package in "${packages[@]}"; do

