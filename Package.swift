@@ -36,7 +36,7 @@ func cLibrary(_ name: String) -> [LinkerSetting] {
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 
 /// The release `isobar` places the functions short commands run together at the start of its code, in the order
-/// `Sources/isobar/startup-order.txt` lists them (written by `scripts/make-startup-order.sh`): a cache hit then faults in 112
+/// `Sources/isobar/startup-order.txt` lists them (written by `scripts/make-startup-order.sh`): a cache hit then faults in 91
 /// pages of code instead of 157. A name the binary no longer has is skipped, so a stale list only orders less.
 let startupOrder: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Sources/isobar/startup-order.txt", "-Xlinker", "--no-warn-symbol-ordering"],

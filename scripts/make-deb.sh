@@ -80,7 +80,7 @@ add_depend() {
   depends+=("$entry")
 }
 # libcurl is loaded when a request is sent (dlopen), so no linker records it; every other library the binary needs is read
-# off it below. A release binary carries SQLite, jansson and hiredis inside it; a debug one names their packages here.
+# off it below (a release binary carries SQLite, jansson and hiredis inside it; a debug one loads their shared libraries).
 add_depend libcurl4
 while read -r library; do
   owner=$(dpkg -S "$library" 2>/dev/null | head -n 1 | cut -d: -f1) || true
