@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks how the release binary is linked, which decides what every command pays before it starts (docs/performance.md):
+# Checks how the release binary is linked, which decides what every command pays before it starts (docs/benchmarks.md):
 # SQLite, jansson and hiredis inside it (a shared SQLite cost 1,500 symbol lookups at each start), libcurl loaded only when
 # a request is sent, and none of Isobar's own symbols exported (each one slowed every lookup the loader makes).
 # Usage: scripts/check-release-binary.sh [BINARY]   (default .build/release/isobar, made by `swift build -c release`)
