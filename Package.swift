@@ -5,7 +5,11 @@ import PackageDescription
 /// a generic type such as `[String: Place]` through an accessor that passes the witness tables it needs, not by decoding the
 /// type's mangled name at run time: decoding checks `String: Hashable` by scanning every protocol conformance record of the
 /// binary, once for each new pair, which was a third of the instructions of a warm cache hit (12.5 M in all, 8.9 M after).
-let strict: [SwiftSetting] = [.treatAllWarnings(as: .error), .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))]
+/// Each function is compiled into a section of its own, so that the link can place the ones short commands run together
+/// (`startupOrder` below); otherwise a file's internal functions share one section, and placing one places them all.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error),
+                              .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+                                            "-Xfrontend", "-function-sections"], .when(configuration: .release))]
 
 /// The release binary on Linux links the Swift runtime, standard library, concurrency, Dispatch and Foundation statically: no
 /// symbol of theirs is looked up as a process starts, their calls are direct, and their thread-local storage is read

@@ -4,7 +4,12 @@
 # it as it starts. The commands: a warm cache hit of compare with two providers answering from a loopback server, the same
 # in the table view, --version, --help, and compare / now on the bundled recordings. Every function they run is listed
 # (valgrind's callgrind sees each one), in the order callgrind first names it; a name the binary no longer has is skipped
-# by the linker, so a stale list only orders less.
+# by the linker, so a stale list only orders less. The linker moves whole input sections, and a name moves every section
+# that defines it (a local helper such as `__swift_destroy_boxed_opaque_existential_1Tm` is defined in hundreds): a name
+# defined in a large section (most of Foundation's code is one section of 2.3 MB, the standard library's one of 1.6 MB)
+# would pull all of it into the middle of the others. So the names come in four groups, each in the order run: those whose
+# largest defining section is at most 4 KiB (a function of its own: Isobar's code is compiled with -function-sections),
+# 16 KiB, 64 KiB, and the rest last.
 # Usage: scripts/make-startup-order.sh   (after `swift build -c release`; needs valgrind and python3)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,10 +65,28 @@ for arguments in "compare 53.9,27.5667 --config $scratch/config.json --format js
     || fail "'isobar $arguments' failed under valgrind"
 done
 nm --defined-only "$binary" | awk '{print $3}' | sort -u > "$scratch/defined"
+# The size of the input section each function of the link is in: its own objects, the static Swift libraries, and the
+# C libraries linked in from their archives.
+swift_static=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/swift_static/linux
+link_list=$(ls "$root"/.build/*/release/isobar.product/Objects.LinkFileList | head -1)
+{ cat "$link_list"; ls "$swift_static"/*.a; for library in sqlite3 jansson hiredis; do gcc -print-file-name=lib$library.a; done; } \
+  | python3 -c '
+import re, subprocess, sys
+sizes = {}
+for path in (line.strip() for line in sys.stdin if line.strip()):
+    listing = subprocess.run(["readelf", "-SsW", path], capture_output=True, text=True, errors="replace").stdout
+    for member in re.split(r"\nFile: ", "\n" + listing):
+        sections = {int(m.group(1)): int(m.group(2), 16) for m in
+                    re.finditer(r"^\s*\[\s*(\d+)\]\s+\S+\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)", member, re.M)}
+        for m in re.finditer(r"^\s*\d+:\s+[0-9a-f]+\s+\d+\s+FUNC\s+\S+\s+\S+\s+(\d+)\s+(\S+)", member, re.M):
+            if int(m.group(1)) in sections: sizes[m.group(2)] = max(sizes.get(m.group(2), 0), sections[int(m.group(1))])
+for name, size in sizes.items(): print(size, name)
+' > "$scratch/section-sizes"
 python3 - "$scratch" "$root/Sources/isobar/startup-order.txt" <<'PY'
 import glob, re, sys
 scratch, output = sys.argv[1], sys.argv[2]
 defined = set(open(f"{scratch}/defined").read().split())
+section_size = {name: int(size) for size, name in (line.split(" ", 1) for line in open(f"{scratch}/section-sizes").read().splitlines())}
 order, seen = [], set()
 for path in sorted(glob.glob(f"{scratch}/calls.*"), key=lambda p: int(p.rsplit(".", 1)[1])):
     for line in open(path, errors="replace"):
@@ -73,6 +96,12 @@ for path in sorted(glob.glob(f"{scratch}/calls.*"), key=lambda p: int(p.rsplit("
             if name in defined and name not in seen:
                 seen.add(name)
                 order.append(name)
+# The smallest sections first (see above); `sorted` keeps the order run within each group.
+def group(name):
+    size = section_size.get(name, 0)
+    return 0 if size <= 4096 else 1 if size <= 16384 else 2 if size <= 65536 else 3
+order = sorted(order, key=group)
+large = sum(1 for name in order if group(name) == 3)
 open(output, "w").write("".join(name + "\n" for name in order))
-print(f"make-startup-order: {len(order)} functions written to {output}")
+print(f"make-startup-order: {len(order)} functions written to {output}, the last {large} in large shared sections")
 PY

@@ -57,6 +57,10 @@ func temporaryConfiguration(_ text: String) throws -> String {
         ("{\"providers\": [{\"type\": 7}]}", "expected string at $.providers[0].type"),
         ("{\"providers\": []}", "no provider is enabled"),
         ("{\"providers\": [{\"type\": \"open-meteo\", \"base_url\": \"http://example.com\"}]}", "must use https"),
+        ("{\"providers\": [{\"type\": \"open-meteo\", \"geocoding_url\": \"ftp://x\"}]}",
+         "$.providers[0].geocoding_url is not an http(s) URL"),
+        ("{\"providers\": [{\"type\": \"open-meteo\", \"geocoding_url\": \"http://example.com\"}]}",
+         "$.providers[0].geocoding_url must use https"),
         ("{\"providers\": [{\"type\": \"open-meteo\", \"forecast_days\": 20}]}", "a whole number in 1…16"),
         ("{\"units\": \"metric\", \"units\": \"imperial\", \"providers\": [{\"type\": \"open-meteo\"}]}", "$.units is named twice"),
         ("{\"providers\": [{\"type\": \"open-meteo\", \"ttl_s\": {\"current\": 60, \"current\": 0}}]}",
@@ -83,6 +87,24 @@ func temporaryConfiguration(_ text: String) throws -> String {
         let cause = kind == "loop" ? "Too many levels of symbolic links" : "No such file or directory"
         expectOneLineError(await runCLI(["compare", "Minsk"], environment: ["XDG_CONFIG_HOME": configHome]), code: .configuration,
                            containing: "cannot read the configuration file \(file) (\(cause))")
+    }
+
+    /// A directory given as the configuration opens, but reading it fails: the system's reason is named.
+    @Test func aDirectoryGivenAsTheConfigurationIsAnErrorNamingIt() async {
+        let directory = temporaryDirectory("config-directory")
+        expectOneLineError(await runCLI(["compare", "Minsk", "--config", directory]), code: .configuration,
+                           containing: "cannot read the configuration file \(directory) (Is a directory)")
+    }
+
+    /// A file longer than one read is read whole (here 40 KB of indentation before the settings that matter).
+    @Test func aLongConfigurationIsReadToItsEnd() async throws {
+        let padding = String(repeating: " ", count: 40_000)
+        let config = try temporaryConfiguration("""
+        {\(padding)"units": "imperial", "providers": [{"type": "open-meteo", "replay": "\(dataDirectory)/cassettes/open-meteo"}]}
+        """)
+        let run = await runCLI(["compare", "Minsk", "--config", config])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Temperature (°F)"))
     }
 
     @Test func userConfigurationIsUsedWhenPresent() async throws {

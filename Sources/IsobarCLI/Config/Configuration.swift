@@ -147,6 +147,18 @@ public struct Configuration: Sendable {
         }
     }
 
+    /// The entry's `key` as an endpoint: https, or plain http on a loopback host; nil when absent.
+    private static func url(_ entry: JSONValue, _ key: String, file: String) throws -> RequestURL? {
+        guard let text = try entry.optionalString(key) else { return nil }
+        guard let url = RequestURL(string: text) else {
+            throw ConfigurationError("\(file): \(entry.path).\(key) is not an http(s) URL")
+        }
+        guard url.scheme == "https" || CurlTransport.isLoopback(url.host) else {
+            throw ConfigurationError("\(file): \(entry.path).\(key) must use https (plain http only for loopback hosts)")
+        }
+        return url
+    }
+
     /// The entries of a list of providers (`providers`, `air_providers`), each one's own options read by its type's factory
     /// in `registry`.
     private static func entries(_ list: JSONValue, registry: ProviderRegistry, file: String, directory: String) throws -> [ProviderEntry] {
@@ -160,16 +172,8 @@ public struct Configuration: Sendable {
                 apiKeyEnv: try entry.optionalString("api_key_env"), apiKey: try entry.optionalString("api_key"),
                 baseURL: nil, geocodingURL: nil, limits: nil, replay: nil, forecastDays: try entry.optionalInt("forecast_days", in: 1...16),
                 enabled: try entry.nonNullMember("enabled")?.bool() ?? true)
-            for (key, keyPath) in [("base_url", \ProviderEntry.baseURL), ("geocoding_url", \ProviderEntry.geocodingURL)] {
-                guard let text = try entry.optionalString(key) else { continue }
-                guard let url = RequestURL(string: text) else {
-                    throw ConfigurationError("\(file): \(entry.path).\(key) is not an http(s) URL")
-                }
-                guard url.scheme == "https" || CurlTransport.isLoopback(url.host) else {
-                    throw ConfigurationError("\(file): \(entry.path).\(key) must use https (plain http only for loopback hosts)")
-                }
-                provider[keyPath: keyPath] = url
-            }
+            provider.baseURL = try url(entry, "base_url", file: file)
+            provider.geocodingURL = try url(entry, "geocoding_url", file: file)
             provider.limits = try limits(entry, file: file)
             provider.budgetSeconds = try entry.optionalDouble("timeout_s")
             try readPolicy(entry, into: &provider, file: file)

@@ -11,22 +11,27 @@ enum ConfigurationFile {
         return lstat(path, &info) == 0
     }
 
-    /// The file's bytes.
+    /// The file's bytes, read through a small uninitialised buffer into an array sized by the file.
     static func read(_ path: String) throws(ConfigurationError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw unreadable(path, errno) }
         defer { close(descriptor) }
+        var info = stat()
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw unreadable(path, errno)
+        if fstat(descriptor, &info) == 0 { bytes.reserveCapacity(max(0, Int(info.st_size))) }
+        let failure = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { chunk -> Int32 in
+            while true {
+                let count = Glibc.read(descriptor, chunk.baseAddress, chunk.count)
+                if count == 0 { return 0 }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count]))
             }
-            bytes.append(contentsOf: chunk[..<count])
         }
+        guard failure == 0 else { throw unreadable(path, failure) }
+        return bytes
     }
 
     private static func unreadable(_ path: String, _ number: Int32) -> ConfigurationError {

@@ -63,13 +63,13 @@ extension ProviderFactory {
     /// A type whose service asks for a contact and no key: `contact` is its one option (else the environment's `variable`),
     /// and `make` builds the provider from the entry's `ContactedService` (base URL `baseURL` unless the entry sets one).
     public static func contacted(type: String, summary: String, kinds: Set<DataKind> = DataKind.weather, variable: String,
-                                 baseURL: RequestURL, application: String,
+                                 baseURL: @autoclosure @escaping @Sendable () -> RequestURL, application: String,
                                  make: @escaping @Sendable (ContactedService) -> any WeatherProvider) -> ProviderFactory {
         ProviderFactory(
             type: type, summary: summary, optionKeys: ContactOptions.keys, readOptions: ContactOptions.read, contactVariable: variable,
             kinds: kinds,
             make: { context throws(ProviderError) in
-                make(ContactedService(context, baseURL: baseURL, variable: variable, application: application))
+                make(ContactedService(context, baseURL: baseURL(), variable: variable, application: application))
             })
     }
 }
