@@ -16,6 +16,8 @@ struct ChildUsage {
     var systemSeconds: Double
     /// Peak resident set, KiB.
     var maxRSSKiB: Int
+    /// Page faults served without reading the disk (each page of the program, its data and its heap first touched).
+    var minorFaults: Int = 0
 
     /// User and system CPU seconds.
     var cpuSeconds: Double { userSeconds + systemSeconds }
@@ -58,7 +60,8 @@ func runRedirected(_ path: String, _ arguments: [String], environment: [String],
     return .success(ChildUsage(
         seconds: seconds, status: signal != 0 ? 128 + signal : (status >> 8) & 0xff,
         userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
-        systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6, maxRSSKiB: usage.ru_maxrss))
+        systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6, maxRSSKiB: usage.ru_maxrss,
+        minorFaults: usage.ru_minflt))
 }
 
 /// Runs a program to completion, its output discarded; returns wall seconds, CPU seconds, peak RSS in KiB and the exit status.

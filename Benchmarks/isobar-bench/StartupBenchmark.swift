@@ -7,8 +7,8 @@ import Glibc
 
 /// Short commands of the real binary beside a hello-world linked the same way (`isobar-hello`, built with it): a warm cache
 /// hit of `compare` with two live providers, `--version`, `--help` and `compare Minsk --demo`. Each run of each command is
-/// followed by a run of the hello-world, so both see the same load; medians of wall time, CPU and peak RSS, and the ratio of the
-/// medians. Then, when `strace` is installed, one traced run of each: threads started and system calls by kind.
+/// followed by a run of the hello-world, so both see the same load; medians of wall time, CPU, peak RSS and page faults (the
+/// hello-world's last, which no load moves), and the ratio of the medians. Then, when `strace` is installed, one traced run of each: threads started and system calls by kind.
 /// `ISOBAR_BENCH_RUNS` sets the runs (default 30).
 func benchmarkStartup() throws {
     guard let isobar = siblingIsobar(for: "startup") else { return }
@@ -47,7 +47,7 @@ func benchmarkStartup() throws {
     let requestsAfterWarm = server.requests.count
     let runs = ProcessInfo.processInfo.environment["ISOBAR_BENCH_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 30
     print("startup: \(runs) runs of each, each followed by a run of isobar-hello")
-    print("  command                                         wall ms   CPU ms   RSS MiB   hello wall ms   ratio (wall)")
+    print("  command                                         wall ms   CPU ms   RSS MiB   faults   hello wall ms   ratio (wall)")
     for (label, arguments) in cases {
         var samples: [ChildUsage] = []
         var floor: [ChildUsage] = []
@@ -65,13 +65,17 @@ func benchmarkStartup() throws {
         print("  " + [label.rightPadded(46), format(wall).leftPadded(9),
                       format(median(samples.map { $0.cpuSeconds * 1000 })).leftPadded(8),
                       format(median(samples.map { Double($0.maxRSSKiB) / 1024 })).leftPadded(9),
+                      String(Int(median(samples.map { Double($0.minorFaults) }))).leftPadded(8),
                       format(helloWall).leftPadded(15), (format(wall / helloWall) + "×").leftPadded(14)].joined(separator: " "))
     }
-    let helloCPU = median((0..<runs).compactMap { _ -> Double? in
+    let helloRuns = (0..<runs).compactMap { _ -> ChildUsage? in
         guard case .success(let base) = runRedirected(hello, [], environment: environment) else { return nil }
-        return base.cpuSeconds * 1000
-    })
-    print("  isobar-hello CPU median \(format(helloCPU)) ms; upstream requests during the timed runs: \(server.requests.count - requestsAfterWarm)")
+        return base
+    }
+    let helloCPU = median(helloRuns.map { $0.cpuSeconds * 1000 })
+    let helloFaults = Int(median(helloRuns.map { Double($0.minorFaults) }))
+    print("  isobar-hello CPU median \(format(helloCPU)) ms, \(helloFaults) page faults; upstream requests during the timed runs: "
+        + "\(server.requests.count - requestsAfterWarm)")
     traceStartup(isobar: isobar, cases: cases, environment: environment, scratch: scratch)
 }
 

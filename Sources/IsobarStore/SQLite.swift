@@ -65,8 +65,12 @@ final class Connection: @unchecked Sendable {
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// SQLite's process-wide settings, made before the first connection starts it: no memory statistics (nothing here
-    /// reads them, and keeping them locks a mutex around every allocation).
-    private static let configured: Void = { _ = isobar_sqlite_keep_no_memory_statistics() }()
+    /// reads them, and keeping them locks a mutex around every allocation), and cache pages allocated as they are needed
+    /// rather than twenty at once (see `isobar_sqlite_allocate_cache_pages_on_demand`).
+    private static let configured: Void = {
+        _ = isobar_sqlite_keep_no_memory_statistics()
+        _ = isobar_sqlite_allocate_cache_pages_on_demand()
+    }()
 
     deinit {
         kept = [:]
