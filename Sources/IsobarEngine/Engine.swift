@@ -247,6 +247,8 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
         let options = options
         let cancelled = ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)
         let call = ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)
+        // A fresh answer the cache gives at once waits for nothing: no race against the deadline is started for it.
+        if let cached = pipeline.step.answerAtOnce(call) { return .success(cached, narrowed) }
         let asked = { @Sendable [call] () async -> Result<WeatherReport, ProviderError> in
             do throws(ProviderError) {
                 return .success(try await pipeline.step.answer(call))

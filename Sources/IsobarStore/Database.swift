@@ -106,6 +106,12 @@ final class Database: Sendable {
         return try await reader.submit(.bare, body)
     }
 
+    /// `readOne` when it is answered at once on the caller's thread (see `InlineReader`); nil when it would have to wait
+    /// for the reader's thread, or the store has no inline readers.
+    func readOneAtOnce<T: Sendable>(_ body: (Connection) throws(StoreError) -> T) -> T? {
+        inline?.attempt(snapshot: false, body)
+    }
+
     /// Opens the inline readers' connections on the reader's thread, ahead of the read that found them missing or stale.
     private func refillInlineIfNeeded() {
         guard let inline, let connect, inline.needsRefill() else { return }

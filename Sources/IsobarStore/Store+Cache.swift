@@ -9,6 +9,16 @@ extension Store: ResponseCache, CacheMaintenance {
         return try await readingOne { connection throws(StoreError) in try Self.entry(for: key, connection) }
     }
 
+    /// The entry under `key` when a connection on the caller's thread reads it without waiting (see `InlineReader`); a
+    /// queued answer is read as if it were kept, as by `entry(for:)`.
+    public func entryAtOnce(for key: CacheKey) -> AtOnce<CacheEntry?> {
+        if let queued = queued.answer(for: key) { return .answered(queued) }
+        guard let read = readingOneAtOnce({ connection throws(StoreError) in try Self.entry(for: key, connection) }) else {
+            return .wouldWait
+        }
+        return .answered(read)
+    }
+
     /// The entry stored under `key` as `connection` sees it.
     static func entry(for key: CacheKey, _ connection: Connection) throws(StoreError) -> CacheEntry? {
         let rows = try connection.query(

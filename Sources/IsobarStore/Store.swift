@@ -210,6 +210,11 @@ public final class Store: QueuedWriting {
         }
     }
 
+    /// `readingOne` when it is answered at once on the caller's thread; nil when it would wait (see `Database.readOneAtOnce`).
+    func readingOneAtOnce<T: Sendable>(_ body: (Connection) throws(StoreError) -> T) -> T? {
+        database.readOneAtOnce(body)
+    }
+
     /// Returns once every write queued without waiting so far is committed (or has reported its failure).
     public func flushQueuedWrites() async {
         guard !queued.isEmpty else { return }

@@ -23,4 +23,7 @@ public struct BudgetStep: PipelineStep {
         narrowed.deadline = min(call.deadline, time.now().addingTimeInterval(budgetSeconds))
         return try await next.answer(narrowed)
     }
+
+    /// The next step's answer at once: taking no time, it is within any budget.
+    public func answerAtOnce(_ call: ProviderCall) -> WeatherReport? { next.answerAtOnce(call) }
 }

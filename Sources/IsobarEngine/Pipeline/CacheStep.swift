@@ -40,6 +40,14 @@ public struct CacheStep: PipelineStep {
         return try await next.answer(call)
     }
 
+    /// A fresh cached answer when the cache reads every part of it at once (see `ResponseCache.entryAtOnce`); nil offline,
+    /// under `--refresh`, after a run of misses, or when a part is missing, stale or could only be read by waiting.
+    public func answerAtOnce(_ call: ProviderCall) -> WeatherReport? {
+        guard !offline, readCache, misses?.worthReading ?? true, let cached = cache.freshAtOnce(call.request) else { return nil }
+        misses?.found()
+        return cached
+    }
+
     private func offlineAnswer(_ request: WeatherRequest) async throws(ProviderError) -> WeatherReport {
         guard let parts = await cache.parts(request) else {
             throw ProviderError(.unavailable, "\(cache.provider.displayName): offline, and nothing is cached for this place", reason: .offline)

@@ -30,6 +30,15 @@ public struct ProviderCall: Sendable {
 public protocol PipelineStep: Sendable {
     /// The provider's report for the call, or why there is none.
     func answer(_ call: ProviderCall) async throws(ProviderError) -> WeatherReport
+    /// The answer `answer(_:)` would give, when the step has it at once without waiting for anything (a fresh answer the
+    /// cache reads on the caller's thread); nil otherwise, and the call goes through `answer(_:)`. Being immediate, it needs
+    /// no deadline.
+    func answerAtOnce(_ call: ProviderCall) -> WeatherReport?
+}
+
+extension PipelineStep {
+    /// No answer at once.
+    public func answerAtOnce(_ call: ProviderCall) -> WeatherReport? { nil }
 }
 
 /// Sleeps on `time`, turning cancellation into the provider's `cancelled` error.

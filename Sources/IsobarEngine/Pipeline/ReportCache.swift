@@ -135,6 +135,17 @@ public struct ReportCache: Sendable {
         usable(await parts(request), fetchedAfter: fetchedAfter, withinTTL: withinTTL)
     }
 
+    /// The cached answer within its lifetime when every part can be read at once (see `ResponseCache.entryAtOnce`); nil
+    /// when one is missing, unreadable or past its lifetime, or could only be read by waiting.
+    public func freshAtOnce(_ request: WeatherRequest) -> WeatherReport? {
+        var entries: [CacheEntry?] = []
+        for key in keys(request) {
+            guard case .answered(let entry?) = cache.entryAtOnce(for: key) else { return nil }
+            entries.append(entry)
+        }
+        return usable(request, entries: entries, withinTTL: true)
+    }
+
     /// `usable` over entries already read under `keys(request)`.
     public func usable(_ request: WeatherRequest, entries: [CacheEntry?], fetchedAfter: Date? = nil, withinTTL: Bool) -> WeatherReport? {
         usable(parts(request, entries: entries), fetchedAfter: fetchedAfter, withinTTL: withinTTL)

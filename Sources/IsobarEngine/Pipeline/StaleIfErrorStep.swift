@@ -26,6 +26,9 @@ public struct StaleIfErrorStep: PipelineStep {
         }
     }
 
+    /// The next step's answer at once: nothing has failed, so there is nothing to cover.
+    public func answerAtOnce(_ call: ProviderCall) -> WeatherReport? { next.answerAtOnce(call) }
+
     /// The cached answer within `max_stale_s`, marked stale because of `error`; nil when there is none, the error is the caller's,
     /// or the provider forbade serving it stale.
     public func staleAnswer(_ request: WeatherRequest, because error: ProviderError) async -> WeatherReport? {

@@ -66,6 +66,22 @@ public protocol ResponseCache: StoragePart {
     func storeSoon(_ entry: CacheEntry, for key: CacheKey, failed: @escaping @Sendable (StorageError) -> Void) async
     /// Deletes the entry under `key`, if any (an answer the provider said must not be stored).
     func removeEntry(for key: CacheKey) async throws(StorageError)
+    /// The entry under `key` when it can be read on the caller's thread without waiting for anything (a lock, a thread, the
+    /// network); `wouldWait` otherwise, and the caller reads it with `entry(for:)`.
+    func entryAtOnce(for key: CacheKey) -> AtOnce<CacheEntry?>
+}
+
+extension ResponseCache {
+    /// Nothing is read at once: every read goes through `entry(for:)`.
+    public func entryAtOnce(for key: CacheKey) -> AtOnce<CacheEntry?> { .wouldWait }
+}
+
+/// What a read that must not wait found: its value, or that it would have had to wait.
+public enum AtOnce<Value: Sendable>: Sendable {
+    /// Read without waiting.
+    case answered(Value)
+    /// Not read: it would have waited.
+    case wouldWait
 }
 
 /// Entry counts of one provider and slot, for `isobar cache stats`.
