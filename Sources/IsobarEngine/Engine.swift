@@ -150,16 +150,22 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
         // The place's own zone decides every provider's days: its file is read once per run, not once per answer. Only a
         // zone that loaded stands for every answer; a fallback offset depends on each answer's own offset.
         let calendar = consensus.calendar(for: request.place)
-        await withTaskGroup(of: [Event].self) { group in
-            for (binding, pipeline) in zip(bindings, pipelines) {
-                let provider = binding.provider
-                group.addTask { await self.ask(provider, pipeline, request, deadline: deadline, calendar: calendar) }
+        func deliver(_ events: [Event]) {
+            for event in events {
+                if case .result(_, let result) = event { reports.append(result.report) }
+                emit(event)
             }
-            for await events in group {
-                for event in events {
-                    if case .result(_, let result) = event { reports.append(result.report) }
-                    emit(event)
+        }
+        // Every provider's answer fresh in the cache and read at once: no task is started for any of them.
+        if let answered = answeredAtOnce(request, pipelines: pipelines, deadline: deadline, calendar: calendar) {
+            for events in answered { deliver(events) }
+        } else {
+            await withTaskGroup(of: [Event].self) { group in
+                for (binding, pipeline) in zip(bindings, pipelines) {
+                    let provider = binding.provider
+                    group.addTask { await self.ask(provider, pipeline, request, deadline: deadline, calendar: calendar) }
                 }
+                for await events in group { deliver(events) }
             }
         }
         let order = sources.order
@@ -199,7 +205,14 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
             if case .failure(let failure) = event { return [failure] }
             return []
         }
-        return Self.split(answer).map { answer in
+        return results(of: answer, asked: narrowed, for: request, calendar: calendar)
+    }
+
+    /// The result events of a provider's answer to `request` (asked of it as `narrowed`): one per source, each trimmed to
+    /// the kinds asked, with its days and notes.
+    func results(of answer: WeatherReport, asked narrowed: WeatherRequest, for request: EngineRequest,
+                 calendar: Strategy.Calendar?) -> [Event] {
+        Self.split(answer).map { answer in
             let report = Self.trimmed(answer, to: narrowed.kinds).completingDerivedQuantities()
             let reference = Self.referenceTime([report], time.now())
             let placed = consensus.placed(report, at: request.place, calendar: calendar, reference: reference,
@@ -305,7 +318,7 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
     }
 
     /// The request with only the kinds the provider can answer (days come from steps when it has no days of its own).
-    private func narrowed(_ request: WeatherRequest, for provider: any WeatherProvider) -> WeatherRequest {
+    func narrowed(_ request: WeatherRequest, for provider: any WeatherProvider) -> WeatherRequest {
         let kinds = provider.capabilities.kinds
         var narrowed = request
         narrowed.kinds = request.kinds.intersection(kinds.union(kinds.contains(.hourly) ? [.daily] : []))

@@ -168,4 +168,43 @@ struct AnswerAtOnceTests {
         #expect(time.sleepsAsked == (atOnce ? 0 : 1))
         #expect(cache.readsAwaited == (atOnce ? 0 : 1))
     }
+
+    /// Two providers: both fresh and read at once (no race, no provider asked), or only one of them (both are then asked
+    /// the usual way, the fresh one answered from the cache, the other by its provider). Either way both results come.
+    @Test(arguments: [true, false]) func twoProvidersEachGetTheirAnswerWhetherOrNotBothAreAtHand(_ bothCached: Bool) async throws {
+        let time = SleepCountingClock()
+        let cache = AtOnceCache()
+        let asked = Atomic<Int>(0)
+        let providers = ["a", "b"].map { id in
+            FakeProvider(id, kinds: [.current]) { request, _ throws(ProviderError) in
+                asked.add(1, ordering: .relaxed)
+                var sample = WeatherSample(time: Fixture.midnightUTC, periodHours: 1)
+                sample.temperatureC = 20
+                return WeatherReport(providerID: id, place: request.place, fetchedAt: Fixture.midnightUTC, current: sample)
+            }
+        }
+        for id in bothCached ? ["a", "b"] : ["a"] {
+            var report = sampleReport(id == "a" ? 4 : 5, at: time.now(), provider: id)
+            report.hourly = []
+            let key = CacheKey(provider: id, slot: .current, placeKey: ReportCache.placeKey(Fixture.place.coordinate))
+            try await cache.store(CacheEntry(fetchedAt: time.now(), payload: ReportCodec.encode(report)), for: key)
+        }
+        let memory = MemoryStorage()
+        let storage = EngineStorage(cache: cache, ledger: memory, cooldowns: memory, breakers: memory, locks: memory)
+        let bindings = providers.map { ProviderBinding(provider: $0, transport: UnusedTransport(), policy: ProviderPolicy(declaredBy: $0)) }
+        let engine = Engine(consensus: Consensus(), bindings: bindings, storage: storage, time: time)
+        let events = await engine.collect(WeatherRequest(place: Fixture.place, kinds: [.current]))
+        var temperatures: [String: Double] = [:]
+        for event in events {
+            if case .result(_, let result) = event { temperatures[result.report.providerID] = result.report.current?.temperatureC }
+        }
+        #expect(temperatures == ["a": 4, "b": bothCached ? 5 : 20])
+        #expect(asked.load(ordering: .relaxed) == (bothCached ? 0 : 1))
+        // The provider asked races its deadline (its lease renewer sleeps too): only the answers at hand need no sleep.
+        #expect(bothCached ? time.sleepsAsked == 0 : time.sleepsAsked >= 1)
+        guard case .consensus = events.last else {
+            Issue.record("the consensus did not come last")
+            return
+        }
+    }
 }
