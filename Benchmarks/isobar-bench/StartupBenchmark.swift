@@ -7,8 +7,9 @@ import Glibc
 
 /// Short commands of the real binary beside a hello-world linked the same way (`isobar-hello`, built with it): a warm cache
 /// hit of `compare` with two live providers, `--version`, `--help` and `compare Minsk --demo`. Each run of each command is
-/// followed by a run of the hello-world, so both see the same load; medians of wall time, CPU, peak RSS and page faults (the
-/// hello-world's last, which no load moves), and the ratio of the medians. Then, when `strace` is installed, one traced run of each: threads started and system calls by kind.
+/// followed by a run of the hello-world, so both see the same load; medians of wall time, CPU, peak RSS and page faults
+/// (which no load moves; the hello-world's last), and the ratio of the medians. Then, when `strace` is installed, one traced
+/// run of each: threads started and system calls by kind.
 /// `ISOBAR_BENCH_RUNS` sets the runs (default 30).
 func benchmarkStartup() throws {
     guard let isobar = siblingIsobar(for: "startup") else { return }

@@ -13,8 +13,8 @@ extension Engine {
         for (binding, pipeline) in zip(bindings, pipelines) {
             let provider = binding.provider
             let narrowed = narrowed(request.weather, for: provider)
-            guard !narrowed.kinds.isEmpty, provider.unusableReason(for: narrowed) == nil,
-                  let answer = pipeline.step.answerAtOnce(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id))
+            let call = ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)
+            guard !narrowed.kinds.isEmpty, provider.unusableReason(for: narrowed) == nil, let answer = pipeline.step.answerAtOnce(call)
             else { return nil }
             answered.append(results(of: answer, asked: narrowed, for: request, calendar: calendar))
         }
