@@ -135,8 +135,10 @@ struct Backfill {
             throw ConfigurationError(DataDirectory.notFoundMessage(environment: context.environment))
         }
         // One instant for the whole run: the days learned end then, and a recording is dated by it, so that its replay
-        // (read as of when it was recorded) learns exactly what the run did, however long the run took.
-        let asOf = context.time.now()
+        // (read as of when it was recorded) learns exactly what the run did, however long the run took. A whole second, as
+        // a recording writes its date: a fraction more would age every pair by it, and a skill's pair count (a sum decayed
+        // with age, rounded) that lies within a ten-thousandth of a half would then round one way live and the other replayed.
+        let asOf = Date(timeIntervalSince1970: context.time.now().timeIntervalSince1970.rounded(.down))
         let sources = try await LearnSources(context: context, invocation: invocation, configuration: configuration, observations: entry,
                                              dataDirectory: dataDirectory, timeout: timeout, asOf: asOf)
         var gathered = await pastForecasts(sources, place: place, days: days, timeout: timeout, asOf: asOf)
