@@ -10,7 +10,7 @@
 # would pull all of it into the middle of the others. So the names come in four groups, each in the order run: those whose
 # largest defining section is at most 4 KiB (a function of its own: Isobar's code is compiled with -function-sections),
 # 16 KiB, 64 KiB, and the rest last.
-# Usage: scripts/make-startup-order.sh   (after `swift build -c release`; needs valgrind and python3)
+# Usage: scripts/make-startup-order.sh   (after `swift build -c release`; needs valgrind, python3, binutils and gcc)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 binary=$root/.build/release/isobar
