@@ -40,11 +40,19 @@ func cLibrary(_ name: String) -> [LinkerSetting] {
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 
 /// The release `isobar` places the functions short commands run together at the start of its code, in the order
-/// `Sources/isobar/startup-order.txt` lists them (written by `scripts/make-startup-order.sh`): a cache hit then faults in 91
-/// pages of code instead of 157. A name the binary no longer has is skipped, so a stale list only orders less.
+/// `Sources/isobar/startup-order.txt` lists them (written by `scripts/make-startup-order.sh`): a cache hit then faults in 73–93
+/// pages of code instead of 157 (see docs/benchmarks.md). A name the binary no longer has is skipped, so a stale list only orders less.
 let startupOrder: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Sources/isobar/startup-order.txt", "-Xlinker", "--no-warn-symbol-ordering"],
                  .when(platforms: [.linux], configuration: .release)),
+]
+
+/// The release `isobar` has the loader bind every library function it imports as it starts (`-z now`), not each at its
+/// first call: a cache hit calls most of them, and each lazy first call costs a trip through the loader's resolver (6–9 %
+/// of a cache hit's wall time). The GOT is then read-only for the whole run. The hello-world (`isobar-hello`) calls few and
+/// keeps lazy binding, which is faster for it (`-z now` cost it 2–3 %).
+let bindNow: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(platforms: [.linux], configuration: .release)),
 ]
 
 /// For the library targets: a nonisolated async function runs where its caller runs, so a call down the engine's layers
@@ -112,7 +120,7 @@ let package = Package(
             swiftSettings: inheriting),
         // A release build on Linux carries the Swift runtime and libraries inside the binary (see `staticRuntime`).
         .executableTarget(name: "isobar", dependencies: ["IsobarCLI", "IsobarCore", "IsobarHTTP", "Exec"], exclude: ["startup-order.txt"],
-                         swiftSettings: strict, linkerSettings: staticRuntime + startupOrder),
+                         swiftSettings: strict, linkerSettings: staticRuntime + startupOrder + bindNow),
         // The provider conformance rules: run by `isobar providers check` and by the tests, so not part of the test kit.
         .target(name: "IsobarConformance", dependencies: ["IsobarCore"], swiftSettings: strict),
         .target(name: "IsobarTestKit", dependencies: ["IsobarCore", "IsobarConformance"], swiftSettings: strict),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks how the release binary is linked, which decides what every command pays before it starts (docs/benchmarks.md):
 # SQLite, jansson and hiredis inside it (a shared SQLite cost 1,500 symbol lookups at each start), libcurl loaded only when
-# a request is sent, none of Isobar's own symbols exported (each one slowed every lookup the loader makes), and the
-# functions short commands run placed together at the start of the code (Sources/isobar/startup-order.txt).
+# a request is sent, none of Isobar's own symbols exported (each one slowed every lookup the loader makes), library
+# functions bound at start, and the functions short commands run placed together at the start of the code
+# (Sources/isobar/startup-order.txt).
 # Usage: scripts/check-release-binary.sh [BINARY]   (default .build/release/isobar, made by `swift build -c release`)
 set -euo pipefail
 binary=${1:-"$(dirname "$0")/../.build/release/isobar"}
@@ -15,6 +16,9 @@ for library in libsqlite3 libjansson libhiredis libcurl; do
 done
 exported=$(readelf -W --dyn-syms "$binary" | awk '$7 != "UND" && $4 != "SECTION" && $1 ~ /^[0-9]+:$/ && $2 != "0000000000000000"' | wc -l)
 [ "$exported" -le 16 ] || fail "$binary exports $exported symbols (expected a handful: its own symbols should not be in the dynamic table)"
+# Library functions bound as the program starts (-z now, see Package.swift): lazily, a cache hit paid the loader's resolver
+# at each first call.
+readelf -dW "$binary" | grep -q "FLAGS_1.*NOW" || fail "$binary binds library functions lazily (expected -z now: see bindNow in Package.swift)"
 # The first 1,000 names of the start-up order (functions with small sections of their own) must lie in the first MiB of the
 # code: spread over megabytes, each touches a page of its own (a large shared section pulled in among them, or Isobar's
 # code compiled without -function-sections, spread them over 6 MB).
