@@ -2,22 +2,16 @@ import FoundationEssentials
 import IsobarCore
 
 extension Engine {
-    /// Every provider's result events for `request` when each has its answer at once (see `PipelineStep.answerAtOnce`: a
-    /// fresh answer the cache reads on the caller's thread), in display order; nil as soon as one has not, and then every
-    /// provider is asked as usual, each in a task of its own raced against the deadline.
-    func answeredAtOnce(_ request: EngineRequest, pipelines: [(step: any PipelineStep, stale: StaleIfErrorStep?)], deadline: Date,
-                        calendar: Strategy.Calendar?) -> [[Event]]? {
+    /// `provider`'s result events for `request` when its pipeline has the answer at once (see `PipelineStep.answerAtOnce`:
+    /// a fresh answer the cache reads on the caller's thread); nil otherwise, and the provider is asked as usual, in a task
+    /// of its own raced against the deadline (which also reports a provider that cannot answer, or a cancelled run).
+    func answeredAtOnce(_ request: EngineRequest, by provider: any WeatherProvider, _ step: any PipelineStep, deadline: Date,
+                        calendar: Strategy.Calendar?) -> [Event]? {
         guard !Task.isCancelled else { return nil }
-        var answered: [[Event]] = []
-        answered.reserveCapacity(bindings.count)
-        for (binding, pipeline) in zip(bindings, pipelines) {
-            let provider = binding.provider
-            let narrowed = narrowed(request.weather, for: provider)
-            let call = ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)
-            guard !narrowed.kinds.isEmpty, provider.unusableReason(for: narrowed) == nil, let answer = pipeline.step.answerAtOnce(call)
-            else { return nil }
-            answered.append(results(of: answer, asked: narrowed, for: request, calendar: calendar))
-        }
-        return answered
+        let narrowed = narrowed(request.weather, for: provider)
+        guard !narrowed.kinds.isEmpty, provider.unusableReason(for: narrowed) == nil,
+              let answer = step.answerAtOnce(ProviderCall(request: narrowed, deadline: deadline, requestID: request.id))
+        else { return nil }
+        return results(of: answer, asked: narrowed, for: request, calendar: calendar)
     }
 }

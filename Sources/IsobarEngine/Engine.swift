@@ -156,13 +156,19 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
                 emit(event)
             }
         }
-        // Every provider's answer fresh in the cache and read at once: no task is started for any of them.
-        if let answered = answeredAtOnce(request, pipelines: pipelines, deadline: deadline, calendar: calendar) {
-            for events in answered { deliver(events) }
-        } else {
+        // A provider whose answer is fresh in the cache and read at once gets no task; only the others are asked, each in a
+        // task of its own raced against the deadline (none is started when every answer is at hand).
+        var asking: [(provider: any WeatherProvider, pipeline: (step: any PipelineStep, stale: StaleIfErrorStep?))] = []
+        for (binding, pipeline) in zip(bindings, pipelines) {
+            if let events = answeredAtOnce(request, by: binding.provider, pipeline.step, deadline: deadline, calendar: calendar) {
+                deliver(events)
+            } else {
+                asking.append((binding.provider, pipeline))
+            }
+        }
+        if !asking.isEmpty {
             await withTaskGroup(of: [Event].self) { group in
-                for (binding, pipeline) in zip(bindings, pipelines) {
-                    let provider = binding.provider
+                for (provider, pipeline) in asking {
                     group.addTask { await self.ask(provider, pipeline, request, deadline: deadline, calendar: calendar) }
                 }
                 for await events in group { deliver(events) }
@@ -260,8 +266,6 @@ public struct Engine<Strategy: ConsensusStrategy>: Sendable {
         let options = options
         let cancelled = ProviderError(.cancelled, "\(provider.displayName): cancelled", reason: .cancelled)
         let call = ProviderCall(request: narrowed, deadline: deadline, requestID: request.id)
-        // A fresh answer the cache gives at once waits for nothing: no race against the deadline is started for it.
-        if let cached = pipeline.step.answerAtOnce(call) { return .success(cached, narrowed) }
         let asked = { @Sendable [call] () async -> Result<WeatherReport, ProviderError> in
             do throws(ProviderError) {
                 return .success(try await pipeline.step.answer(call))

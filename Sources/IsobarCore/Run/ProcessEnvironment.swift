@@ -23,8 +23,8 @@ public enum ProcessEnvironment {
         var variables: [String: String] = [:]
         variables.reserveCapacity(count)
         // Each entry is split where its first `=` is, in place: the name and the value are each made once, from their bytes.
-        for index in 0..<count {
-            guard let pointer = start[index] else { continue }
+        for pointer in UnsafeBufferPointer(start: start, count: count) {
+            guard let pointer else { continue }
             let length = strlen(pointer)
             pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
                 let entry = UnsafeBufferPointer(start: bytes, count: length)

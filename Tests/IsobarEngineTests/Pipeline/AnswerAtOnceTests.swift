@@ -202,6 +202,10 @@ struct AnswerAtOnceTests {
         #expect(asked.load(ordering: .relaxed) == (bothCached ? 0 : 1))
         // The provider asked races its deadline (its lease renewer sleeps too): only the answers at hand need no sleep.
         #expect(bothCached ? time.sleepsAsked == 0 : time.sleepsAsked >= 1)
+        // Each provider's cache is read at once once: the one at hand is not read again when the other has to be asked.
+        #expect(cache.readsAtOnce == 2)
+        // Only the one asked is read the usual way (by the cache step, and again under its fetch lease).
+        #expect(bothCached ? cache.readsAwaited == 0 : cache.readsAwaited >= 1)
         guard case .consensus = events.last else {
             Issue.record("the consensus did not come last")
             return
