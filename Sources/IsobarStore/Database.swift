@@ -14,10 +14,13 @@ final class Database: Sendable {
     private let inline: InlineReader?
     /// Opens a connection to the file (on a store thread: it may wait).
     private let connect: (@Sendable () throws(StoreError) -> Connection)?
+    /// True for a disposable file, whose WAL no connection folds back when it closes (see `emptyWALIfWritten`).
+    private let keepsWALAtClose: Bool
 
     private init(path: String, writer: Executor, reader: Executor, inline: InlineReader? = nil,
-                 connect: (@Sendable () throws(StoreError) -> Connection)? = nil) {
+                 connect: (@Sendable () throws(StoreError) -> Connection)? = nil, keepsWALAtClose: Bool = false) {
         self.path = path
+        self.keepsWALAtClose = keepsWALAtClose
         self.writer = writer
         self.reader = reader
         self.inline = inline
@@ -40,10 +43,9 @@ final class Database: Sendable {
     /// reads queue on the writer's thread. With `inlineReads`, a read runs on its caller's thread when it can without waiting
     /// (see `InlineReader`).
     ///
-    /// A disposable file (one that `recovery` rebuilds: the cache) is not checkpointed when closed: a process's exit would
-    /// otherwise wait for that checkpoint's two syncs whenever its connection happened to close last, and the next write
-    /// would sync a new WAL. SQLite's auto-checkpoint keeps its WAL short instead. The user's data keeps SQLite's
-    /// checkpoint at close.
+    /// A disposable file (one that `recovery` rebuilds: the cache) is not checkpointed when a connection closes: its WAL is
+    /// emptied by `emptyWALIfWritten` when a command that wrote ends, and SQLite's auto-checkpoint keeps it short meanwhile.
+    /// The user's data keeps SQLite's checkpoint at close.
     static func open(path: String, schema: Schema, busyTimeoutMilliseconds: Int32, pragmas: String = "", delay: Duration?,
                      recovery: Recovery?, separateReader: Bool = true, inlineReads: Bool = false,
                      heldWakeups: HeldWakeups? = nil) async throws(StoreError) -> Database {
@@ -54,13 +56,13 @@ final class Database: Sendable {
         let writer = Executor(path: path, delay: delay, recovery: recovery, heldWakeups: heldWakeups, connect: connect)
         guard separateReader else {
             try await writer.submit(.bare) { _ in }
-            return Database(path: path, writer: writer, reader: writer)
+            return Database(path: path, writer: writer, reader: writer, keepsWALAtClose: !checkpointOnClose)
         }
         let reader = Executor(path: path, delay: delay, recovery: recovery, heldWakeups: heldWakeups, connect: connect)
         guard inlineReads else {
             try await writer.submit(.bare) { _ in }
             try await reader.submit(.bare) { _ in }
-            return Database(path: path, writer: writer, reader: reader, connect: connect)
+            return Database(path: path, writer: writer, reader: reader, connect: connect, keepsWALAtClose: !checkpointOnClose)
         }
         let inline = InlineReader(recovery: recovery)
         // Anything but an answer at once (a lock, damage, a migration due, no file yet) is left to the threads, as before.
@@ -70,7 +72,7 @@ final class Database: Sendable {
             try await writer.submit(.bare) { _ in }
             try await reader.submit(.bare) { _ in }
         }
-        return Database(path: path, writer: writer, reader: reader, inline: inline, connect: connect)
+        return Database(path: path, writer: writer, reader: reader, inline: inline, connect: connect, keepsWALAtClose: !checkpointOnClose)
     }
 
     /// True when the file can only be read: asked of the inline connection opened with the store when there is one, else of
@@ -121,6 +123,14 @@ final class Database: Sendable {
     /// Runs `body` on the writer's connection outside any transaction (pragmas that cannot run inside one).
     func bare<T: Sendable>(_ body: @escaping @Sendable (Connection) throws(StoreError) -> T) async throws(StoreError) -> T {
         try await writer.submit(.bare, body)
+    }
+
+    /// Folds the WAL of a disposable file back into it and truncates it, once this process committed to it (see
+    /// `Connection.emptyWAL`): the next process to open the file, most often a command answered from the cache, then has
+    /// no WAL to read back. Nothing for a file only read, or checkpointed at close.
+    func emptyWALIfWritten() async {
+        guard keepsWALAtClose, writer.transactions > 0 else { return }
+        _ = try? await writer.submit(.bare) { connection in connection.emptyWAL() }
     }
 
     /// Write transactions committed so far (tests).

@@ -86,12 +86,20 @@ final class Connection: @unchecked Sendable {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
-    /// Leaves checkpoints to SQLite's auto-checkpoint (run by the commit that fills the WAL to `wal_autocheckpoint` pages):
-    /// closing the last connection then neither checkpoints nor deletes the WAL, so a process never waits for the disk
-    /// at its exit, and the next one to write appends to the WAL instead of starting (and syncing) a new one.
+    /// Leaves checkpoints to SQLite's auto-checkpoint (run by the commit that fills the WAL to `wal_autocheckpoint` pages)
+    /// and to `emptyWAL`: closing the last connection then neither checkpoints nor deletes the WAL, so a process that only
+    /// read never waits for the disk at its exit.
     func leaveCheckpointsToAutoCheckpoint() throws(StoreError) {
         let result = isobar_sqlite_no_checkpoint_on_close(handle)
         guard result == SQLITE_OK else { throw error(result) }
+    }
+
+    /// Folds the WAL back into the file and truncates it to nothing (two or three syncs), so that the next process to open
+    /// the file has no WAL to read back; left as it is, without waiting, while another connection reads or writes it.
+    func emptyWAL() {
+        sqlite3_busy_timeout(handle, 0)
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
     /// Runs statements that return no rows.

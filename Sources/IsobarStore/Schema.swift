@@ -10,8 +10,9 @@ struct Schema: Sendable {
     /// The version a file has once every migration ran.
     var version: Int { migrations.count }
 
-    /// Pages the WAL of a file that is not checkpointed at close may hold before a commit checkpoints it: every process's
-    /// first connection reads the whole WAL to rebuild its index (2–3 µs of CPU a page), and each checkpoint syncs twice.
+    /// Pages the WAL of a file that is not checkpointed at close may hold before a commit checkpoints it (a command that
+    /// wrote empties it as it ends, see `Store.finishWriting`): every process's first connection reads the whole WAL to
+    /// rebuild its index (2–3 µs of CPU a page), and each checkpoint syncs twice.
     static let autoCheckpointPages = 256
 
     /// Opens the file at `path` (or `:memory:`), in WAL mode for a file, with `pragmas` run first, and brings it up to date.

@@ -221,6 +221,13 @@ public final class Store: QueuedWriting {
         _ = try? await write { _ in }
     }
 
+    /// Commits the writes queued without waiting, then, when this process wrote to the file, folds its WAL back into it
+    /// and truncates it: called as a command that used the cache ends, so that the next command reads no WAL back.
+    public func finishWriting() async {
+        await flushQueuedWrites()
+        await database.emptyWALIfWritten()
+    }
+
     /// Write transactions committed so far (tests).
     var writeTransactions: Int { database.transactions }
 

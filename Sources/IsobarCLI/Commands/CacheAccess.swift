@@ -45,6 +45,7 @@ struct CacheAccess {
             throw ConfigurationError(warnings.withLock { $0.last } ?? "cannot use the cache in \(directory)")
         }
         for message in warnings.withLock({ $0 }) { context.warn(message) }
+        context.openedCaches.add(store)
         return store
     }
 }

@@ -27,6 +27,15 @@ struct CommandContext: Sendable {
     /// Shared with the live transport's I/O thread, which holds them while it runs a burst of jobs: the cache writes those
     /// jobs queue are then committed together (see `HeldWakeups`); nil to commit each as it comes.
     let heldWakeups: HeldWakeups?
+    /// The cache files the running command opened, finished as it ends.
+    private(set) var openedCaches = OpenedCaches()
+
+    /// This context for one command, with a list of its own of the cache files it opens.
+    func forOneCommand() -> CommandContext {
+        var copy = self
+        copy.openedCaches = OpenedCaches()
+        return copy
+    }
 
     /// This context with standard output put in ASCII for `text` when the locale is not UTF-8 (see `TextCharset`).
     func writing(_ text: OutputText) -> CommandContext {

@@ -67,7 +67,10 @@ extension CommandContext {
             return inMemoryStore()
         }
         do {
-            return try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: acceptsReadOnly, heldWakeups: heldWakeups), warn: warn)
+            let store = try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: acceptsReadOnly, heldWakeups: heldWakeups),
+                                             warn: warn)
+            openedCaches.add(store)
+            return store
         } catch {
             warn("cannot open the cache in \(directory) (\(error.message)); nothing is cached")
             return nil

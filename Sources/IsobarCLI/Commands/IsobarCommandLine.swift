@@ -78,8 +78,18 @@ public struct IsobarCommandLine: Sendable {
     }
 
     /// Runs the command `command` with `invocation`, its output put in ASCII for what it writes when the locale asks.
+    /// The cache files it opened are finished as it ends, whatever it returned or threw.
     private func run(_ command: any IsobarCommand.Type, _ invocation: Invocation) async throws -> ExitCode {
-        try await command.init(context: context.writing(command.writes(invocation)), invocation: invocation).run()
+        let context = context.writing(command.writes(invocation)).forOneCommand()
+        let code: ExitCode
+        do {
+            code = try await command.init(context: context, invocation: invocation).run()
+        } catch {
+            await context.openedCaches.finish()
+            throw error
+        }
+        await context.openedCaches.finish()
+        return code
     }
 
     private func dispatch(_ arguments: [String]) async throws -> ExitCode {

@@ -37,6 +37,7 @@ struct ProvidersResetCommand {
             throw ConfigurationError(error.message)
         }
         guard store.path != ":memory:" else { throw ConfigurationError("cannot use the cache in \(directory)") }
+        context.openedCaches.add(store)
         let shared = try context.sharedStoreURL(invocation, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
         do throws(StorageError) {
             for binding in targets {

@@ -1,0 +1,46 @@
+import Foundation
+import IsobarCLI
+import IsobarCore
+import IsobarHTTP
+import IsobarTestKit
+import Testing
+
+/// A command that fetched leaves the cache with an empty WAL, so the next command (most often answered from the cache)
+/// reads no WAL back; a command answered from the cache writes nothing and leaves it so.
+@Suite(.serialized) struct CacheWALTests {
+    let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
+
+    private func recordedServer() throws -> LoopbackServer {
+        let weather = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather")
+        let meteo = try cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
+        let json = [("Content-Type", "application/json; charset=utf-8")]
+        return try LoopbackServer { request in
+            switch request.path {
+            case "/data/2.5/weather": .init(weather, headers: json)
+            case "/v1/forecast": .init(meteo, headers: json)
+            default: .init(status: 404, #"{"cod":"404","message":"not found"}"#, headers: json)
+            }
+        }
+    }
+
+    private func walSize(_ cache: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: cache + "/isobar.sqlite-wal"))?[.size] as? Int
+    }
+
+    @Test func aCommandThatFetchedLeavesAnEmptyWALAndAHitKeepsItSo() async throws {
+        let server = try recordedServer()
+        let cache = temporaryDirectory("wal-cache")
+        let arguments = ["compare", "Minsk", "--config", try liveConfiguration(server), "--cache-dir", cache, "--format", "jsonl"]
+        let fetched = await runCLI(arguments, environment: ["TEST_OWM_KEY": sentinelKey], transport: curl)
+        #expect(fetched.code == 0, "\(fetched.stdout)\(fetched.stderr)")
+        #expect(server.requests.count > 0)
+        #expect(walSize(cache) == 0, "the answers were folded into the file")
+
+        let requests = server.requests.count
+        let cached = await runCLI(arguments, environment: ["TEST_OWM_KEY": sentinelKey], transport: curl)
+        #expect(cached.code == 0, "\(cached.stdout)\(cached.stderr)")
+        #expect(server.requests.count == requests, "the second run is answered from the cache")
+        #expect(walSize(cache) == 0)
+        #expect(try parseLines(cached).filter { (try? $0.string("type")) == "provider_result" }.count == 2, "nothing was lost")
+    }
+}
