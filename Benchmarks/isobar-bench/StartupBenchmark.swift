@@ -10,11 +10,13 @@ import Glibc
 /// followed by a run of the hello-world, so both see the same load; medians of wall time, CPU, peak RSS and page faults
 /// (which no load moves; the hello-world's last), and the ratio of the medians. Then, when `strace` is installed, one traced
 /// run of each: threads started and system calls by kind.
-/// `ISOBAR_BENCH_RUNS` sets the runs (default 30).
+/// `ISOBAR_BENCH_RUNS` sets the runs (default 30). Both binaries run from copies made the same way in a scratch folder: how a
+/// file came into the page cache changes how fast it starts (a binary as the linker wrote it started 8–13 % slower than a
+/// copy of it), so neither is favoured by how it was written.
 func benchmarkStartup() throws {
-    guard let isobar = siblingIsobar(for: "startup") else { return }
-    let hello = String(isobar.dropLast("isobar".count)) + "isobar-hello"
-    guard FileManager.default.isExecutableFile(atPath: hello) else {
+    guard let built = siblingIsobar(for: "startup") else { return }
+    let builtHello = String(built.dropLast("isobar".count)) + "isobar-hello"
+    guard FileManager.default.isExecutableFile(atPath: builtHello) else {
         print("startup: build isobar-hello in the same configuration first (swift build -c release)")
         return
     }
@@ -26,6 +28,8 @@ func benchmarkStartup() throws {
     let scratch = "/tmp/isobar-bench-startup-\(getpid())"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let isobar = try executableCopy(of: built, in: scratch)
+    let hello = try executableCopy(of: builtHello, in: scratch)
     let config = scratch + "/config.json"
     _ = FileManager.default.createFile(atPath: config, contents: Data("""
     {"providers": [
@@ -78,6 +82,16 @@ func benchmarkStartup() throws {
     print("  isobar-hello CPU median \(format(helloCPU)) ms, \(helloFaults) page faults; upstream requests during the timed runs: "
         + "\(server.requests.count - requestsAfterWarm)")
     traceStartup(isobar: isobar, cases: cases, environment: environment, scratch: scratch)
+}
+
+/// A copy of the program at `path` in `folder`, with the same name, written in one piece and executable.
+private func executableCopy(of path: String, in folder: String) throws -> String {
+    let copy = folder + "/" + (path.split(separator: "/").last.map(String.init) ?? "program")
+    guard let bytes = FileManager.default.contents(atPath: path), FileManager.default.createFile(atPath: copy, contents: bytes),
+          chmod(copy, 0o755) == 0 else {
+        throw SpawnError(path: copy, code: errno)
+    }
+    return copy
 }
 
 /// One run of each case under `strace -f -c`: threads started (clone calls) and the system calls by kind, most frequent first.

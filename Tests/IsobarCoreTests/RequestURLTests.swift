@@ -102,6 +102,17 @@ struct RequestURLTests {
         #expect(RequestURL(string: text) == nil)
     }
 
+    @Test func textBeyondASCIIIsKeptWhole() throws {
+        let url = try #require(RequestURL(string: "HtTpS://CAFÉ.Example:8443/été/à?q=é:1&ß=ü#fin"))
+        #expect(url.scheme == "https")
+        #expect(url.host == "café.example")
+        #expect(url.port == 8443)
+        #expect(url.path == "/été/à")
+        #expect(url.query == [QueryItem("q", "é:1"), QueryItem("ß", "ü")])
+        #expect(RequestURL(string: "httpś://example.com/") == nil)
+        #expect(RequestURL(string: "https://exämple.com:8é/") == nil)
+    }
+
     @Test func acceptsTheLargestPort() throws {
         #expect(try #require(RequestURL(string: "http://example.com:65535/")).port == 65_535)
         #expect(try #require(RequestURL(string: "http://example.com:1/")).port == 1)

@@ -37,9 +37,10 @@ extension CommandContext {
     }
 
     /// Resolves what the user typed; says on stderr which place it chose when the name was ambiguous.
-    /// Unknown names go to `geocoding` when `network` allows (answers cached for 30 days); a name with no bundled data to look in
-    /// is a configuration error saying where the data was looked for.
-    func resolvePlace(_ text: String, geocoding: GeocodingChain, network: (any Transport)?, announce: Bool = true) async throws -> Resolution {
+    /// Unknown names go to `geocoding` when `network` allows (answers cached for 30 days); the chain is made only then. A name
+    /// with no bundled data to look in is a configuration error saying where the data was looked for.
+    func resolvePlace(_ text: String, geocoding: @autoclosure () -> GeocodingChain, network: (any Transport)?,
+                      announce: Bool = true) async throws -> Resolution {
         let resolver = try placeResolver()
         if let resolution = try resolver.resolveOffline(text) {
             if announce && resolution.source == "gazetteer (typo)" {
@@ -52,7 +53,7 @@ extension CommandContext {
         }
         guard resolver.gazetteer != nil else { throw ConfigurationError(DataDirectory.notFoundMessage(environment: environment)) }
         let name = text.trimmingSpaces()
-        if let network, let found = await geocoding.resolve(name, query: PlaceDirectory.fold(name), context: FetchContext(transport: network, time: time),
+        if let network, let found = await geocoding().resolve(name, query: PlaceDirectory.fold(name), context: FetchContext(transport: network, time: time),
                                                            warn: { [errors] in errors.write("isobar: warning: \($0)\n") }) {
             return Resolution(place: found.place, runnersUp: found.runnersUp, source: found.source)
         }

@@ -25,50 +25,63 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// Query parameters in order.
     public var query: [QueryItem]
 
-    /// Parses an absolute `http` or `https` URL; nil when it is not one.
+    /// Parses an absolute `http` or `https` URL; nil when it is not one. The delimiters are all ASCII, so the text is read as
+    /// UTF-8 bytes: a byte below 0x80 is never part of another character.
     public init?(string: String) {
-        guard let colon = string.firstIndex(of: ":"), string[colon...].hasPrefix("://") else { return nil }
-        let scheme = string[..<colon].lowercased()
-        guard scheme == "https" || scheme == "http" else { return nil }
-        var rest = string[string.index(colon, offsetBy: 3)...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        let utf8 = string.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), utf8[colon...].starts(with: "://".utf8),
+              let scheme = Self.scheme(string[..<colon]) else { return nil }
+        var rest = string[utf8.index(colon, offsetBy: 3)...]
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         var queryText: Substring = ""
-        if let question = rest.firstIndex(of: "?") {
-            queryText = rest[rest.index(after: question)...]
+        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            queryText = rest[rest.utf8.index(after: question)...]
             rest = rest[..<question]
         }
-        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
         let authority = rest[..<slash]
-        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        guard !authority.isEmpty, !authority.utf8.contains(UInt8(ascii: "@")) else { return nil }
         var host = authority
         var port: Int?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") {
+        if authority.utf8.first == UInt8(ascii: "[") {
+            guard let close = authority.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            host = authority[authority.utf8.index(after: authority.startIndex)..<close]
+            let after = authority[authority.utf8.index(after: close)...]
+            if after.utf8.first == UInt8(ascii: ":") {
                 guard let number = Int(after.dropFirst()) else { return nil }
                 port = number
             } else if !after.isEmpty { return nil }
-        } else if let colon = authority.lastIndex(of: ":") {
-            guard let number = Int(authority[authority.index(after: colon)...]) else { return nil }
+        } else if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
+            guard let number = Int(authority[authority.utf8.index(after: colon)...]) else { return nil }
             host = authority[..<colon]
             port = number
         }
         if let port, !(1...65_535).contains(port) { return nil }
         guard !host.isEmpty, let path = PercentEncoding.decode(rest[slash...]) else { return nil }
         var items: [QueryItem] = []
-        for pair in queryText.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = PercentEncoding.decode(parts[0], plusIsSpace: true),
-                  let value = PercentEncoding.decode(parts.count > 1 ? parts[1] : "", plusIsSpace: true) else { return nil }
+        for pair in queryText.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = PercentEncoding.decode(Substring(parts[0]), plusIsSpace: true),
+                  let value = PercentEncoding.decode(parts.count > 1 ? Substring(parts[1]) : "", plusIsSpace: true) else { return nil }
             items.append(QueryItem(name, value))
         }
         self.scheme = scheme
-        self.host = host.lowercased()
+        self.host = host.utf8.allSatisfy { $0 < 0x80 } ? Self.asciiLowercased(host) : host.lowercased()
         self.port = port
         self.path = path.isEmpty ? "/" : path
         self.query = items
+    }
+
+    /// `http` or `https` for `text` in any case; nil for any other scheme.
+    private static func scheme(_ text: Substring) -> String? {
+        if text.utf8.elementsEqual("http".utf8, by: { $0 | 0x20 == $1 }) { return "http" }
+        if text.utf8.elementsEqual("https".utf8, by: { $0 | 0x20 == $1 }) { return "https" }
+        return nil
+    }
+
+    /// ASCII `text` in lower case.
+    private static func asciiLowercased(_ text: Substring) -> String {
+        String(decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// This URL with `suffix` appended to its path (one `/` between them) and the given query.
@@ -119,11 +132,12 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
 /// RFC 3986 percent-encoding over UTF-8.
 public enum PercentEncoding {
     /// Bytes left as they are in a path: unreserved characters and `/`.
-    public static let pathSafe: Set<UInt8> = unreserved.union([UInt8(ascii: "/")])
+    public static let pathSafe = Set(pathSafeCharacters.utf8)
     /// Bytes left as they are in a query name or value: unreserved characters and `,` (which list-valued parameters use).
-    public static let querySafe: Set<UInt8> = unreserved.union([UInt8(ascii: ",")])
-    private static let unreserved: Set<UInt8> = Set(Array(UInt8(ascii: "A")...UInt8(ascii: "Z")) + Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
-        + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~")])
+    public static let querySafe = Set(querySafeCharacters.utf8)
+    private static let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    private static let pathSafeCharacters = unreserved + "/"
+    private static let querySafeCharacters = unreserved + ","
 
     /// Encodes every byte outside `safe` as `%XX`.
     public static func encode(_ text: String, keeping safe: Set<UInt8>) -> String {
@@ -133,10 +147,10 @@ public enum PercentEncoding {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `pathSafe` as a table.
-    static let pathTable = ByteTable(pathSafe)
+    /// `pathSafe` as a table (made from its characters: no set is built to write a URL).
+    static let pathTable = ByteTable(pathSafeCharacters.utf8)
     /// `querySafe` as a table.
-    static let queryTable = ByteTable(querySafe)
+    static let queryTable = ByteTable(querySafeCharacters.utf8)
 
     /// Appends `text` to `bytes`, every byte outside `safe` as `%XX`.
     static func append(_ text: String, keeping safe: ByteTable, to bytes: inout [UInt8]) {
@@ -193,7 +207,7 @@ struct ByteTable: Sendable {
     private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     /// The table of `bytes`.
-    init(_ bytes: Set<UInt8>) {
+    init(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             let bit = UInt64(1) << UInt64(byte & 63)
             switch byte >> 6 {
