@@ -81,17 +81,33 @@ func benchmarkStartup() throws {
     let helloFaults = Int(median(helloRuns.map { Double($0.minorFaults) }))
     print("  isobar-hello CPU median \(format(helloCPU)) ms, \(helloFaults) page faults; upstream requests during the timed runs: "
         + "\(server.requests.count - requestsAfterWarm)")
+    var own = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &own)
+    print("  (a started program's peak RSS is at least the benchmark's own, \(format(Double(own.ru_maxrss) / 1024)) MiB: it runs in the "
+        + "benchmark's memory until it execs)")
     traceStartup(isobar: isobar, cases: cases, environment: environment, scratch: scratch)
 }
 
-/// A copy of the program at `path` in `folder`, with the same name, written in one piece and executable.
+/// A copy of the program at `path` in `folder`, with the same name, executable; written a mebibyte at a time, so that the
+/// benchmark's own peak memory (which each child it starts inherits as its floor of peak RSS) stays small.
 private func executableCopy(of path: String, in folder: String) throws -> String {
     let copy = folder + "/" + (path.split(separator: "/").last.map(String.init) ?? "program")
-    guard let bytes = FileManager.default.contents(atPath: path), FileManager.default.createFile(atPath: copy, contents: bytes),
-          chmod(copy, 0o755) == 0 else {
-        throw SpawnError(path: copy, code: errno)
+    let source = open(path, O_RDONLY | O_CLOEXEC)
+    guard source >= 0 else { throw SpawnError(path: path, code: errno) }
+    defer { close(source) }
+    let target = open(copy, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard target >= 0 else { throw SpawnError(path: copy, code: errno) }
+    defer { close(target) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+        guard count > 0 else {
+            guard count == 0 else { throw SpawnError(path: path, code: errno) }
+            return copy
+        }
+        let written = buffer.withUnsafeBytes { write(target, $0.baseAddress, count) }
+        guard written == count else { throw SpawnError(path: copy, code: errno) }
     }
-    return copy
 }
 
 /// One run of each case under `strace -f -c`: threads started (clone calls) and the system calls by kind, most frequent first.
