@@ -166,20 +166,26 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // harness) and `archive-import` (a million steps imported by the real binary) run only when named.
 let known = ["cachehit", "startup", "places", "decode", "fanout", "http", "consensus", "exec", "cities", "batch", "redis"]
 for name in arguments.isEmpty ? known : arguments {
-    switch name {
-    case "decode": try benchmarkDecode()
-    case "fanout": try await benchmarkFanOut()
-    case "http": try await benchmarkHTTP()
-    case "places": try benchmarkPlaces()
-    case "cachehit": try benchmarkCacheHit()
-    case "startup": try benchmarkStartup()
-    case "consensus": try benchmarkConsensus()
-    case "exec": try await benchmarkExec()
-    case "batch": try benchmarkBatch()
-    case "redis": try await benchmarkRedis()
-    case "simulate": try await benchmarkSimulation()
-    case "archive-import": try benchmarkArchiveImport()
-    case "cities": try benchmarkCities(cap: ProcessInfo.processInfo.environment["ISOBAR_BENCH_CAP"].flatMap { Int($0) }.map { max(1, $0) } ?? 8)
-    default: print("unknown benchmark '\(name)'; known: \((known + ["simulate", "archive-import"]).joined(separator: ", "))")
+    do {
+        switch name {
+        case "decode": try benchmarkDecode()
+        case "fanout": try await benchmarkFanOut()
+        case "http": try await benchmarkHTTP()
+        case "places": try benchmarkPlaces()
+        case "cachehit": try benchmarkCacheHit()
+        case "startup": try benchmarkStartup()
+        case "consensus": try benchmarkConsensus()
+        case "exec": try await benchmarkExec()
+        case "batch": try benchmarkBatch()
+        case "redis": try await benchmarkRedis()
+        case "simulate": try await benchmarkSimulation()
+        case "archive-import": try benchmarkArchiveImport()
+        case "cities": try benchmarkCities(cap: ProcessInfo.processInfo.environment["ISOBAR_BENCH_CAP"].flatMap { Int($0) }.map { max(1, $0) } ?? 8)
+        default: print("unknown benchmark '\(name)'; known: \((known + ["simulate", "archive-import"]).joined(separator: ", "))")
+        }
+    } catch {
+        // A missing data folder or a port that cannot be opened is a one-line error, not a crash.
+        print("isobar-bench \(name): \(error) (set ISOBAR_DATA_DIR to the config folder when the binary is not run from a checkout)")
+        exit(1)
     }
 }
