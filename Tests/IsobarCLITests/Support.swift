@@ -60,7 +60,10 @@ func withRoomyDeadline(_ arguments: [String]) -> [String] {
     let home = arguments.first.map { $0.hasPrefix("-") } ?? true
     if home { return ["--timeout", "600"] + arguments }
     guard let command = arguments.first else { return arguments }
-    let weather = ["compare", "now", "forecast", "alerts", "air", "learn"].contains(command)
+    // Any other first word is a place: `isobar Minsk` shows its home view, a weather command.
+    let commands = ["compare", "now", "forecast", "alerts", "air", "batch", "search", "cities", "home", "cache", "archive", "verify",
+                    "learn", "providers", "doctor", "setup", "config", "completions", "help"]
+    let weather = ["compare", "now", "forecast", "alerts", "air", "learn"].contains(command) || !commands.contains(command)
     let citiesList = command == "cities" && !["add", "remove", "rm", "move"].contains(where: arguments.contains)
     let searchAdding = command == "search" && arguments.contains("--add")
     guard weather || citiesList || searchAdding else { return arguments }
