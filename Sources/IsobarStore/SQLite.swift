@@ -94,7 +94,7 @@ final class Connection: @unchecked Sendable {
         guard result == SQLITE_OK else { throw error(result) }
     }
 
-    /// Folds the WAL back into the file and truncates it to nothing (two or three syncs), so that the next process to open
+    /// Folds the WAL back into the file and truncates it to nothing (two to four syncs), so that the next process to open
     /// the file has no WAL to read back; left as it is, without waiting, while another connection reads or writes it.
     func emptyWAL() {
         sqlite3_busy_timeout(handle, 0)
