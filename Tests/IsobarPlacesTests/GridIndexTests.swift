@@ -121,6 +121,22 @@ final class GridIndexTests {
         #expect(try failure(zones)?.code == .corruptFile)
     }
 
+    @Test func aDamagedZoneListIsCaught() throws {
+        let zones = field(5)..<(field(5) + field(6))
+        var unended = original
+        // No name ends: every newline of the list overwritten.
+        for offset in zones where unended[offset] == 0x0A { unended[offset] = UInt8(ascii: "x") }
+        #expect(try failure(unended)?.message.contains("is not in its zone list") == true)
+        var blank = original
+        // Every name empty.
+        for offset in zones { blank[offset] = 0x0A }
+        #expect(try failure(blank)?.message.contains("is not in its zone list") == true)
+        var truncated = original
+        // The last name without its newline: the zones before it are still read.
+        truncated[zones.upperBound - 1] = UInt8(ascii: "x")
+        #expect(try failure(truncated) == nil)
+    }
+
     @Test func oddRadiiAreHarmless() throws {
         let gazetteer = try gazetteer(index: original)
         #expect(try gazetteer.nearest(to: minsk, withinKilometres: -1) == nil)
