@@ -184,8 +184,8 @@ for name in arguments.isEmpty ? known : arguments {
         default: print("unknown benchmark '\(name)'; known: \((known + ["simulate", "archive-import"]).joined(separator: ", "))")
         }
     } catch {
-        // A missing data folder or a port that cannot be opened is a one-line error, not a crash.
-        print("isobar-bench \(name): \(error) (set ISOBAR_DATA_DIR to the config folder when the binary is not run from a checkout)")
+        // A missing data folder (ISOBAR_DATA_DIR, else ./config) or a port that cannot be opened is a one-line error, not a crash.
+        print("isobar-bench \(name): \(error)")
         exit(1)
     }
 }

@@ -85,15 +85,16 @@ struct GridIndex {
             throw GridHeader.damaged(file, "its time zone names cannot be read")
         }
         // One name a line, each ended by a newline: the line is found by counting newlines, without splitting the list.
-        let missing = GridHeader.damaged(file, "time zone number \(zone) is not in its zone list")
-        guard zone >= 0 else { throw missing }
+        let file = file
+        func missing() -> GazetteerError { GridHeader.damaged(file, "time zone number \(zone) is not in its zone list") }
+        guard zone >= 0 else { throw missing() }
         var start = bytes.startIndex
         for _ in 0..<zone {
-            guard let newline = bytes[start...].firstIndex(of: 0x0A) else { throw missing }
+            guard let newline = bytes[start...].firstIndex(of: 0x0A) else { throw missing() }
             start = newline + 1
         }
         guard let end = bytes[start...].firstIndex(of: 0x0A), end > start,
-              let name = String(validating: bytes[start..<end], as: UTF8.self) else { throw missing }
+              let name = String(validating: bytes[start..<end], as: UTF8.self) else { throw missing() }
         return name
     }
 }
