@@ -10,25 +10,12 @@ import Testing
 @Suite(.serialized) struct CacheWALTests {
     let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
 
-    private func recordedServer() throws -> LoopbackServer {
-        let weather = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather")
-        let meteo = try cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
-        let json = [("Content-Type", "application/json; charset=utf-8")]
-        return try LoopbackServer { request in
-            switch request.path {
-            case "/data/2.5/weather": .init(weather, headers: json)
-            case "/v1/forecast": .init(meteo, headers: json)
-            default: .init(status: 404, #"{"cod":"404","message":"not found"}"#, headers: json)
-            }
-        }
-    }
-
     private func walSize(_ cache: String) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: cache + "/isobar.sqlite-wal"))?[.size] as? Int
     }
 
     @Test func aCommandThatFetchedLeavesAnEmptyWALAndAHitKeepsItSo() async throws {
-        let server = try recordedServer()
+        let server = try minskServer()
         let cache = temporaryDirectory("wal-cache")
         let arguments = ["compare", "Minsk", "--config", try liveConfiguration(server), "--cache-dir", cache, "--format", "jsonl"]
         let fetched = await runCLI(arguments, environment: ["TEST_OWM_KEY": sentinelKey], transport: curl)
@@ -42,5 +29,17 @@ import Testing
         #expect(server.requests.count == requests, "the second run is answered from the cache")
         #expect(walSize(cache) == 0)
         #expect(try parseLines(cached).filter { (try? $0.string("type")) == "provider_result" }.count == 2, "nothing was lost")
+    }
+
+    @Test func aCommandThatFailsAfterWritingStillLeavesAnEmptyWAL() async throws {
+        let server = try minskServer()
+        let cache = temporaryDirectory("wal-reset-cache")
+        // The local breakers are reset (a write), then the shared store cannot be reached: the command fails.
+        let run = await runCLI(["providers", "reset", "--config", try liveConfiguration(server), "--cache-dir", cache,
+                                "--shared-store", "redis://127.0.0.1:1"], environment: ["TEST_OWM_KEY": sentinelKey])
+        #expect(run.code == ExitCode.configuration.rawValue, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.hasPrefix("isobar: ") && !run.stderr.contains(sentinelKey))
+        #expect(FileManager.default.fileExists(atPath: cache + "/isobar.sqlite"))
+        #expect(walSize(cache) == 0, "the file was written, and finished although the command failed")
     }
 }

@@ -5,27 +5,11 @@ import IsobarHTTP
 import IsobarTestKit
 import Testing
 
-/// A loopback server answering OpenWeatherMap's current weather for Minsk with the bundled body changed by `edit`, Open-Meteo as recorded.
-private func editedServer(_ edit: @escaping @Sendable (String) -> String) throws -> LoopbackServer {
-    let weather = edit(try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather"))
-    let forecast = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/forecast")
-    let meteo = try cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
-    let json = [("Content-Type", "application/json; charset=utf-8")]
-    return try LoopbackServer { request in
-        switch request.path {
-        case "/data/2.5/weather": .init(weather, headers: json)
-        case "/data/2.5/forecast": .init(forecast, headers: json)
-        case "/v1/forecast": .init(meteo, headers: json)
-        default: .init(status: 404, #"{"cod":"404","message":"not found"}"#, headers: json)
-        }
-    }
-}
-
 @Suite(.serialized) struct ImpossibleValueTests {
     let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
 
     @Test func aDuplicatedKeyIsABadResponseNamingItsPath() async throws {
-        let server = try editedServer { $0.replacingOccurrences(of: #""temp":0.04"#, with: #""temp":-3.42,"temp":99"#) }
+        let server = try minskServer { $0.replacingOccurrences(of: #""temp":0.04"#, with: #""temp":-3.42,"temp":99"#) }
         let run = await runCLI(["compare", "Minsk", "--config", try liveConfiguration(server), "--format", "jsonl",
                                 "--cache-dir", temporaryDirectory("duplicate-cache")],
                                environment: ["TEST_OWM_KEY": sentinelKey], transport: curl)
@@ -44,7 +28,7 @@ private func editedServer(_ edit: @escaping @Sendable (String) -> String) throws
     ])
     func anImpossibleValueIsDroppedWithAWarningAndNeverCached(original: String, replacement: String, field: String, value: String,
                                                              key: String) async throws {
-        let server = try editedServer { $0.replacingOccurrences(of: original, with: replacement) }
+        let server = try minskServer { $0.replacingOccurrences(of: original, with: replacement) }
         let config = try liveConfiguration(server)
         let cache = temporaryDirectory("impossible-cache")
         let arguments = ["compare", "Minsk", "--config", config, "--cache-dir", cache]
@@ -75,7 +59,7 @@ private func editedServer(_ edit: @escaping @Sendable (String) -> String) throws
     }
 
     @Test func aFieldOfTheWrongTypeIsDroppedAndTheRestIsUsed() async throws {
-        let server = try editedServer { $0.replacingOccurrences(of: #""visibility":2700"#, with: #""visibility":"far""#) }
+        let server = try minskServer { $0.replacingOccurrences(of: #""visibility":2700"#, with: #""visibility":"far""#) }
         let run = await runCLI(["compare", "Minsk", "--config", try liveConfiguration(server), "--format", "jsonl",
                                 "--cache-dir", temporaryDirectory("wrong-type-cache")],
                                environment: ["TEST_OWM_KEY": sentinelKey], transport: curl)
@@ -88,7 +72,7 @@ private func editedServer(_ edit: @escaping @Sendable (String) -> String) throws
     }
 
     @Test func recordedAnswersJudgedOnTodaysClockLoseTheirOldCurrentConditions() async throws {
-        let server = try editedServer { $0 }
+        let server = try minskServer()
         let run = await runCLI(["compare", "Minsk", "--config", try liveConfiguration(server), "--format", "jsonl",
                                 "--providers", "openweathermap", "--cache-dir", temporaryDirectory("old-times-cache")],
                                environment: ["TEST_OWM_KEY": sentinelKey, "ISOBAR_TIME_SHIFT": "0"], transport: curl)

@@ -44,6 +44,23 @@ func liveConfiguration(_ server: LoopbackServer, extra: String = "") throws -> S
     """)
 }
 
+/// A loopback server answering OpenWeatherMap's current weather and forecast and Open-Meteo's forecast for Minsk as recorded,
+/// the current weather's body changed by `edit`.
+func minskServer(editingWeather edit: @escaping @Sendable (String) -> String = { $0 }) throws -> LoopbackServer {
+    let weather = edit(try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/weather"))
+    let forecast = try cassetteText(provider: "openweathermap", place: "minsk", pathSuffix: "/data/2.5/forecast")
+    let meteo = try cassetteText(provider: "open-meteo", place: "minsk", pathSuffix: "/v1/forecast")
+    let json = [("Content-Type", "application/json; charset=utf-8")]
+    return try LoopbackServer { request in
+        switch request.path {
+        case "/data/2.5/weather": .init(weather, headers: json)
+        case "/data/2.5/forecast": .init(forecast, headers: json)
+        case "/v1/forecast": .init(meteo, headers: json)
+        default: .init(status: 404, #"{"cod":"404","message":"not found"}"#, headers: json)
+        }
+    }
+}
+
 /// True when any file under a directory holds `text`'s bytes.
 func filesContain(_ directory: String, _ text: String) throws -> Bool {
     let paths = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []

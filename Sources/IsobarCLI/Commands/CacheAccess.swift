@@ -36,8 +36,8 @@ struct CacheAccess {
         let store: Store
         let warnings = Mutex<[String]>([])
         do {
-            store = try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: readOnly),
-                                         warn: { message in warnings.withLock { $0.append(message) } })
+            store = try await context.openCacheFile(directory, options: Store.Options(acceptsReadOnly: readOnly),
+                                                    warn: { message in warnings.withLock { $0.append(message) } })
         } catch {
             throw ConfigurationError(error.message)
         }
@@ -45,7 +45,6 @@ struct CacheAccess {
             throw ConfigurationError(warnings.withLock { $0.last } ?? "cannot use the cache in \(directory)")
         }
         for message in warnings.withLock({ $0 }) { context.warn(message) }
-        context.openedCaches.add(store)
         return store
     }
 }

@@ -67,14 +67,21 @@ extension CommandContext {
             return inMemoryStore()
         }
         do {
-            let store = try await Store.open(directory: directory, options: Store.Options(acceptsReadOnly: acceptsReadOnly, heldWakeups: heldWakeups),
-                                             warn: warn)
-            openedCaches.add(store)
-            return store
+            return try await openCacheFile(directory, options: Store.Options(acceptsReadOnly: acceptsReadOnly, heldWakeups: heldWakeups),
+                                           warn: warn)
         } catch {
             warn("cannot open the cache in \(directory) (\(error.message)); nothing is cached")
             return nil
         }
+    }
+
+    /// Opens the cache file in `directory`, noted among the files the command finishes as it ends (see `OpenedCaches`):
+    /// every command opens the cache file through here.
+    func openCacheFile(_ directory: String, options: Store.Options = Store.Options(),
+                       warn: @escaping @Sendable (String) -> Void) async throws(StoreError) -> Store {
+        let store = try await Store.open(directory: directory, options: options, warn: warn)
+        openedCaches.add(store)
+        return store
     }
 
     private func inMemoryStore() -> Store? {

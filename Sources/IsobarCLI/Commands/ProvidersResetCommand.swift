@@ -32,12 +32,11 @@ struct ProvidersResetCommand {
         }
         let store: Store
         do {
-            store = try await Store.open(directory: directory, warn: context.warn)
+            store = try await context.openCacheFile(directory, warn: context.warn)
         } catch {
             throw ConfigurationError(error.message)
         }
         guard store.path != ":memory:" else { throw ConfigurationError("cannot use the cache in \(directory)") }
-        context.openedCaches.add(store)
         let shared = try context.sharedStoreURL(invocation, configuration).map { RedisStore(url: $0, timeoutMilliseconds: max(1000, configuration.sharedStoreTimeoutMilliseconds)) }
         do throws(StorageError) {
             for binding in targets {
