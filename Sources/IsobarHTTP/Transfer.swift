@@ -1,4 +1,5 @@
 import CCurl
+import FoundationEssentials
 import IsobarCore
 
 /// One request in flight: its easy handle, what has arrived so far, and who waits for it.
@@ -124,8 +125,11 @@ final class Transfer: @unchecked Sendable {
         // The connect timeout counts from when connecting began, never before `started`: a transfer not connected
         // before that much time has passed (queued for a connection, say) ran out of its total time instead.
         let connectTimeSpent = started.duration(to: .now) >= .seconds(limits.connectTimeoutSeconds) - .milliseconds(10)
+        // The limits were shortened to the deadline as the request was sent, so a timeout once it has come is the deadline's.
+        let deadlinePassed = request.notAfter.map { Date.now >= $0 } ?? false
         return .failure(TransportErrors.map(code, label: label, host: request.url.authority, limits: limits,
-                                            connectTimedOut: connectTime == 0 && connectTimeSpent, refusedAsTooLarge: refusedAsTooLarge))
+                                            connectTimedOut: connectTime == 0 && connectTimeSpent, refusedAsTooLarge: refusedAsTooLarge,
+                                            deadlinePassed: deadlinePassed))
     }
 
     /// `Provider (host)` for messages; never the URL, whose query may hold a key.

@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import IsobarCore
 import IsobarHTTP
 import IsobarTestKit
@@ -152,6 +153,50 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         #expect(error?.code == .timeout)
         #expect(error?.reason == .totalTimeout)
         #expect(error?.message == "Test: no complete answer from 127.0.0.1:\(server.port) within 1 s")
+    }
+
+    /// A server whose answer is held until `answer` is signalled.
+    func heldServer(_ answer: DispatchSemaphore) throws -> LoopbackServer {
+        try LoopbackServer { _ in
+            answer.wait()
+            return .init("{}")
+        }
+    }
+
+    @Test func aTimeoutAtTheDeadlineSaysWhatWasLeftNotTheTransfersLimit() async throws {
+        let answer = DispatchSemaphore(value: 0)
+        defer { answer.signal() }
+        let server = try heldServer(answer)
+        var request = loopbackRequest(server, limits: TransferLimits(connectTimeoutSeconds: 5, totalTimeoutSeconds: 600))
+        request.notAfter = Date.now.addingTimeInterval(0.3)
+        let error = await providerError { _ = try await transport.send(request) }
+        #expect(error?.code == .timeout)
+        #expect(error?.reason == .deadline)
+        #expect(error?.message == "Test: no answer from 127.0.0.1:\(server.port) within the 0.3 s left before the deadline")
+    }
+
+    @Test func aDeadlinePastBeforeTheRequestIsSentIsNeverCalledAConnectTimeout() async throws {
+        // As when a command spent its whole deadline before asking: the transfer gets a millisecond, not its connect timeout.
+        let answer = DispatchSemaphore(value: 0)
+        defer { answer.signal() }
+        let server = try heldServer(answer)
+        var request = loopbackRequest(server, limits: TransferLimits(connectTimeoutSeconds: 60, totalTimeoutSeconds: 60))
+        request.notAfter = Date.now.addingTimeInterval(-1)
+        let error = await providerError { _ = try await transport.send(request) }
+        #expect(error?.code == .timeout)
+        #expect(error?.reason == .deadline)
+        #expect(error?.message == "Test: no time left before the deadline for 127.0.0.1:\(server.port) to answer")
+    }
+
+    @Test func aTimeoutLongBeforeTheDeadlineIsTheTransfersOwn() async throws {
+        let answer = DispatchSemaphore(value: 0)
+        defer { answer.signal() }
+        let server = try heldServer(answer)
+        var request = loopbackRequest(server, limits: TransferLimits(connectTimeoutSeconds: 5, totalTimeoutSeconds: 0.5))
+        request.notAfter = Date.now.addingTimeInterval(600)
+        let error = await providerError { _ = try await transport.send(request) }
+        #expect(error?.reason == .totalTimeout)
+        #expect(error?.message == "Test: no complete answer from 127.0.0.1:\(server.port) within 0.5 s")
     }
 
     @Test func connectionRefusedIsUnavailable() async throws {
