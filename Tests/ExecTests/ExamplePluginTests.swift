@@ -18,7 +18,7 @@ import Testing
         let library = try CassetteLibrary(directory: packageRoot + "/config/cassettes/nws")
         let provider = FixtureReplayProvider(base: try await nws(), library: library)
         #expect(provider.displayName == "National Weather Service (US)")
-        let report = try await provider.fetch(WeatherRequest(place: newYork, kinds: [.hourly]), transport: StubTransport())
+        let report = try await fetch(provider, WeatherRequest(place: newYork, kinds: [.hourly]), transport: StubTransport())
         #expect(report.source == .replay(recordedAt: Date(timeIntervalSince1970: 1_795_856_400)))
         #expect(report.timeZoneIdentifier == "America/New_York")
         #expect(report.utcOffsetSeconds == -18_000)
@@ -44,7 +44,7 @@ import Testing
     @Test func nwsSendsItsUserAgentThroughTheHost() async throws {
         let library = try CassetteLibrary(directory: packageRoot + "/config/cassettes/nws")
         let recorder = RecordingHeaders(base: ReplayTransport(library: library))
-        _ = try await nws().fetch(WeatherRequest(place: newYork, kinds: [.hourly]), transport: recorder)
+        _ = try await fetch(nws(), WeatherRequest(place: newYork, kinds: [.hourly]), transport: recorder)
         let asked = recorder.requests
         #expect(asked.map(\.url.path) == ["/points/40.7143,-74.006", "/gridpoints/OKX/33,35/forecast/hourly"])
         #expect(asked.allSatisfy { request in request.headers.contains { $0.name == "User-Agent" && $0.value.contains("isobar-nws-plugin") } })
@@ -87,7 +87,7 @@ import Testing
         let body = try cassette.member("interactions").elements()[0].member("response").string("body")
         let stub = StubTransport(body: Array(body.utf8))
         let provider = try await makeProvider([packageRoot + "/Providers/examples/shell/isobar-provider-open-meteo-sh"], id: "open-meteo-sh")
-        let report = try await provider.fetch(WeatherRequest(place: minsk, kinds: [.current]), transport: stub)
+        let report = try await fetch(provider, WeatherRequest(place: minsk, kinds: [.current]), transport: stub)
         let current = try JSONDocument(parsing: body).rootValue.member("current")
         #expect(report.current?.temperatureC == (try current.double("temperature_2m")))
         #expect(report.current?.humidityPercent == (try current.double("relative_humidity_2m")))

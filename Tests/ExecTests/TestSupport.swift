@@ -53,11 +53,12 @@ func script(describe: String = "echo '\(plainDescription)'",
 /// The command running a script written by `script`.
 func shell(_ path: String) -> [String] { ["/bin/sh", path] }
 
-/// Builds an exec provider the way the configuration does.
+/// Builds an exec provider the way the configuration does; its `describe` is held to the roomy deadline (below).
 func makeProvider(_ command: [String], id: String = "test", apiKey: String? = nil, environment: [String: String] = programEnvironment(),
                   log: @escaping @Sendable (String) -> Void = { _ in }) async throws -> any WeatherProvider {
     let settings = ProviderSettings(id: id, type: "exec", apiKey: apiKey, options: ExecOptions(command: command).providerOptions)
-    return try await ExecProvider.factory.make(ProviderContext(settings: settings, environment: environment, transport: StubTransport(), log: log))
+    return try await ExecProvider.factory.make(ProviderContext(settings: settings, environment: environment, transport: StubTransport(), log: log,
+                                                               deadline: Date().addingTimeInterval(roomyDeadlineSeconds)))
 }
 
 /// A place anywhere.
@@ -91,8 +92,17 @@ final class LogLines: @unchecked Sendable {
     func append(_ line: String) { lock.withLock { collected.append(line) } }
 }
 
+/// The deadline of a fetch in a test that is not about deadlines: the longest a command allows (`--timeout` 10 min). The
+/// whole suite's tasks share two threads, and on a loaded machine a plug-in's calls can wait there long before they run.
+let roomyDeadlineSeconds = 600.0
+
+/// The report `provider` gives for `request` through `transport`, within the roomy deadline.
+func fetch(_ provider: any WeatherProvider, _ request: WeatherRequest, transport: any Transport) async throws(ProviderError) -> WeatherReport {
+    try await provider.fetch(request, context: FetchContext(transport: transport, deadline: Date().addingTimeInterval(roomyDeadlineSeconds)))
+}
+
 /// The error a fetch throws, or nil when it answered.
-func failure(of provider: any WeatherProvider, place: Place = minsk, deadlineSeconds: Double = 60,
+func failure(of provider: any WeatherProvider, place: Place = minsk, deadlineSeconds: Double = roomyDeadlineSeconds,
              transport: any Transport = StubTransport()) async -> ProviderError? {
     do {
         _ = try await provider.fetch(WeatherRequest(place: place), context: FetchContext(transport: transport, deadline: Date().addingTimeInterval(deadlineSeconds)))
