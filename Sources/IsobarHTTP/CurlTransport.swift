@@ -213,8 +213,10 @@ public final class CurlTransport: Transport {
         let core = try start(label: request.origin.isEmpty ? request.url.authority : request.origin)
         let started = ContinuousClock.now
         var limits = request.limits ?? defaultLimits
+        var shortened = Transfer.Shortened()
         if let notAfter = request.notAfter {
             let remaining = max(0.001, notAfter.timeIntervalSinceNow)
+            shortened = Transfer.Shortened(connect: remaining < limits.connectTimeoutSeconds, total: remaining < limits.totalTimeoutSeconds)
             limits.totalTimeoutSeconds = min(limits.totalTimeoutSeconds, remaining)
             limits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, remaining)
         }
@@ -230,7 +232,8 @@ public final class CurlTransport: Transport {
                 hopLimits.totalTimeoutSeconds = remaining
                 hopLimits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, remaining)
             }
-            let response = try await perform(current, limits: hopLimits, core: core)
+            // A later hop's limits are what is left of the first's, shortened by the deadline where the first's were.
+            let response = try await perform(current, limits: hopLimits, shortened: shortened, core: core)
             guard let next = try Redirects.next(after: response, to: current, followed: followed) else { return response }
             current = next
             followed += 1
@@ -238,13 +241,14 @@ public final class CurlTransport: Transport {
     }
 
     /// Sends one request (no redirects followed) through the I/O thread and waits for its response.
-    private func perform(_ request: HTTPRequest, limits: TransferLimits, core: Core) async throws(ProviderError) -> HTTPResponse {
+    private func perform(_ request: HTTPRequest, limits: TransferLimits, shortened: Transfer.Shortened,
+                         core: Core) async throws(ProviderError) -> HTTPResponse {
         let started = ContinuousClock.now
         let id = core.inbox.withLock { state in
             state.nextID += 1
             return state.nextID
         }
-        let transfer = Transfer(id: id, request: request, limits: limits, userAgent: userAgent, started: started)
+        let transfer = Transfer(id: id, request: request, limits: limits, userAgent: userAgent, started: started, shortened: shortened)
         do {
             return try await withTaskCancellationHandler {
                 // Unsafe, not checked: `Transfer.finish` resumes exactly once, and the checked kind costs an object a request.

@@ -1,5 +1,4 @@
 import CCurl
-import FoundationEssentials
 import IsobarCore
 
 /// One request in flight: its easy handle, what has arrived so far, and who waits for it.
@@ -12,6 +11,8 @@ final class Transfer: @unchecked Sendable {
     let userAgent: String
     /// When the caller sent it: its total timeout counts from here, time spent queued for a connection included.
     let started: ContinuousClock.Instant
+    /// Which of `limits` the request's deadline made shorter than the transfer's own, as it was sent.
+    let shortened: Shortened
     var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     var handle: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -19,12 +20,22 @@ final class Transfer: @unchecked Sendable {
     var headers: [HTTPHeader] = []
     var refusedAsTooLarge = false
 
-    init(id: Int, request: HTTPRequest, limits: TransferLimits, userAgent: String, started: ContinuousClock.Instant = .now) {
+    /// Which limits a request's deadline shortened: a timeout of one of those says how little was left, not the limit's own value.
+    struct Shortened: Sendable {
+        /// The connect timeout is what was left before the deadline.
+        var connect = false
+        /// The total timeout is what was left before the deadline.
+        var total = false
+    }
+
+    init(id: Int, request: HTTPRequest, limits: TransferLimits, userAgent: String, started: ContinuousClock.Instant = .now,
+         shortened: Shortened = Shortened()) {
         self.id = id
         self.request = request
         self.limits = limits
         self.userAgent = userAgent
         self.started = started
+        self.shortened = shortened
     }
 
     /// When its total timeout runs out.
@@ -125,11 +136,10 @@ final class Transfer: @unchecked Sendable {
         // The connect timeout counts from when connecting began, never before `started`: a transfer not connected
         // before that much time has passed (queued for a connection, say) ran out of its total time instead.
         let connectTimeSpent = started.duration(to: .now) >= .seconds(limits.connectTimeoutSeconds) - .milliseconds(10)
-        // The limits were shortened to the deadline as the request was sent, so a timeout once it has come is the deadline's.
-        let deadlinePassed = request.notAfter.map { Date.now >= $0 } ?? false
+        let connectTimedOut = connectTime == 0 && connectTimeSpent
         return .failure(TransportErrors.map(code, label: label, host: request.url.authority, limits: limits,
-                                            connectTimedOut: connectTime == 0 && connectTimeSpent, refusedAsTooLarge: refusedAsTooLarge,
-                                            deadlinePassed: deadlinePassed))
+                                            connectTimedOut: connectTimedOut, refusedAsTooLarge: refusedAsTooLarge,
+                                            shortenedByDeadline: connectTimedOut ? shortened.connect : shortened.total))
     }
 
     /// `Provider (host)` for messages; never the URL, whose query may hold a key.

@@ -16,6 +16,8 @@ final class ProbeTransport: Transport {
         var status: Int?
         /// The answer's `Date` header, when it had a readable one.
         var date: Date?
+        /// Seconds it was given to connect: the connect limit, or less when that much was not left before the deadline.
+        var connectSeconds: Double
     }
 
     /// Seconds allowed to connect and for the whole exchange, at most, unless `--timeout` says otherwise.
@@ -44,8 +46,10 @@ final class ProbeTransport: Transport {
         limits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, self.limits.connect)
         limits.totalTimeoutSeconds = min(limits.totalTimeoutSeconds, self.limits.total)
         held.limits = limits
-        held.notAfter = min(request.notAfter ?? deadline, deadline)
-        var exchange = Exchange(host: request.url.host, secure: request.url.scheme == "https")
+        let notAfter = min(request.notAfter ?? deadline, deadline)
+        held.notAfter = notAfter
+        var exchange = Exchange(host: request.url.host, secure: request.url.scheme == "https",
+                                connectSeconds: min(limits.connectTimeoutSeconds, max(0, notAfter.timeIntervalSinceNow)))
         do {
             let response = try await base.send(held)
             exchange.status = response.status
@@ -150,7 +154,8 @@ extension DoctorCommand {
         case .connectionRefused:
             return .failed(name, "\(host): name found, but the connection was refused or the host cannot be reached", fix: network)
         case .connectTimeout:
-            return .failed(name, "\(host): name found, but no connection within \(SpokenDuration.seconds(connectSeconds)) s", fix: network)
+            let given = last?.connectSeconds ?? connectSeconds
+            return .failed(name, "\(host): name found, but no connection within \(SpokenDuration.seconds(given)) s", fix: network)
         case .tlsFailure:
             return .failed(name, "\(host): connected, but TLS failed: \(failure.message)",
                            fix: "check the system's CA certificates (the ca-certificates package), the clock, and any proxy")
