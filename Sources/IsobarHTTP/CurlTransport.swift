@@ -225,15 +225,17 @@ public final class CurlTransport: Transport {
         var followed = 0
         while true {
             var hopLimits = limits
+            var hopShortened = shortened
             if followed > 0 {
                 let spent = started.duration(to: .now)
                 let remaining = max(0.001, limits.totalTimeoutSeconds - Double(spent.components.seconds)
                                     - Double(spent.components.attoseconds) / 1e18)
                 hopLimits.totalTimeoutSeconds = remaining
                 hopLimits.connectTimeoutSeconds = min(limits.connectTimeoutSeconds, remaining)
+                // What is left of a total the deadline shortened is what is left of the deadline, for connecting too.
+                hopShortened.connect = shortened.connect || (shortened.total && remaining < limits.connectTimeoutSeconds)
             }
-            // A later hop's limits are what is left of the first's, shortened by the deadline where the first's were.
-            let response = try await perform(current, limits: hopLimits, shortened: shortened, core: core)
+            let response = try await perform(current, limits: hopLimits, shortened: hopShortened, core: core)
             guard let next = try Redirects.next(after: response, to: current, followed: followed) else { return response }
             current = next
             followed += 1

@@ -20,9 +20,11 @@ struct DoctorJudgeTests {
                                   reason: .connectTimeout)
         let cut = judge(unanswered(connectSeconds: 0.3), error)
         #expect(cut.status == .failed)
-        #expect(cut.detail == "api.open-meteo.com: name found, but no connection within 0.3 s")
+        #expect(cut.detail == "api.open-meteo.com: name found, but no connection within the 0.3 s left before the deadline")
+        #expect(cut.fix?.hasPrefix("try again with a longer --timeout; if it stays so, check the network connection") == true)
         let whole = judge(unanswered(connectSeconds: 60), error)
         #expect(whole.detail == "api.open-meteo.com: name found, but no connection within 60 s")
+        #expect(whole.fix?.hasPrefix("check the network connection") == true)
     }
 
     @Test func noTimeLeftBeforeTheDeadlineIsNeverCalledAConnectionProblem() {

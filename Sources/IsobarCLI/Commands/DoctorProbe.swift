@@ -154,8 +154,14 @@ extension DoctorCommand {
         case .connectionRefused:
             return .failed(name, "\(host): name found, but the connection was refused or the host cannot be reached", fix: network)
         case .connectTimeout:
+            // A tenth or more of the connect limit was gone before the request went out (with `--timeout T` the limit and
+            // the deadline are both T, so a little always is): the host was not given its time, and the deadline is said.
             let given = last?.connectSeconds ?? connectSeconds
-            return .failed(name, "\(host): name found, but no connection within \(SpokenDuration.seconds(given)) s", fix: network)
+            guard given < connectSeconds * 0.9 else {
+                return .failed(name, "\(host): name found, but no connection within \(SpokenDuration.seconds(given)) s", fix: network)
+            }
+            return .failed(name, "\(host): name found, but no connection within the \(SpokenDuration.seconds(given)) s left before the deadline",
+                           fix: "try again with a longer --timeout; if it stays so, \(network)")
         case .tlsFailure:
             return .failed(name, "\(host): connected, but TLS failed: \(failure.message)",
                            fix: "check the system's CA certificates (the ca-certificates package), the clock, and any proxy")
