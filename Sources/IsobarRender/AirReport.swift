@@ -50,7 +50,7 @@ public struct AirReport: Sendable {
     public var utcOffsetSeconds: Int
     /// The sources that answered, in configuration order.
     public var sources: [Source]
-    /// The sources that did not, with why.
+    /// The sources that did not, with why, in configuration order.
     public var failures: [(id: String, message: String)]
     /// Merged values now.
     public var current: Moment?

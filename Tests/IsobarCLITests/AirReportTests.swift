@@ -25,6 +25,23 @@ import Testing
         return AirReport(place: place, consensus: merged, reports: reports, names: ["a": "A", "b": "B"], failures: [], now: start)
     }
 
+    @Test func answersAndFailuresAreInTheSourcesOrderWhateverOrderTheyCameIn() {
+        let request = EngineRequest(id: RequestID(0), weather: WeatherRequest(place: place))
+        func answer(_ id: String) -> WeatherReport {
+            WeatherReport(providerID: id, place: place, fetchedAt: start, utcOffsetSeconds: 10_800)
+        }
+        func failed(_ id: String) -> EngineEvent<ConsensusResult> {
+            .failure(request, providerID: id, error: ProviderError(.unavailable, "\(id) is away"))
+        }
+        let sources = [("a", "A"), ("b", "B"), ("c", "C"), ("d", "D")].map { (id: $0.0, name: $0.1) }
+        let events: [EngineEvent<ConsensusResult>] = [failed("d"), .result(request, ProviderResult(report: answer("c"), days: [])), failed("b"),
+                                                      .result(request, ProviderResult(report: answer("a"), days: []))]
+        let air = AirCommand.report(place, events, sources: sources, now: start)
+        #expect(air.sources.map(\.id) == ["a", "c"])
+        #expect(air.failures.map(\.id) == ["b", "d"])
+        #expect(air.failures.map(\.message) == ["b is away", "d is away"])
+    }
+
     @Test("indices are computed from the merged concentration, never from each source's")
     func mergedThenIndexed() throws {
         let air = report([6, 33, 53], [10, 37, 57])

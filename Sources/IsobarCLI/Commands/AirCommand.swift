@@ -62,8 +62,8 @@ struct AirCommand: IsobarCommand {
         setup.bindings.map { ($0.provider.id, $0.provider.displayName) }
     }
 
-    /// The report of one place's events: the answers of `sources` in their order, their failures and the merge; hours count
-    /// from the newest answer (a recording's time), else `now`.
+    /// The report of one place's events: the answers of `sources` and their failures, each in the sources' order whatever
+    /// order they came in, and the merge; hours count from the newest answer (a recording's time), else `now`.
     static func report(_ place: Place, _ events: [EngineEvent<ConsensusResult>], sources: [(id: String, name: String)], now: Date) -> AirReport {
         var reports: [WeatherReport] = []
         var failures: [(id: String, message: String)] = []
@@ -78,6 +78,7 @@ struct AirCommand: IsobarCommand {
         let names = Dictionary(sources.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let order = Dictionary(sources.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         reports.sort { (order[$0.providerID] ?? 0) < (order[$1.providerID] ?? 0) }
+        failures.sort { (order[$0.id] ?? 0) < (order[$1.id] ?? 0) }
         return AirReport(place: place, consensus: merged, reports: reports, names: names, failures: failures,
                          now: reports.map(\.fetchedAt).max() ?? now)
     }
