@@ -64,8 +64,8 @@ final class RevalidatingProviderOrigin: Sendable {
 
     /// `isobar Minsk`: current conditions and forecast, so OpenWeatherMap makes both its requests.
     func compare(_ origin: RevalidatingProviderOrigin, _ extra: [String] = []) async throws -> CLIRun {
-        // A generous deadline: these runs are about caching, not speed, and may share a busy machine.
-        try await runCLI(["Minsk", "--config", liveConfiguration(origin.server), "--format", "jsonl", "--timeout", "60"] + extra,
+        // The longest deadline: these runs are about caching, not speed, and may share a busy machine.
+        try await runCLI(["Minsk", "--config", liveConfiguration(origin.server), "--format", "jsonl", "--timeout", "600"] + extra,
                          environment: ["TEST_OWM_KEY": sentinelKey, "XDG_CACHE_HOME": cache], transport: curl)
     }
 
