@@ -155,25 +155,29 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
         #expect(error?.message == "Test: no complete answer from 127.0.0.1:\(server.port) within 1 s")
     }
 
-    /// A server whose answer is held until `answer` is signalled.
-    func heldServer(_ answer: DispatchSemaphore) throws -> LoopbackServer {
-        try LoopbackServer { _ in
+    /// What a request to a server that never answers ends with, held to `limits` and a deadline `seconds` from now; and
+    /// the server's port.
+    func failureFromAServerThatNeverAnswers(_ limits: TransferLimits, deadlineIn seconds: Double) async throws -> (error: ProviderError?, port: Int) {
+        // The server's answer is held until the request has ended: it can only end at a timeout or the deadline.
+        let answer = DispatchSemaphore(value: 0)
+        defer { answer.signal() }
+        let server = try LoopbackServer { _ in
             answer.wait()
             return .init("{}")
         }
+        var request = loopbackRequest(server, limits: limits)
+        request.notAfter = Date.now.addingTimeInterval(seconds)
+        return (await providerError { _ = try await transport.send(request) }, server.port)
     }
 
     @Test func aTimeoutAtTheDeadlineSaysWhatWasLeftNotTheTransfersLimit() async throws {
-        let answer = DispatchSemaphore(value: 0)
-        defer { answer.signal() }
-        let server = try heldServer(answer)
-        var request = loopbackRequest(server, limits: TransferLimits(connectTimeoutSeconds: 5, totalTimeoutSeconds: 600))
-        request.notAfter = Date.now.addingTimeInterval(0.3)
-        let error = try #require(await providerError { _ = try await transport.send(request) })
+        let (failure, port) = try await failureFromAServerThatNeverAnswers(TransferLimits(connectTimeoutSeconds: 5, totalTimeoutSeconds: 600),
+                                                                           deadlineIn: 0.3)
+        let error = try #require(failure)
         #expect(error.code == .timeout)
         // What was left when the request went out: at most the 0.3 s, less on a loaded machine, or nothing at all.
         if error.reason == .deadline {
-            #expect(error.message == "Test: no time left before the deadline for 127.0.0.1:\(server.port) to answer")
+            #expect(error.message == "Test: no time left before the deadline for 127.0.0.1:\(port) to answer")
         } else {
             #expect(error.reason == .totalTimeout || error.reason == .connectTimeout, "\(error.message)")
             let left = try #require(error.message.firstMatch(of: /within the (\d+(?:\.\d+)?) s left before the deadline$/).flatMap { Double($0.1) },
@@ -184,26 +188,18 @@ func providerError(_ body: () async throws -> Void) async -> ProviderError? {
 
     @Test func aDeadlinePastBeforeTheRequestIsSentIsNeverCalledAConnectTimeout() async throws {
         // As when a command spent its whole deadline before asking: the transfer gets a millisecond, not its connect timeout.
-        let answer = DispatchSemaphore(value: 0)
-        defer { answer.signal() }
-        let server = try heldServer(answer)
-        var request = loopbackRequest(server, limits: TransferLimits(connectTimeoutSeconds: 60, totalTimeoutSeconds: 60))
-        request.notAfter = Date.now.addingTimeInterval(-1)
-        let error = await providerError { _ = try await transport.send(request) }
+        let (error, port) = try await failureFromAServerThatNeverAnswers(TransferLimits(connectTimeoutSeconds: 60, totalTimeoutSeconds: 60),
+                                                                         deadlineIn: -1)
         #expect(error?.code == .timeout)
         #expect(error?.reason == .deadline)
-        #expect(error?.message == "Test: no time left before the deadline for 127.0.0.1:\(server.port) to answer")
+        #expect(error?.message == "Test: no time left before the deadline for 127.0.0.1:\(port) to answer")
     }
 
     @Test func aTimeoutLongBeforeTheDeadlineIsTheTransfersOwn() async throws {
-        let answer = DispatchSemaphore(value: 0)
-        defer { answer.signal() }
-        let server = try heldServer(answer)
-        var request = loopbackRequest(server, limits: TransferLimits(connectTimeoutSeconds: 5, totalTimeoutSeconds: 0.5))
-        request.notAfter = Date.now.addingTimeInterval(600)
-        let error = await providerError { _ = try await transport.send(request) }
+        let (error, port) = try await failureFromAServerThatNeverAnswers(TransferLimits(connectTimeoutSeconds: 5, totalTimeoutSeconds: 0.5),
+                                                                         deadlineIn: 600)
         #expect(error?.reason == .totalTimeout)
-        #expect(error?.message == "Test: no complete answer from 127.0.0.1:\(server.port) within 0.5 s")
+        #expect(error?.message == "Test: no complete answer from 127.0.0.1:\(port) within 0.5 s")
     }
 
     @Test func connectionRefusedIsUnavailable() async throws {
