@@ -1,3 +1,4 @@
+import Foundation
 @testable import IsobarCLI
 import IsobarCore
 import Testing
@@ -13,6 +14,20 @@ struct DoctorJudgeTests {
 
     func judge(_ exchange: ProbeTransport.Exchange, _ error: ProviderError) -> DoctorCheck {
         DoctorCommand.judge("network open-meteo", entry: entry, keyVariable: nil, connectSeconds: 60, [exchange], error)
+    }
+
+    @Test func eachRequestNotesTheConnectTimeItWasGiven() async throws {
+        let request = HTTPRequest(url: try #require(RequestURL(string: "https://api.open-meteo.com/v1/forecast")), origin: "Open-Meteo")
+        let roomy = ProbeTransport(base: NoNetworkTransport(), deadline: Date().addingTimeInterval(600), limits: (connect: 3, total: 6))
+        _ = try? await roomy.send(request)
+        #expect(roomy.exchanges.map(\.connectSeconds) == [3])
+        let short = ProbeTransport(base: NoNetworkTransport(), deadline: Date().addingTimeInterval(1), limits: (connect: 3, total: 6))
+        _ = try? await short.send(request)
+        let given = try #require(short.exchanges.first?.connectSeconds)
+        #expect(given <= 1, "at most what was left of the deadline, however long the machine took to send")
+        let past = ProbeTransport(base: NoNetworkTransport(), deadline: Date().addingTimeInterval(-1), limits: (connect: 3, total: 6))
+        _ = try? await past.send(request)
+        #expect(past.exchanges.map(\.connectSeconds) == [0])
     }
 
     @Test func aConnectTimeoutSaysTheTimeTheRequestWasGivenNotTheConfiguredLimit() {
