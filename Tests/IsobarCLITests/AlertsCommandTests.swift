@@ -67,11 +67,11 @@ private final class AlertsOrigin: Sendable {
         let up = try AlertsOrigin()
         let down = try AlertsOrigin(status: 503)
         defer { up.server.stop(); down.server.stop() }
-        let run = await runCLI(["alerts", "New York", "--config", try AlertsOrigin.configuration([up, down]), "--timeout", "600"], transport: curl)
+        let run = await runCLI(["alerts", "New York", "--config", try AlertsOrigin.configuration([up, down])], transport: curl)
         #expect(run.code == 2)
         #expect(run.lines.contains { $0.hasPrefix("SEVERE Winter Storm Warning") })
         #expect(run.lines.contains { $0.hasPrefix("NWS: no answer — ") && $0.contains("503") || $0.contains("try later") })
-        let alone = await runCLI(["alerts", "New York", "--config", try AlertsOrigin.configuration([down]), "--json", "--timeout", "600"],
+        let alone = await runCLI(["alerts", "New York", "--config", try AlertsOrigin.configuration([down]), "--json"],
                                  transport: curl)
         #expect(alone.code == 3)
         #expect(try parseLines(alone).map { try $0.string("type") } == ["provider_error"])

@@ -10,9 +10,6 @@ import Testing
 /// folders that cannot be written; keys, contacts and plug-ins; every outcome judged by its line and the exit code.
 @Suite(.tags(.realTime)) struct DoctorTests {
     let curl: @Sendable () -> any Transport = { CurlTransport(userAgent: "isobar/test") }
-    /// The longest `--timeout`, as `withRoomyDeadline` gives: these tests judge verdicts, not deadlines, and on a loaded
-    /// machine the command's tasks can wait long for the two threads the whole suite shares before anything is sent.
-    let roomy = "600"
 
     /// A configuration file holding `providers` (JSON) and `extra` top-level members.
     func configuration(_ providers: String, extra: String = "") throws -> String {
@@ -50,7 +47,7 @@ import Testing
         let environment = ["ISOBAR_DATA_DIR": dataDirectory, "HOME": "/nonexistent-home", "XDG_CONFIG_HOME": "/nonexistent-config",
                            "XDG_CACHE_HOME": temporaryDirectory("cache"), "XDG_DATA_HOME": temporaryDirectory("data")].merging(extra) { $1 }
         let code = await IsobarCommandLine(environment: environment, output: output, errors: errors, liveTransport: curl,
-                                           time: ManualClock(start: instant)).run(arguments)
+                                           time: ManualClock(start: instant)).run(withRoomyDeadline(arguments))
         return CLIRun(code: code, stdout: output.text, stderr: errors.text)
     }
 
@@ -69,7 +66,7 @@ import Testing
         let port = server.port
         server.stop()
         let config = try configuration(#"{"id": "open-meteo", "type": "open-meteo", "base_url": "http://127.0.0.1:\#(port)"}"#)
-        let run = await runCLI(["doctor", "--config", config, "--timeout", roomy], environment: ["LANG": "C.UTF-8"], transport: curl)
+        let run = await runCLI(["doctor", "--config", config], environment: ["LANG": "C.UTF-8"], transport: curl)
         #expect(run.code == ExitCode.checkFailed.rawValue, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("✗ network open-meteo: 127.0.0.1: name found, but the connection was refused"), "\(run.stdout)")
         #expect(run.stdout.contains("; fix: check the network connection"))
@@ -77,12 +74,12 @@ import Testing
         #expect(run.stdout.contains("? clock: cannot tell"))
         #expect(run.stdout.hasSuffix("1 of 7 checks failed.\n"), "\(run.stdout)")
 
-        let ascii = await runCLI(["doctor", "--config", config, "--timeout", roomy], environment: ["LANG": "C"], transport: curl)
+        let ascii = await runCLI(["doctor", "--config", config], environment: ["LANG": "C"], transport: curl)
         #expect(ascii.stdout.contains("FAIL network open-meteo: "))
         #expect(ascii.stdout.contains("ok configuration: "))
         #expect(!ascii.stdout.unicodeScalars.contains { !$0.isASCII })
 
-        let lines = await runCLI(["doctor", "--config", config, "--json", "--timeout", roomy], transport: curl)
+        let lines = await runCLI(["doctor", "--config", config, "--json"], transport: curl)
         #expect(lines.code == ExitCode.checkFailed.rawValue)
         let byName = try checks(lines)
         let network = try #require(byName["network open-meteo"])
@@ -96,7 +93,7 @@ import Testing
     @Test func aProviderThatAnswersPassesAndTheClockIsComparedWithItsDate() async throws {
         let server = try openMeteoServer()
         let config = try configuration(#"{"id": "open-meteo", "type": "open-meteo", "base_url": "\#(server.baseURL)"}"#)
-        let run = await runOnStillClock(["doctor", "--config", config, "--timeout", roomy], environment: ["LANG": "en_GB.UTF-8"])
+        let run = await runOnStillClock(["doctor", "--config", config], environment: ["LANG": "en_GB.UTF-8"])
         #expect(run.code == ExitCode.success.rawValue, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("✓ network open-meteo: 127.0.0.1: name found, connected, HTTP 200 with current conditions"), "\(run.stdout)")
         #expect(run.stdout.contains("✓ clock: within 60 s of 127.0.0.1's clock (0 s apart)"), "\(run.stdout)")
@@ -108,7 +105,7 @@ import Testing
     @Test func aClockAnHourOffFails() async throws {
         let server = try openMeteoServer(dateOffset: -3_600)
         let config = try configuration(#"{"id": "open-meteo", "type": "open-meteo", "base_url": "\#(server.baseURL)"}"#)
-        let run = await runOnStillClock(["doctor", "--config", config, "--json", "--timeout", roomy])
+        let run = await runOnStillClock(["doctor", "--config", config, "--json"])
         #expect(run.code == ExitCode.checkFailed.rawValue, "\(run.stdout)\(run.stderr)")
         let byName = try checks(run)
         #expect(try byName["network open-meteo"]?.member("passed").bool() == true)
@@ -124,7 +121,7 @@ import Testing
             LoopbackServer.Response(status: 401, #"{"cod": 401, "message": "Invalid API key. Please see https://openweathermap.org/faq#error401"}"#)
         }
         let config = try configuration(#"{"id": "owm", "type": "openweathermap", "base_url": "\#(server.baseURL)"}"#)
-        let run = await runCLI(["doctor", "--config", config, "--timeout", roomy], environment: ["OPENWEATHERMAP_API_KEY": secret, "LANG": "C.UTF-8"],
+        let run = await runCLI(["doctor", "--config", config], environment: ["OPENWEATHERMAP_API_KEY": secret, "LANG": "C.UTF-8"],
                                transport: curl)
         #expect(run.code == ExitCode.checkFailed.rawValue, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("✓ key owm: set in OPENWEATHERMAP_API_KEY (not shown)"))
@@ -194,7 +191,7 @@ import Testing
         server.stop()
         let config = try configuration(#"{"id": "open-meteo", "type": "open-meteo", "replay": "\#(dataDirectory)/cassettes/open-meteo"}"#,
                                        extra: #""shared_store": "redis://:hunter2@127.0.0.1:\#(port)/0", "#)
-        let run = await runCLI(["doctor", "--config", config, "--json", "--timeout", roomy])
+        let run = await runCLI(["doctor", "--config", config, "--json"])
         #expect(run.code == ExitCode.checkFailed.rawValue)
         let shared = try #require(try checks(run)["shared store"])
         #expect(try shared.member("passed").bool() == false)

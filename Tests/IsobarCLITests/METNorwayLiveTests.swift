@@ -70,7 +70,7 @@ private func recordedTemperature(at time: String) throws -> Double {
     }
 
     func run(_ config: String, cache: String, _ extra: [String] = [], secondsLater: Int = 0) async -> CLIRun {
-        await runCLI(["now", "Minsk", "--config", config, "--format", "jsonl", "--cache-dir", cache, "--timeout", "600"] + extra,
+        await runCLI(["now", "Minsk", "--config", config, "--format", "jsonl", "--cache-dir", cache] + extra,
                      environment: ["ISOBAR_TIME_SHIFT": String(Int(recordingTimeShift)! + secondsLater)], transport: curl)
     }
 

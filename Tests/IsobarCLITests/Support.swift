@@ -66,7 +66,8 @@ func withRoomyDeadline(_ arguments: [String]) -> [String] {
     let weather = ["compare", "now", "forecast", "alerts", "air", "learn"].contains(command) || !commands.contains(command)
     let citiesList = command == "cities" && !["add", "remove", "rm", "move"].contains(where: arguments.contains)
     let searchAdding = command == "search" && arguments.contains("--add")
-    guard weather || citiesList || searchAdding else { return arguments }
+    // `doctor` asks every provider over the network too.
+    guard weather || citiesList || searchAdding || command == "doctor" else { return arguments }
     return [command, "--timeout", "600"] + arguments.dropFirst()
 }
 
