@@ -35,8 +35,12 @@ public enum ProviderConformance {
     ]
 
     /// Fetches through `transport` and checks the report, and that `failingTransport` (which answers HTTP 500) gives a `ProviderError` without `secret`.
+    /// Both fetches end by `deadline` on `time`'s clock, as the engine's do (by default none: each call has its own limits).
     public static func check(_ provider: any WeatherProvider, place: Place, transport: any Transport,
-                             secret: String? = nil) async -> [Violation] {
+                             secret: String? = nil, deadline: Date = .distantFuture, time: any TimeSource = SystemTime()) async -> [Violation] {
+        func context(_ transport: any Transport) -> FetchContext {
+            FetchContext(transport: DeadlineTransport(base: transport, deadline: deadline, time: time), time: time, deadline: deadline)
+        }
         var problems: [Violation] = []
         func fail(_ rule: String, _ detail: String) { problems.append(Violation(rule: rule, detail: detail)) }
         if provider.id.isEmpty || provider.id.contains(where: { $0 == " " || $0.isUppercase }) {
@@ -49,7 +53,7 @@ public enum ProviderConformance {
 
         let report: WeatherReport
         do {
-            report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: transport)
+            report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), context: context(transport))
         } catch {
             fail(fetchRule, error.message)
             return problems
@@ -66,7 +70,7 @@ public enum ProviderConformance {
         }
         let failing = FailingTransport()
         do {
-            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), transport: failing)
+            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), context: context(failing))
             fail(http500Rule, "fetch succeeded")
         } catch {
             if case .unavailable = error.code {} else { fail(http500Rule, error.codeName) }

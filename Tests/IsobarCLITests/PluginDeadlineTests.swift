@@ -24,4 +24,29 @@ import Testing
             #expect(seconds > 0 && seconds <= 3, "\(message)")
         }
     }
+
+    @Test func theTimeoutOfAProviderCheckBoundsAPluginThatNeverAnswersItsFetch() async throws {
+        let directory = temporaryDirectory("check-deadline")
+        let program = directory + "/silent.sh"
+        let text = """
+            input=$(head -n 1)
+            case "$input" in
+            *'"call":"describe"'*) echo '{"protocol":1,"ok":true,"describe":{"id":"silent","name":"Silent","kinds":["hourly"],"horizon_days":2,"coverage":"global","mode":"fetch","quantities":["temperature"]}}' ;;
+            *) exec sleep 60 ;;
+            esac
+            """
+        _ = FileManager.default.createFile(atPath: program, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+        let config = try temporaryConfiguration("""
+        {"providers": [{"id": "silent", "type": "exec", "command": ["/bin/sh", "\(program)"]}]}
+        """)
+        let run = await runCLI(["providers", "check", "silent", "Minsk", "--config", config, "--timeout", "3", "--json"])
+        // Either the fetch was stopped within the 3 s (without --timeout, a call's own 30 s), or on a loaded machine setting
+        // up used them all and the description was: each says so with the time it had.
+        let said = run.code == ExitCode.checkFailed.rawValue
+            ? try parseLines(run).first { (try? $0.string("rule")) == "fetch succeeds on a recorded answer" }?.string("detail") ?? ""
+            : run.stderr
+        let seconds = try #require(said.firstMatch(of: /before the deadline \((\d+(?:\.\d+)?) s\)/).flatMap { Double($0.1) }, "\(run.code) \(said)")
+        #expect(seconds <= 3, "\(said)")
+        #expect(said.contains("silent: the program did not answer"), "\(said)")
+    }
 }

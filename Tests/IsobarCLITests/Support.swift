@@ -66,8 +66,9 @@ func withRoomyDeadline(_ arguments: [String]) -> [String] {
     let weather = ["compare", "now", "forecast", "alerts", "air", "learn"].contains(command) || !commands.contains(command)
     let citiesList = command == "cities" && !["add", "remove", "rm", "move"].contains(where: arguments.contains)
     let searchAdding = command == "search" && arguments.contains("--add")
-    // `doctor` asks every provider over the network too.
-    guard weather || citiesList || searchAdding || command == "doctor" else { return arguments }
+    // `doctor` asks every provider over the network too; `providers check` fetches from the one it checks.
+    let providersCheck = command == "providers" && arguments.dropFirst().first == "check"
+    guard weather || citiesList || searchAdding || providersCheck || command == "doctor" else { return arguments }
     return [command, "--timeout", "600"] + arguments.dropFirst()
 }
 

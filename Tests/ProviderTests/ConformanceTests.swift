@@ -62,6 +62,24 @@ struct ConformanceTests {
         #expect(await ProviderConformance.check(fake, place: place, transport: okTransport).isEmpty)
     }
 
+    @Test("the fetches end by the deadline given, on the clock given")
+    func deadline() async throws {
+        let fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1), sample(hour: 2)])
+        let clock = ManualClock()
+        let transport = StubTransport(status: 200, body: "{}")
+        #expect(await ProviderConformance.check(fake, place: place, transport: transport, deadline: clock.now().addingTimeInterval(60),
+                                                time: clock).isEmpty)
+        // The deadline reaches the transport as the instant on the system clock no request may outlast.
+        let notAfter = try #require(transport.requests.first?.notAfter)
+        #expect(notAfter.timeIntervalSinceNow > 0 && notAfter.timeIntervalSinceNow <= 60)
+
+        let late = StubTransport(status: 200, body: "{}")
+        let violations = await ProviderConformance.check(fake, place: place, transport: late, deadline: clock.now(), time: clock)
+        #expect(violations.map(\.rule) == [ProviderConformance.fetchRule])
+        #expect(violations.first?.detail == "fake.example: no time left before the deadline")
+        #expect(late.requests.isEmpty)
+    }
+
     @Test("humidity of 150 % is a violation")
     func humidityOutOfRange() async {
         let fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1), sample(hour: 2, humidity: 150)])

@@ -38,8 +38,9 @@ enum ConformanceVerdicts {
     static var rules: [String] { [coverageRule] + ProviderConformance.rules + [rangesRule, timesRule] }
 
     /// The verdict on every rule for `provider` (as bound, with its `transport`) asked about `place`; `secret` is its key, if any.
+    /// Its fetches end by `deadline` on `time`'s clock.
     static func check(_ provider: any WeatherProvider, transport: any Transport, place: Place, secret: String?,
-                      time: any TimeSource) async -> [RuleVerdict] {
+                      time: any TimeSource, deadline: Date = .distantFuture) async -> [RuleVerdict] {
         guard provider.covers(place) else {
             let detail = "\(place.label) lies outside " + (provider.coverage.contains(place.coordinate) ? "its coverage" : provider.coverage.text ?? "its coverage")
             return [RuleVerdict(rule: coverageRule, outcome: .fail, detail: detail)]
@@ -47,7 +48,7 @@ enum ConformanceVerdicts {
         }
         // A replay answers from its recordings whatever the transport; the rules that need a failing server run the adapter itself.
         let (adapter, recorded) = provider.adapter(over: transport)
-        let violations = await ProviderConformance.check(adapter, place: place, transport: recorded, secret: secret)
+        let violations = await ProviderConformance.check(adapter, place: place, transport: recorded, secret: secret, deadline: deadline, time: time)
         let fetchFailed = violations.contains { $0.rule == ProviderConformance.fetchRule }
         let fetchesItself = adapter.fetchesItself
         var verdicts = [RuleVerdict(rule: coverageRule, outcome: .pass, detail: nil)]
@@ -74,16 +75,17 @@ enum ConformanceVerdicts {
         guard !fetchFailed else {
             return verdicts + [rangesRule, timesRule].map { RuleVerdict(rule: $0, outcome: .notChecked, detail: "no report to check") }
         }
-        return verdicts + (await validation(provider, transport: transport, place: place, time: time))
+        return verdicts + (await validation(provider, transport: transport, place: place, time: time, deadline: deadline))
     }
 
     /// The two validation rules: the values and times `validated(now:)` would remove from the provider's report.
     private static func validation(_ provider: any WeatherProvider, transport: any Transport, place: Place,
-                                   time: any TimeSource) async -> [RuleVerdict] {
+                                   time: any TimeSource, deadline: Date) async -> [RuleVerdict] {
         let report: WeatherReport
         do {
             report = try await provider.fetch(WeatherRequest(place: place, kinds: provider.capabilities.kinds),
-                                              context: FetchContext(transport: transport, time: time))
+                                              context: FetchContext(transport: DeadlineTransport(base: transport, deadline: deadline, time: time),
+                                                                    time: time, deadline: deadline))
         } catch {
             return [rangesRule, timesRule].map { RuleVerdict(rule: $0, outcome: .fail, detail: error.message) }
         }

@@ -18,7 +18,11 @@ struct ProvidersCheckCommand: ActionCommand {
         }
         let id = invocation.positionals[1]
         let configuration = try checkedConfiguration(invocation, id: id)
-        let bindings = try await context.registry.bindings(for: configuration, environment: context.environment, time: context.time, live: context.makeLiveTransport)
+        // `--timeout` bounds the whole check: a plug-in's describe call, then every fetch (none without it: each call's own limits).
+        let seconds = invocation.options.timeoutSeconds
+        let deadline = seconds.map { context.time.now().addingTimeInterval($0) } ?? .distantFuture
+        let bindings = try await context.registry.bindings(for: configuration, environment: context.environment, time: context.time,
+                                                           deadline: seconds.map { Date().addingTimeInterval($0) }, live: context.makeLiveTransport)
         guard let binding = bindings.first, let entry = configuration.providers.first else {
             throw ConfigurationError("provider '\(id)' could not be set up")
         }
@@ -26,7 +30,8 @@ struct ProvidersCheckCommand: ActionCommand {
         let place = try await checkedPlace(invocation.positionals.count > 2 ? invocation.positionals[2] : nil, for: provider)
         // The key that must never show in an error: the entry's, or the one a plug-in declared and was given.
         let secret = entry.replay == nil ? provider.grantedKey ?? context.registry.key(entry, context.environment) : nil
-        let verdicts = await ConformanceVerdicts.check(provider, transport: binding.transport, place: place, secret: secret, time: context.time)
+        let verdicts = await ConformanceVerdicts.check(provider, transport: binding.transport, place: place, secret: secret, time: context.time,
+                                                       deadline: deadline)
         let failed = verdicts.filter { $0.outcome == .fail }
         context.write(TextReport(people: { _ in checkReport(verdicts, provider: provider, mode: entry.replay.map { "replay \($0)" } ?? "live", place: place) },
                                  lines: { verdicts.map { verdict in

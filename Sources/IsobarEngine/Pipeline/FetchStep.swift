@@ -59,21 +59,3 @@ public struct FetchStep: PipelineStep {
         return report
     }
 }
-
-/// Marks every request with the call's deadline (as a system-clock instant), refusing to start one when no time is left.
-struct DeadlineTransport: Transport {
-    let base: any Transport
-    let deadline: Date
-    let time: any TimeSource
-
-    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
-        guard deadline.timeIntervalSince(time.now()) > 0 else {
-            throw ProviderError(.timeout, "\(request.origin): no time left before the deadline", reason: .deadline)
-        }
-        // Transports measure on the system clock; the deadline is on the engine's, which may be shifted or manual.
-        let onSystemClock = Date().addingTimeInterval(deadline.timeIntervalSince(time.now()))
-        var marked = request
-        marked.notAfter = min(request.notAfter ?? onSystemClock, onSystemClock)
-        return try await base.send(marked)
-    }
-}
