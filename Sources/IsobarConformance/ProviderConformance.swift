@@ -35,12 +35,10 @@ public enum ProviderConformance {
     ]
 
     /// Fetches through `transport` and checks the report, and that `failingTransport` (which answers HTTP 500) gives a `ProviderError` without `secret`.
-    /// Both fetches end by `deadline` on `time`'s clock, as the engine's do (by default none: each call has its own limits).
+    /// Both fetches are given `deadline` on `time`'s clock, their requests refused or shortened to meet it, as in the engine (by
+    /// default none: each call has its own limits).
     public static func check(_ provider: any WeatherProvider, place: Place, transport: any Transport,
                              secret: String? = nil, deadline: Date = .distantFuture, time: any TimeSource = SystemTime()) async -> [Violation] {
-        func context(_ transport: any Transport) -> FetchContext {
-            FetchContext(transport: DeadlineTransport(base: transport, deadline: deadline, time: time), time: time, deadline: deadline)
-        }
         var problems: [Violation] = []
         func fail(_ rule: String, _ detail: String) { problems.append(Violation(rule: rule, detail: detail)) }
         if provider.id.isEmpty || provider.id.contains(where: { $0 == " " || $0.isUppercase }) {
@@ -53,7 +51,7 @@ public enum ProviderConformance {
 
         let report: WeatherReport
         do {
-            report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), context: context(transport))
+            report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), context: .bounded(by: deadline, transport: transport, time: time))
         } catch {
             fail(fetchRule, error.message)
             return problems
@@ -70,10 +68,11 @@ public enum ProviderConformance {
         }
         let failing = FailingTransport()
         do {
-            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), context: context(failing))
+            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), context: .bounded(by: deadline, transport: failing, time: time))
             fail(http500Rule, "fetch succeeded")
         } catch {
-            if case .unavailable = error.code {} else { fail(http500Rule, error.codeName) }
+            // What else it was is said whole: a deadline that came first is not the adapter's mapping of the 500.
+            if case .unavailable = error.code {} else { fail(http500Rule, "\(error.codeName): \(error.message)") }
             if let secret, !secret.isEmpty, error.message.contains(secret) { fail("errors never carry the key", error.message) }
         }
         return problems

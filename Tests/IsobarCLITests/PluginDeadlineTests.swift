@@ -25,23 +25,26 @@ import Testing
         }
     }
 
-    @Test func theTimeoutOfAProviderCheckBoundsAPluginThatNeverAnswersItsFetch() async throws {
+    /// A plug-in that describes itself and never answers a fetch, or (`describes` false) never answers at all.
+    @Test(arguments: [true, false])
+    func theTimeoutOfAProviderCheckBoundsAPluginThatNeverAnswers(describes: Bool) async throws {
         let directory = temporaryDirectory("check-deadline")
         let program = directory + "/silent.sh"
-        let text = """
+        let text = describes ? """
             input=$(head -n 1)
             case "$input" in
             *'"call":"describe"'*) echo '{"protocol":1,"ok":true,"describe":{"id":"silent","name":"Silent","kinds":["hourly"],"horizon_days":2,"coverage":"global","mode":"fetch","quantities":["temperature"]}}' ;;
             *) exec sleep 60 ;;
             esac
-            """
+            """ : "exec sleep 60\n"
         _ = FileManager.default.createFile(atPath: program, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
         let config = try temporaryConfiguration("""
         {"providers": [{"id": "silent", "type": "exec", "command": ["/bin/sh", "\(program)"]}]}
         """)
         let run = await runCLI(["providers", "check", "silent", "Minsk", "--config", config, "--timeout", "3", "--json"])
-        // The fetch was stopped within the 3 s (without --timeout, a call's own 30 s); on a loaded machine where setting up
-        // used them all, the description was, and the fetch rule says so: either way with the time the call had.
+        // The call was stopped within the 3 s (without --timeout, a fetch's own 30 s, a description's 10 s): the fetch, or the
+        // description (of a program that never describes itself, or on a loaded machine where setting up used them all),
+        // which the fetch rule reports too. Either way it says the time the call had.
         #expect(run.code == ExitCode.checkFailed.rawValue, "\(run.stdout)\(run.stderr)")
         let said = try #require(try parseLines(run).first { (try? $0.string("rule")) == "fetch succeeds on a recorded answer" }?.string("detail"))
         let seconds = try #require(said.firstMatch(of: /before the deadline \((\d+(?:\.\d+)?) s\)/).flatMap { Double($0.1) }, "\(said)")

@@ -16,10 +16,11 @@ private struct FakeProvider: WeatherProvider {
     var current: WeatherSample
     var hourly: [WeatherSample]
     var errorMessage = "Fake is unavailable"
+    var errorCode = ProviderError.Code.unavailable
 
     func fetch(_ request: WeatherRequest, context: FetchContext) async throws(ProviderError) -> WeatherReport {
         let answer = try await context.transport.send(HTTPRequest(url: RequestURL(string: "https://fake.example/weather")!))
-        guard answer.status == 200 else { throw ProviderError(.unavailable, errorMessage) }
+        guard answer.status == 200 else { throw ProviderError(errorCode, errorMessage) }
         return WeatherReport(providerID: id, place: request.place, fetchedAt: Fixtures.recordedAt, current: current, hourly: hourly)
     }
 }
@@ -67,17 +68,29 @@ struct ConformanceTests {
         let fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1), sample(hour: 2)])
         let clock = ManualClock()
         let transport = StubTransport(status: 200, body: "{}")
+        let before = Date()
         #expect(await ProviderConformance.check(fake, place: place, transport: transport, deadline: clock.now().addingTimeInterval(60),
                                                 time: clock).isEmpty)
-        // The deadline reaches the transport as the instant on the system clock no request may outlast.
+        let after = Date()
+        // The deadline reaches the transport as the instant on the system clock no request may outlast: 60 s after the send.
         let notAfter = try #require(transport.requests.first?.notAfter)
-        #expect(notAfter.timeIntervalSinceNow > 0 && notAfter.timeIntervalSinceNow <= 60)
+        #expect(notAfter >= before.addingTimeInterval(60) && notAfter <= after.addingTimeInterval(60))
 
         let late = StubTransport(status: 200, body: "{}")
         let violations = await ProviderConformance.check(fake, place: place, transport: late, deadline: clock.now(), time: clock)
         #expect(violations.map(\.rule) == [ProviderConformance.fetchRule])
         #expect(violations.first?.detail == "fake.example: no time left before the deadline")
         #expect(late.requests.isEmpty)
+    }
+
+    @Test("an HTTP 500 taken for another error is a violation naming that error")
+    func serverErrorMappedWrongly() async {
+        var fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1), sample(hour: 2)])
+        fake.errorCode = .badRequest
+        fake.errorMessage = "Fake refused the request"
+        let violations = await ProviderConformance.check(fake, place: place, transport: okTransport)
+        #expect(violations.map(\.rule) == [ProviderConformance.http500Rule])
+        #expect(violations.first?.detail == "bad_request: Fake refused the request")
     }
 
     @Test("humidity of 150 % is a violation")

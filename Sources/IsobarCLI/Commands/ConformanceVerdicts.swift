@@ -40,7 +40,7 @@ enum ConformanceVerdicts {
     /// The verdict on every rule for `provider` (as bound, with its `transport`) asked about `place`; `secret` is its key, if any.
     /// Its fetches end by `deadline` on `time`'s clock.
     static func check(_ provider: any WeatherProvider, transport: any Transport, place: Place, secret: String?,
-                      time: any TimeSource, deadline: Date = .distantFuture) async -> [RuleVerdict] {
+                      time: any TimeSource, deadline: Date) async -> [RuleVerdict] {
         guard provider.covers(place) else {
             let detail = "\(place.label) lies outside " + (provider.coverage.contains(place.coordinate) ? "its coverage" : provider.coverage.text ?? "its coverage")
             return [RuleVerdict(rule: coverageRule, outcome: .fail, detail: detail)]
@@ -84,8 +84,7 @@ enum ConformanceVerdicts {
         let report: WeatherReport
         do {
             report = try await provider.fetch(WeatherRequest(place: place, kinds: provider.capabilities.kinds),
-                                              context: FetchContext(transport: DeadlineTransport(base: transport, deadline: deadline, time: time),
-                                                                    time: time, deadline: deadline))
+                                              context: .bounded(by: deadline, transport: transport, time: time))
         } catch {
             return [rangesRule, timesRule].map { RuleVerdict(rule: $0, outcome: .fail, detail: error.message) }
         }

@@ -29,3 +29,10 @@ public struct DeadlineTransport: Transport {
         return try await base.send(marked)
     }
 }
+
+extension FetchContext {
+    /// A context on `time`'s clock whose requests through `transport` are refused, or shortened, to end by `deadline`.
+    public static func bounded(by deadline: Date, transport: any Transport, time: any TimeSource) -> FetchContext {
+        FetchContext(transport: DeadlineTransport(base: transport, deadline: deadline, time: time), time: time, deadline: deadline)
+    }
+}
