@@ -51,7 +51,8 @@ public enum ProviderConformance {
 
         let report: WeatherReport
         do {
-            report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), context: .bounded(by: deadline, transport: transport, time: time))
+            report = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds),
+                                              context: .bounded(by: deadline, transport: transport, time: time))
         } catch {
             fail(fetchRule, error.message)
             return problems
@@ -68,7 +69,8 @@ public enum ProviderConformance {
         }
         let failing = FailingTransport()
         do {
-            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds), context: .bounded(by: deadline, transport: failing, time: time))
+            _ = try await provider.fetch(WeatherRequest(place: place, kinds: capabilities.kinds),
+                                         context: .bounded(by: deadline, transport: failing, time: time))
             fail(http500Rule, "fetch succeeded")
         } catch {
             // What else it was is said whole: a deadline that came first is not the adapter's mapping of the 500.

@@ -38,7 +38,7 @@ enum ConformanceVerdicts {
     static var rules: [String] { [coverageRule] + ProviderConformance.rules + [rangesRule, timesRule] }
 
     /// The verdict on every rule for `provider` (as bound, with its `transport`) asked about `place`; `secret` is its key, if any.
-    /// Its fetches end by `deadline` on `time`'s clock.
+    /// Its fetches are given `deadline` on `time`'s clock.
     static func check(_ provider: any WeatherProvider, transport: any Transport, place: Place, secret: String?,
                       time: any TimeSource, deadline: Date) async -> [RuleVerdict] {
         guard provider.covers(place) else {
