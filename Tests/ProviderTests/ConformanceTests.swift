@@ -63,7 +63,7 @@ struct ConformanceTests {
         #expect(await ProviderConformance.check(fake, place: place, transport: okTransport).isEmpty)
     }
 
-    @Test("the fetches end by the deadline given, on the clock given")
+    @Test("the fetches are given the deadline, on the clock given")
     func deadline() async throws {
         let fake = FakeProvider(current: sample(hour: 0), hourly: [sample(hour: 1), sample(hour: 2)])
         let clock = ManualClock()

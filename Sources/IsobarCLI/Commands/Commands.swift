@@ -165,7 +165,7 @@ enum Commands {
             .value("config", "FILE", "read this configuration file (enable, disable: change it instead of yours)"),
             .flag("demo", "use the bundled replay configuration"),
             .value("replay", "DIR", "check: answer the provider from the cassettes in DIR/<provider> (as written by --record)"),
-            .value("timeout", "SECONDS", "check: the whole check may take this long: 30, 30s, 2m (default none: a plug-in's call 30 s, a request its own limits)"),
+            .value("timeout", "SECONDS", "check: the whole check may take this long: 30, 30s, 2m (default none: a plug-in's fetch 30 s, a request its own limits)"),
             .value("lang", "LANGUAGE", "new: python or sh (an exec plug-in) or swift (a compiled adapter)", choices: ProviderSkeleton.Language.allCases.map(\.rawValue)),
             .value("dir", "DIR", "new: write the skeleton into DIR (default ./isobar-provider-NAME, or Providers/Name for swift)"),
             .value("cache-dir", "DIR", "the cache directory (default $XDG_CACHE_HOME/isobar)"),
